@@ -1,0 +1,54 @@
+import { LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/app-config';
+import { createValidationPipe } from './common/http/validation';
+import { RawRoutes } from './http/raw-routes';
+import { spaFallback } from './http/spa-fallback';
+
+export interface GatewayApp {
+  app: NestExpressApplication;
+  /** Node's server: raw routes (the relay) first, everything else through Express and Nest. */
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+/** Builds the whole gateway; used by main.ts, the tests and the benchmark alike. */
+export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger: logLevels });
+  app.set('trust proxy', config.trustProxy);
+  app.disable('x-powered-by');
+  app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes });
+  app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
+  app.useGlobalPipes(createValidationPipe());
+  if (existsSync(config.webDistDir)) {
+    app.useStaticAssets(config.webDistDir, { index: false, maxAge: '1h' });
+    app.use(spaFallback(config.webDistDir));
+  }
+  app.enableShutdownHooks();
+  await app.init();
+
+  const expressHandler = app.getHttpAdapter().getInstance() as http.RequestListener;
+  const rawRoutes = app.get(RawRoutes);
+  const server = http.createServer((request, response) => {
+    const route = rawRoutes.match(request.url);
+    if (route) route.handle(request, response);
+    else expressHandler(request, response);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  return {
+    app,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await app.close();
+    },
+  };
+}

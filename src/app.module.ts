@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { ScheduleModule } from '@nestjs/schedule';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { CommonModule } from './common/common.module';
+import { ApiExceptionFilter } from './common/http/exception.filter';
+import { EnvelopeInterceptor } from './common/http/envelope';
+import { DatabaseModule } from './database/database.module';
+import { RawRoutes } from './http/raw-routes';
+import { AuthModule } from './modules/auth/auth.module';
+import { OptionsModule } from './modules/options/options.module';
+import { SessionsModule } from './modules/sessions/sessions.module';
+import { SystemModule } from './modules/system/system.module';
+import { UserByIdModule } from './modules/users/user-by-id.module';
+import { UsersModule } from './modules/users/users.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        CommonModule,
+        ScheduleModule.forRoot(),
+        OptionsModule,
+        SessionsModule,
+        UsersModule,
+        SystemModule,
+        AuthModule,
+        // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
+        UserByIdModule,
+      ],
+      providers: [
+        RawRoutes,
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+      exports: [RawRoutes],
+    };
+  }
+}

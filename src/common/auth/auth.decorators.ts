@@ -1,0 +1,40 @@
+import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import type { Request } from 'express';
+
+export const IS_PUBLIC = 'auth:public';
+export const MIN_ROLE = 'auth:min-role';
+export const CRITICAL_RATE_LIMIT = 'auth:critical-rate-limit';
+
+/** Who is calling: the signed-in user, as the auth guard found them. */
+export interface AuthenticatedUser {
+  id: number;
+  username: string;
+  role: number;
+  group: string;
+  /** The session that authenticated the call (absent for access-token calls). */
+  sessionId?: string;
+}
+
+export type AuthenticatedRequest = Request & { user?: AuthenticatedUser };
+
+/** Anyone may call it; a signed-in caller is still recognised. */
+export const Public = () => SetMetadata(IS_PUBLIC, true);
+
+/** The lowest role allowed; routes without it need any signed-in user. */
+export const MinRole = (role: number) => SetMetadata(MIN_ROLE, role);
+export const AdminOnly = () => MinRole(10);
+export const RootOnly = () => MinRole(100);
+
+/** Login, register, password reset and verification: counted per IP against CRITICAL_RATE_LIMIT. */
+export const CriticalRateLimit = () => SetMetadata(CRITICAL_RATE_LIMIT, true);
+
+export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedUser => {
+  const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (!request.user) throw new Error('CurrentUser used on a route without authentication');
+  return request.user;
+});
+
+/** The caller's user, or undefined on a public route called anonymously. */
+export const OptionalUser = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedUser | undefined => {
+  return context.switchToHttp().getRequest<AuthenticatedRequest>().user;
+});

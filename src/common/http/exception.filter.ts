@@ -1,0 +1,71 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors/app-error';
+import { MessageCode, MessageParams, pickLanguage, translate } from '../i18n/catalogue';
+
+/** Maps the HTTP errors Nest and Express raise themselves onto our catalogue. */
+function describeHttpException(exception: HttpException, request: Request): { code: MessageCode; params: MessageParams } {
+  switch (exception.getStatus()) {
+    case HttpStatus.NOT_FOUND:
+      return { code: 'common.route_not_found', params: { path: request.path } };
+    case HttpStatus.PAYLOAD_TOO_LARGE:
+      return { code: 'common.payload_too_large', params: {} };
+    case HttpStatus.TOO_MANY_REQUESTS:
+      return { code: 'common.too_many_requests', params: {} };
+    case HttpStatus.UNAUTHORIZED:
+      return { code: 'auth.not_logged_in', params: {} };
+    case HttpStatus.FORBIDDEN:
+      return { code: 'auth.forbidden', params: {} };
+    default:
+      return { code: 'common.bad_request', params: { detail: exception.message } };
+  }
+}
+
+/** Body-parser errors are plain errors carrying `status` and `type`. */
+function bodyParserStatus(exception: unknown): number | undefined {
+  if (typeof exception !== 'object' || exception === null) return undefined;
+  const { status, type } = exception as { status?: unknown; type?: unknown };
+  return typeof status === 'number' && typeof type === 'string' ? status : undefined;
+}
+
+/**
+ * The one place a failure becomes an answer: `{success:false, message}` in the caller's
+ * language. Unknown errors are logged with a request id and never leak a stack trace.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const context = host.switchToHttp();
+    const request = context.getRequest<Request>();
+    const response = context.getResponse<Response>();
+    const language = pickLanguage(request.headers['accept-language']);
+    if (response.headersSent) return;
+
+    let status: number;
+    let message: string;
+    const parserStatus = bodyParserStatus(exception);
+    if (exception instanceof AppError) {
+      status = exception.httpStatus;
+      message = translate(exception.code, language, exception.params);
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const { code, params } = describeHttpException(exception, request);
+      message = translate(code, language, params);
+    } else if (parserStatus !== undefined) {
+      status = parserStatus;
+      const type = (exception as { type: string }).type;
+      const code: MessageCode = type === 'entity.too.large' ? 'common.payload_too_large' : type === 'entity.parse.failed' ? 'common.invalid_json_body' : 'common.invalid_params';
+      message = translate(code, language);
+      if (code === 'common.invalid_json_body') status = 200;
+    } else {
+      const requestId = randomUUID();
+      status = 500;
+      this.logger.error(`request ${requestId} ${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
+      message = `${translate('common.internal_error', language)} (request id ${requestId})`;
+    }
+    response.status(status).json({ success: false, message, data: null });
+  }
+}

@@ -1,0 +1,41 @@
+export interface PageQuery {
+  page: number;
+  pageSize: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  page: number;
+  page_size: number;
+  total: number;
+  items: T[];
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+function positiveInt(raw: unknown, fallback: number): number {
+  const value = typeof raw === 'string' ? Number(raw) : typeof raw === 'number' ? raw : NaN;
+  return Number.isInteger(value) && value > 0 ? value : fallback;
+}
+
+/** Pages are 1-based (`p`); a page size outside 1..100 falls back to the default or the maximum. */
+export function parsePageQuery(query: Record<string, unknown>, sizeParam = 'page_size'): PageQuery {
+  const page = positiveInt(query.p, 1);
+  const pageSize = Math.min(positiveInt(query[sizeParam] ?? query.page_size ?? query.size, DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+export function toPage<T>(query: PageQuery, total: number, items: T[]): Page<T> {
+  return { page: query.page, page_size: query.pageSize, total, items };
+}
+
+/**
+ * LIKE patterns that treat the user's `%` and `_` literally. `!` is the escape character
+ * because a backslash means different things in MySQL and SQLite string literals.
+ */
+export const LIKE_ESCAPE = "ESCAPE '!'";
+
+export function likeContains(keyword: string): string {
+  return `%${keyword.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+}

@@ -1,0 +1,134 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Logger } from '@nestjs/common';
+
+export type DatabaseType = 'sqlite' | 'mysql';
+
+/** Everything the process reads from its environment, validated once at boot. */
+export interface AppConfig {
+  port: number;
+  version: string;
+  startTime: number;
+  dataDir: string;
+  database: { type: DatabaseType; sqlitePath: string; mysqlUrl: string };
+  redisUrl: string;
+  sessionSecret: string;
+  cryptoSecret: string;
+  /** Requests per IP per window on login, register, password reset and verification. */
+  criticalRateLimit: { max: number; windowSeconds: number };
+  /** Requests per IP per window on the whole /api surface; 0 turns it off. */
+  globalApiRateLimit: { max: number; windowSeconds: number };
+  relay: { timeoutMs: number; streamingTimeoutMs: number; maxRequestBodyBytes: number };
+  /** How often (seconds) in-memory caches reload from the database, for several instances. */
+  syncFrequencySeconds: number;
+  /** Serve the built console from this folder, when it exists. */
+  webDistDir: string;
+  trustProxy: boolean;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+class ConfigError extends Error {}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+/**
+ * Accepts both `mysql://user:pass@host:3306/db` and the Go-driver form
+ * `user:pass@tcp(host:3306)/db?parseTime=true` that operators of other gateways already use.
+ */
+export function parseSqlDsn(dsn: string): { type: DatabaseType; mysqlUrl: string } {
+  const trimmed = dsn.trim();
+  if (/^mysql:\/\//i.test(trimmed)) return { type: 'mysql', mysqlUrl: trimmed };
+  const goStyle = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]+)\)\/([^?]*)/.exec(trimmed);
+  if (goStyle) {
+    const [, user, password, hostPort, database] = goStyle;
+    const auth = password !== undefined ? `${encodeURIComponent(user)}:${encodeURIComponent(password)}` : encodeURIComponent(user);
+    return { type: 'mysql', mysqlUrl: `mysql://${auth}@${hostPort}/${database}` };
+  }
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) {
+    throw new ConfigError('SQL_DSN: PostgreSQL is not supported; use MySQL (mysql://user:pass@host:3306/db) or leave it empty for SQLite');
+  }
+  throw new ConfigError('SQL_DSN must look like mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db');
+}
+
+/**
+ * Sessions and encrypted channel keys must survive a restart, so a generated secret is
+ * kept in the data folder, readable by the owner only.
+ */
+function loadOrCreateSecret(dataDir: string, logger: Logger): string {
+  const file = path.join(dataDir, '.session_secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  logger.warn(`SESSION_SECRET is not set: generated one and saved it to ${file}. Set SESSION_SECRET (and CRYPTO_SECRET) explicitly when running several instances.`);
+  return secret;
+}
+
+/** The folder holding our package.json, whether we run from src/ (tests) or dist/src/. */
+export function projectRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'package.json')) || !existsSync(path.join(dir, 'nest-cli.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+  return dir;
+}
+
+function readVersion(): string {
+  const file = path.join(projectRoot(), 'package.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
+}
+
+export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const logger = new Logger('Config');
+  const sqlitePath = path.resolve(env.SQLITE_PATH?.trim() || path.join('data', 'one-api.db'));
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || path.dirname(sqlitePath));
+  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(path.dirname(sqlitePath), { recursive: true });
+
+  const sqlDsn = env.SQL_DSN?.trim() ?? '';
+  const database = sqlDsn ? { ...parseSqlDsn(sqlDsn), sqlitePath } : { type: 'sqlite' as const, mysqlUrl: '', sqlitePath };
+
+  const sessionSecret = env.SESSION_SECRET?.trim() || env.CRYPTO_SECRET?.trim() || loadOrCreateSecret(dataDir, logger);
+  const cryptoSecret = env.CRYPTO_SECRET?.trim() || sessionSecret;
+
+  return {
+    port: intFromEnv(env, 'PORT', 3000, 0),
+    version: env.APP_VERSION?.trim() || readVersion(),
+    startTime: Math.floor(Date.now() / 1000),
+    dataDir,
+    database,
+    redisUrl: env.REDIS_CONN_STRING?.trim() ?? '',
+    sessionSecret,
+    cryptoSecret,
+    criticalRateLimit: {
+      max: intFromEnv(env, 'CRITICAL_RATE_LIMIT', 20, 1),
+      windowSeconds: intFromEnv(env, 'CRITICAL_RATE_LIMIT_DURATION', 1200, 1),
+    },
+    globalApiRateLimit: {
+      max: intFromEnv(env, 'GLOBAL_API_RATE_LIMIT', 0, 0),
+      windowSeconds: intFromEnv(env, 'GLOBAL_API_RATE_LIMIT_DURATION', 180, 1),
+    },
+    relay: {
+      timeoutMs: intFromEnv(env, 'RELAY_TIMEOUT', 300, 1) * 1000,
+      streamingTimeoutMs: intFromEnv(env, 'STREAMING_TIMEOUT', 120, 1) * 1000,
+      maxRequestBodyBytes: intFromEnv(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
+    },
+    syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
+    webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}
+
+export { ConfigError };

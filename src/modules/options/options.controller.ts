@@ -1,0 +1,30 @@
+import { Body, Controller, Get, Post, Put } from '@nestjs/common';
+import { AdminOnly, AuthenticatedUser, CurrentUser, RootOnly } from '../../common/auth/auth.decorators';
+import { ApiResult } from '../../common/http/envelope';
+import { UpdateOptionDto } from './dto/update-option.dto';
+import { OptionsService, OptionView } from './options.service';
+
+@Controller('api/option')
+export class OptionsController {
+  constructor(private readonly options: OptionsService) {}
+
+  @AdminOnly()
+  @Get()
+  list(): OptionView[] {
+    return this.options.list();
+  }
+
+  @AdminOnly()
+  @Put()
+  async update(@Body() dto: UpdateOptionDto, @CurrentUser() user: AuthenticatedUser): Promise<null> {
+    await this.options.set(dto.key, dto.value, user.role);
+    return null;
+  }
+
+  @RootOnly()
+  @Post('rest_model_ratio')
+  async resetModelRatio(): Promise<ApiResult<null>> {
+    await this.options.resetPricing();
+    return new ApiResult(null, 'option.pricing_reset');
+  }
+}

@@ -1,0 +1,15 @@
+import { Controller, Get } from '@nestjs/common';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { OptionsService } from '../options/options.service';
+
+@Controller('api/group')
+export class GroupsController {
+  constructor(private readonly options: OptionsService) {}
+
+  /** Every group that has a ratio. */
+  @AdminOnly()
+  @Get()
+  list(): string[] {
+    return Object.keys(this.options.getJson<Record<string, number>>('GroupRatio'));
+  }
+}

@@ -1,0 +1,119 @@
+import { Injectable } from '@nestjs/common';
+import { AuthenticatedUser } from '../../common/auth/auth.decorators';
+import { AppError } from '../../common/errors/app-error';
+import { OptionsService } from '../options/options.service';
+import { SessionsService } from '../sessions/sessions.service';
+import { UpdateSelfDto, UserSettingDto } from './dto/user.dto';
+import { ROLE_ROOT, UserEntity } from './entities/user.entity';
+import { UsersService } from './users.service';
+import { toUserView, UserView } from './user.view';
+
+export interface UserSetting {
+  notify_type: 'email' | 'webhook';
+  quota_warning_threshold: number;
+  webhook_url: string;
+  webhook_secret: string;
+  notification_email: string;
+  accept_unset_model_ratio_model: boolean;
+}
+
+export interface GroupChoice {
+  desc: string;
+  ratio: number;
+}
+
+export function parseUserSetting(raw: string | null): Partial<UserSetting> {
+  if (!raw) return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<UserSetting>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** What signed-in users do to their own account. Group, quota and role are not theirs to change. */
+@Injectable()
+export class SelfService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly sessions: SessionsService,
+    private readonly options: OptionsService,
+  ) {}
+
+  async get(actor: AuthenticatedUser): Promise<UserView> {
+    return toUserView(await this.load(actor));
+  }
+
+  async update(actor: AuthenticatedUser, dto: UpdateSelfDto): Promise<UserView> {
+    const user = await this.load(actor);
+    if (dto.display_name !== undefined) user.display_name = dto.display_name.trim() || user.username;
+    if (dto.password) {
+      if (dto.original_password !== undefined && !(await this.users.passwordMatches(user, dto.original_password))) {
+        throw new AppError('user.wrong_original_password');
+      }
+      user.password = await this.users.hashPassword(dto.password);
+    }
+    await this.users.save(user);
+    // A new password signs out every other browser, but not this one.
+    if (dto.password) await this.sessions.destroyAllForUser(user.id, actor.sessionId);
+    return toUserView(user);
+  }
+
+  async delete(actor: AuthenticatedUser): Promise<void> {
+    const user = await this.load(actor);
+    if (user.role >= ROLE_ROOT) throw new AppError('user.self_delete_root');
+    await this.users.softDelete(user.id);
+    await this.sessions.destroyAllForUser(user.id);
+  }
+
+  async updateSetting(actor: AuthenticatedUser, dto: UserSettingDto): Promise<void> {
+    const user = await this.load(actor);
+    const current = parseUserSetting(user.setting);
+    const next: UserSetting = {
+      notify_type: dto.notify_type ?? current.notify_type ?? 'email',
+      quota_warning_threshold: dto.quota_warning_threshold ?? current.quota_warning_threshold ?? 500000,
+      webhook_url: (dto.webhook_url ?? current.webhook_url ?? '').trim(),
+      webhook_secret: dto.webhook_secret ?? current.webhook_secret ?? '',
+      notification_email: (dto.notification_email ?? current.notification_email ?? '').trim(),
+      accept_unset_model_ratio_model: dto.accept_unset_model_ratio_model === undefined ? current.accept_unset_model_ratio_model === true : dto.accept_unset_model_ratio_model === true,
+    };
+    if (next.webhook_url && !/^https:\/\/\S+$/i.test(next.webhook_url)) throw new AppError('user.webhook_https_only');
+    if (next.notify_type === 'webhook' && !next.webhook_url) throw new AppError('user.webhook_url_required');
+    if (next.notification_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(next.notification_email)) throw new AppError('validation.not_email');
+    user.setting = JSON.stringify(next);
+    await this.users.save(user);
+  }
+
+  async issueAccessToken(actor: AuthenticatedUser): Promise<string> {
+    await this.load(actor);
+    return this.users.issueAccessToken(actor.id);
+  }
+
+  async affCode(actor: AuthenticatedUser): Promise<string> {
+    return this.users.ensureAffCode(await this.load(actor));
+  }
+
+  async transferAffQuota(actor: AuthenticatedUser, quota: number): Promise<void> {
+    const minimum = this.options.getNumber('QuotaPerUnit');
+    if (quota < minimum) throw new AppError('user.transfer_too_small', { min: minimum });
+    if (!(await this.users.transferAffQuota(actor.id, quota))) throw new AppError('user.transfer_insufficient');
+  }
+
+  /** Groups the user may pick for tokens: the usable groups plus their own, each with its ratio. */
+  async groups(actor: AuthenticatedUser): Promise<Record<string, GroupChoice>> {
+    const user = await this.load(actor);
+    const usable = this.options.getJson<Record<string, string>>('UserUsableGroups');
+    const ratios = this.options.getJson<Record<string, number>>('GroupRatio');
+    const result: Record<string, GroupChoice> = {};
+    for (const [group, desc] of Object.entries(usable)) result[group] = { desc, ratio: ratios[group] ?? 1 };
+    if (!(user.group in result)) result[user.group] = { desc: user.group, ratio: ratios[user.group] ?? 1 };
+    return result;
+  }
+
+  private async load(actor: AuthenticatedUser): Promise<UserEntity> {
+    const user = await this.users.findById(actor.id);
+    if (!user) throw new AppError('user.not_found');
+    return user;
+  }
+}

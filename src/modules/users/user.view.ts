@@ -1,0 +1,58 @@
+import { UserEntity } from './entities/user.entity';
+
+/** What any answer may say about a user: never the password hash or the access token. */
+export interface UserView {
+  id: number;
+  username: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  oidc_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  linux_do_id: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  setting: string;
+  remark: string;
+  created_time: number;
+  DeletedAt: string | null;
+}
+
+export function toUserView(user: UserEntity): UserView {
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.display_name,
+    role: user.role,
+    status: user.status,
+    email: user.email,
+    github_id: user.github_id,
+    oidc_id: user.oidc_id,
+    wechat_id: user.wechat_id,
+    telegram_id: user.telegram_id,
+    linux_do_id: user.linux_do_id,
+    quota: user.quota,
+    used_quota: user.used_quota,
+    request_count: user.request_count,
+    group: user.group,
+    aff_code: user.aff_code,
+    aff_count: user.aff_count,
+    aff_quota: user.aff_quota,
+    aff_history_quota: user.aff_history_quota,
+    inviter_id: user.inviter_id,
+    setting: user.setting ?? '',
+    remark: user.remark,
+    created_time: user.created_time,
+    DeletedAt: user.deleted_at ? user.deleted_at.toISOString() : null,
+  };
+}

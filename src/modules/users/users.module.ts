@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OptionsModule } from '../options/options.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { UserEntity } from './entities/user.entity';
+import { GroupsController } from './groups.controller';
+import { SelfService } from './self.service';
+import { UserManagementService } from './user-management.service';
+import { UsersController } from './users.controller';
+import { UsersService } from './users.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule],
+  controllers: [GroupsController, UsersController],
+  providers: [UsersService, SelfService, UserManagementService],
+  exports: [UsersService, UserManagementService],
+})
+export class UsersModule {}

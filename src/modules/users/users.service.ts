@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import bcrypt from 'bcryptjs';
+import { Brackets, EntityManager, IsNull, Repository } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { randomAlphanumeric, sha256Hex } from '../../common/crypto/secret-box';
+import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { nowSeconds } from '../../database/columns';
+import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
+import { toUserView, UserView } from './user.view';
+
+const BCRYPT_ROUNDS = 10;
+/** Compared against when a username is unknown, so a miss takes as long as a wrong password. */
+const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
+
+export interface NewUser {
+  username: string;
+  password: string;
+  display_name?: string;
+  role?: number;
+  group?: string;
+  quota?: number;
+  inviter_id?: number;
+  email?: string;
+}
+
+/** Accounts: lookups, creation, profile and balance changes. */
+@Injectable()
+export class UsersService {
+  constructor(@InjectRepository(UserEntity) private readonly repository: Repository<UserEntity>) {}
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.repository.findOneBy({ id });
+  }
+
+  findByIdIncludingDeleted(id: number): Promise<UserEntity | null> {
+    return this.repository.findOne({ where: { id }, withDeleted: true });
+  }
+
+  async findByAccessToken(token: string): Promise<UserEntity | null> {
+    if (!token) return null;
+    return this.repository.findOneBy({ access_token: sha256Hex(token) });
+  }
+
+  findByAffCode(code: string): Promise<UserEntity | null> {
+    return this.repository.findOneBy({ aff_code: code });
+  }
+
+  /** Signs in by username or email; answers null for every kind of mismatch alike. */
+  async verifyCredentials(login: string, password: string): Promise<UserEntity | null> {
+    const user = await this.repository
+      .createQueryBuilder('user')
+      .where('user.username = :login', { login })
+      .orWhere(new Brackets((where) => where.where('user.email = :login', { login }).andWhere("user.email <> ''")))
+      .orderBy('user.id', 'ASC')
+      .getOne();
+    const matches = await bcrypt.compare(password, user?.password || DUMMY_HASH);
+    return user && matches ? user : null;
+  }
+
+  async usernameTaken(username: string, manager: EntityManager = this.repository.manager): Promise<boolean> {
+    return (await manager.count(UserEntity, { where: { username }, withDeleted: true })) > 0;
+  }
+
+  async hashPassword(password: string): Promise<string> {
+    return bcrypt.hash(password, BCRYPT_ROUNDS);
+  }
+
+  passwordMatches(user: UserEntity, password: string): Promise<boolean> {
+    return bcrypt.compare(password, user.password || DUMMY_HASH);
+  }
+
+  /** Inserts a user; the caller has already checked the username is free (inside its transaction). */
+  async create(input: NewUser, manager: EntityManager = this.repository.manager): Promise<UserEntity> {
+    const passwordHash = input.password ? await this.hashPassword(input.password) : '';
+    const user = manager.create(UserEntity, {
+      username: input.username,
+      password: passwordHash,
+      display_name: input.display_name || input.username,
+      role: input.role ?? ROLE_USER,
+      status: USER_STATUS_ENABLED,
+      group: input.group ?? 'default',
+      quota: input.quota ?? 0,
+      inviter_id: input.inviter_id ?? 0,
+      email: input.email ?? '',
+      aff_code: await this.newAffCode(manager),
+      created_time: nowSeconds(),
+      access_token: null,
+      setting: null,
+    });
+    return manager.save(user);
+  }
+
+  private async newAffCode(manager: EntityManager): Promise<string> {
+    for (;;) {
+      const code = randomAlphanumeric(6);
+      if ((await manager.count(UserEntity, { where: { aff_code: code }, withDeleted: true })) === 0) return code;
+    }
+  }
+
+  async list(page: PageQuery): Promise<Page<UserView>> {
+    const [rows, total] = await this.repository.findAndCount({ withDeleted: true, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
+    return toPage(page, total, rows.map(toUserView));
+  }
+
+  /** Keyword matches the id exactly, or username, display name and email as a literal substring. */
+  async search(keyword: string, group: string, page: PageQuery): Promise<Page<UserView>> {
+    const query = this.repository.createQueryBuilder('user').withDeleted();
+    const trimmed = keyword.trim();
+    if (trimmed) {
+      query.andWhere(
+        new Brackets((where) => {
+          if (/^\d+$/.test(trimmed)) where.orWhere('user.id = :id', { id: Number(trimmed) });
+          const pattern = likeContains(trimmed);
+          for (const column of ['username', 'display_name', 'email']) where.orWhere(`user.${column} LIKE :pattern ${LIKE_ESCAPE}`, { pattern });
+        }),
+      );
+    }
+    if (group.trim()) query.andWhere('user.group = :group', { group: group.trim() });
+    const [rows, total] = await query.orderBy('user.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
+    return toPage(page, total, rows.map(toUserView));
+  }
+
+  async save(user: UserEntity): Promise<UserEntity> {
+    return this.repository.save(user);
+  }
+
+  async setStatus(id: number, status: typeof USER_STATUS_ENABLED | typeof USER_STATUS_DISABLED): Promise<void> {
+    await this.repository.update({ id }, { status });
+  }
+
+  async setRole(id: number, role: typeof ROLE_USER | typeof ROLE_ADMIN | typeof ROLE_ROOT): Promise<void> {
+    await this.repository.update({ id }, { role });
+  }
+
+  async softDelete(id: number): Promise<void> {
+    await this.repository.update({ id }, { access_token: null });
+    await this.repository.softDelete({ id });
+  }
+
+  /** A new system access token: returned once, stored only as its hash. */
+  async issueAccessToken(id: number): Promise<string> {
+    const token = randomAlphanumeric(32);
+    await this.repository.update({ id }, { access_token: sha256Hex(token) });
+    return token;
+  }
+
+  async ensureAffCode(user: UserEntity): Promise<string> {
+    if (user.aff_code) return user.aff_code;
+    const code = await this.newAffCode(this.repository.manager);
+    await this.repository.update({ id: user.id }, { aff_code: code });
+    return code;
+  }
+
+  /** Moves referral quota into the balance in one conditional statement, so it cannot be spent twice. */
+  async transferAffQuota(id: number, quota: number): Promise<boolean> {
+    const result = await this.repository
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ aff_quota: () => 'aff_quota - :quota', quota: () => 'quota + :quota' })
+      .where('id = :id AND aff_quota >= :quota AND deleted_at IS NULL', { id, quota })
+      .setParameters({ quota })
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Adds to (or, with a negative amount, takes from) a user's balance. */
+  async addQuota(id: number, amount: number, manager: EntityManager = this.repository.manager): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ quota: () => 'quota + :amount' })
+      .where('id = :id', { id })
+      .setParameters({ amount })
+      .execute();
+  }
+
+  async rewardInviter(inviterId: number, reward: number, manager: EntityManager): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ aff_count: () => 'aff_count + 1', aff_quota: () => 'aff_quota + :reward', aff_history_quota: () => 'aff_history_quota + :reward' })
+      .where('id = :id', { id: inviterId })
+      .setParameters({ reward })
+      .execute();
+  }
+
+  async rootExists(): Promise<boolean> {
+    return (await this.repository.count({ where: { role: ROLE_ROOT, deleted_at: IsNull() } })) > 0;
+  }
+}

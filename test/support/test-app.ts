@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { createGatewayApp, GatewayApp } from '../../src/app.factory';
+import { AppConfig, loadAppConfig } from '../../src/config/app-config';
+
+export interface TestApp extends GatewayApp {
+  config: AppConfig;
+  /** Base URL of the listening server, for real HTTP clients (the openai SDK, fetch). */
+  baseUrl: string;
+  http: ReturnType<typeof request>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A scratch MySQL database per test file when TEST_MYSQL_URL (mysql://root@127.0.0.1:3306)
+ * is set, otherwise a scratch SQLite file. Either way the real migrations run.
+ */
+async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const mysqlUrl = process.env.TEST_MYSQL_URL;
+  if (mysqlUrl) {
+    const mysql = await import('mysql2/promise');
+    const name = `gw_test_${randomBytes(6).toString('hex')}`;
+    const admin = await mysql.createConnection(mysqlUrl);
+    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.end();
+    return {
+      env: { SQL_DSN: `${mysqlUrl.replace(/\/+$/, '')}/${name}` },
+      async drop() {
+        const connection = await mysql.createConnection(mysqlUrl);
+        await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+        await connection.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'gw-test-'));
+  return {
+    env: { SQLITE_PATH: path.join(dir, 'test.db') },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await scratchDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-data-'));
+  const config = loadAppConfig({
+    SESSION_SECRET: 'test-session-secret',
+    DATA_DIR: dataDir,
+    CRITICAL_RATE_LIMIT: '1000',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...database.env,
+    ...env,
+  });
+  const gateway = await createGatewayApp(config, ['error']);
+  await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', () => resolve()));
+  const address = gateway.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    ...gateway,
+    config,
+    baseUrl,
+    http: request(baseUrl),
+    async stop() {
+      await gateway.close();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
