@@ -1,4 +1,5 @@
 import { AccountsAndOptions1732233600000 } from './1732233600000-accounts-and-options';
+import { RelayTables1732233700000 } from './1732233700000-relay-tables';
 
 /** Every migration, oldest first. Add new ones at the end. */
-export const MIGRATIONS = [AccountsAndOptions1732233600000];
+export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000];

@@ -9,6 +9,12 @@ import { EnvelopeInterceptor } from './common/http/envelope';
 import { DatabaseModule } from './database/database.module';
 import { RawRoutes } from './http/raw-routes';
 import { AuthModule } from './modules/auth/auth.module';
+import { BillingModule } from './modules/billing/billing.module';
+import { ChannelsModule } from './modules/channels/channels.module';
+import { LogsModule } from './modules/logs/logs.module';
+import { PricingModule } from './modules/pricing/pricing.module';
+import { RelayModule } from './modules/relay/relay.module';
+import { TokensModule } from './modules/tokens/tokens.module';
 import { OptionsModule } from './modules/options/options.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SystemModule } from './modules/system/system.module';
@@ -31,6 +37,12 @@ export class AppModule {
         UsersModule,
         SystemModule,
         AuthModule,
+        PricingModule,
+        ChannelsModule,
+        TokensModule,
+        LogsModule,
+        BillingModule,
+        RelayModule,
         // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
         UserByIdModule,
       ],

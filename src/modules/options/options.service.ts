@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { ROLE_ROOT } from '../users/entities/user.entity';
 import { OptionEntity } from './entities/option.entity';
 import { OPTION_DEFINITIONS, OptionDefinition, PRICING_OPTION_KEYS } from './option-definitions';
@@ -16,7 +17,7 @@ export interface OptionView {
 }
 
 const MAX_VALUE_LENGTH = 1_000_000;
-const CACHE_CHANNEL = 'options';
+const CACHE_CHANNEL = CACHE_NAMES.options;
 
 /**
  * Runtime settings: stored in the database, read from memory. Every write refreshes the

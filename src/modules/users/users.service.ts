@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import bcrypt from 'bcryptjs';
 import { Brackets, EntityManager, IsNull, Repository } from 'typeorm';
-import { AppError } from '../../common/errors/app-error';
+import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { randomAlphanumeric, sha256Hex } from '../../common/crypto/secret-box';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
@@ -24,10 +25,16 @@ export interface NewUser {
   email?: string;
 }
 
+/** Name of the cache other modules keep of users (the relay's); invalidated with the user id. */
+export const USERS_CACHE = CACHE_NAMES.users;
+
 /** Accounts: lookups, creation, profile and balance changes. */
 @Injectable()
 export class UsersService {
-  constructor(@InjectRepository(UserEntity) private readonly repository: Repository<UserEntity>) {}
+  constructor(
+    @InjectRepository(UserEntity) private readonly repository: Repository<UserEntity>,
+    private readonly cacheSync: CacheSyncService,
+  ) {}
 
   findById(id: number): Promise<UserEntity | null> {
     return this.repository.findOneBy({ id });
@@ -122,20 +129,25 @@ export class UsersService {
   }
 
   async save(user: UserEntity): Promise<UserEntity> {
-    return this.repository.save(user);
+    const saved = await this.repository.save(user);
+    await this.cacheSync.invalidate(USERS_CACHE, String(user.id));
+    return saved;
   }
 
   async setStatus(id: number, status: typeof USER_STATUS_ENABLED | typeof USER_STATUS_DISABLED): Promise<void> {
     await this.repository.update({ id }, { status });
+    await this.cacheSync.invalidate(USERS_CACHE, String(id));
   }
 
   async setRole(id: number, role: typeof ROLE_USER | typeof ROLE_ADMIN | typeof ROLE_ROOT): Promise<void> {
     await this.repository.update({ id }, { role });
+    await this.cacheSync.invalidate(USERS_CACHE, String(id));
   }
 
   async softDelete(id: number): Promise<void> {
     await this.repository.update({ id }, { access_token: null });
     await this.repository.softDelete({ id });
+    await this.cacheSync.invalidate(USERS_CACHE, String(id));
   }
 
   /** A new system access token: returned once, stored only as its hash. */

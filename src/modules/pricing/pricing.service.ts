@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { OptionsService } from '../options/options.service';
+
+/** Billing type: 0 pay per token usage, 1 pay per call (fixed price). */
+export type QuotaType = 0 | 1;
+
+export interface ModelPricing {
+  quota_type: QuotaType;
+  /** Fixed USD per call when quota_type is 1. */
+  model_price: number;
+  /** USD per 1M input tokens / 2. */
+  model_ratio: number;
+  completion_ratio: number;
+  cache_ratio: number;
+  /** False when the model has neither a price nor a ratio set. */
+  priced: boolean;
+}
+
+/** What an unpriced model costs when it is allowed at all (self-use mode, or a user who accepts it). */
+export const UNPRICED_MODEL_RATIO = 37.5;
+
+/** Reads model and group prices from the options (kept in memory there). */
+@Injectable()
+export class PricingService {
+  constructor(private readonly options: OptionsService) {}
+
+  modelPricing(model: string): ModelPricing {
+    const prices = this.options.getJson<Record<string, number>>('ModelPrice');
+    const ratios = this.options.getJson<Record<string, number>>('ModelRatio');
+    const completion = this.options.getJson<Record<string, number>>('CompletionRatio');
+    const cache = this.options.getJson<Record<string, number>>('CacheRatio');
+    const completionRatio = completion[model] ?? 1;
+    const cacheRatio = cache[model] ?? 1;
+    if (model in prices) {
+      return { quota_type: 1, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: true };
+    }
+    if (model in ratios) {
+      return { quota_type: 0, model_price: -1, model_ratio: ratios[model], completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: true };
+    }
+    return { quota_type: 0, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: false };
+  }
+
+  /** The ratio of the group a request runs in; GroupGroupRatio overrides it for the user's own group. */
+  groupRatio(userGroup: string, usingGroup: string): { ratio: number; userGroupRatio: number | null } {
+    const special = this.options.getJson<Record<string, Record<string, number>>>('GroupGroupRatio')[userGroup]?.[usingGroup];
+    if (special !== undefined) return { ratio: special, userGroupRatio: special };
+    return { ratio: this.options.getJson<Record<string, number>>('GroupRatio')[usingGroup] ?? 1, userGroupRatio: null };
+  }
+
+  quotaPerUnit(): number {
+    return this.options.getNumber('QuotaPerUnit');
+  }
+}

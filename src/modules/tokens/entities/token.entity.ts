@@ -1,0 +1,59 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { BigIntColumn } from '../../../database/columns';
+
+export const TOKEN_STATUS_ENABLED = 1;
+export const TOKEN_STATUS_DISABLED = 2;
+export const TOKEN_STATUS_EXPIRED = 3;
+export const TOKEN_STATUS_EXHAUSTED = 4;
+
+/** An API key of a user. `key` is the 48 characters after `sk-`. */
+@Entity('tokens')
+export class TokenEntity {
+  @PrimaryGeneratedColumn({ type: 'integer' })
+  id: number;
+
+  @Column({ type: 'integer' })
+  user_id: number;
+
+  @Column({ type: 'varchar', length: 64 })
+  key: string;
+
+  @Column({ type: 'integer', default: TOKEN_STATUS_ENABLED })
+  status: number;
+
+  @Column({ type: 'varchar', length: 64, default: '' })
+  name: string;
+
+  @BigIntColumn()
+  created_time: number;
+
+  @BigIntColumn()
+  accessed_time: number;
+
+  /** Unix seconds; -1 never expires. */
+  @BigIntColumn({ default: -1 })
+  expired_time: number;
+
+  @BigIntColumn()
+  remain_quota: number;
+
+  @Column({ type: 'boolean', default: false })
+  unlimited_quota: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  model_limits_enabled: boolean;
+
+  /** Comma-separated model names. */
+  @Column({ type: 'text', nullable: true })
+  model_limits: string | null;
+
+  /** IPs or CIDRs, one per line. */
+  @Column({ type: 'text', nullable: true })
+  allow_ips: string | null;
+
+  @BigIntColumn()
+  used_quota: number;
+
+  @Column({ type: 'varchar', length: 64, default: '' })
+  group: string;
+}
