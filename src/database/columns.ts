@@ -16,3 +16,6 @@ export function BigIntColumn(options: ColumnOptions = {}): PropertyDecorator {
 export function nowSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }
+
+/** Quota is exact only while it fits a JS number's integers. */
+export const MAX_QUOTA = Number.MAX_SAFE_INTEGER;

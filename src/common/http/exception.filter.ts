@@ -17,6 +17,10 @@ function describeHttpException(exception: HttpException, request: Request): { co
       return { code: 'auth.not_logged_in', params: {} };
     case HttpStatus.FORBIDDEN:
       return { code: 'auth.forbidden', params: {} };
+    case HttpStatus.BAD_REQUEST:
+      // Express's JSON parser failures reach us as Nest's BadRequestException.
+      if (/JSON|Unexpected|position/i.test(exception.message)) return { code: 'common.invalid_json_body', params: {} };
+      return { code: 'common.bad_request', params: { detail: exception.message } };
     default:
       return { code: 'common.bad_request', params: { detail: exception.message } };
   }
@@ -59,7 +63,6 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const type = (exception as { type: string }).type;
       const code: MessageCode = type === 'entity.too.large' ? 'common.payload_too_large' : type === 'entity.parse.failed' ? 'common.invalid_json_body' : 'common.invalid_params';
       message = translate(code, language);
-      if (code === 'common.invalid_json_body') status = 200;
     } else {
       const requestId = randomUUID();
       status = 500;

@@ -24,8 +24,8 @@ function firstFailure(errors: ValidationError[], parent = ''): { field: string; 
   for (const error of errors) {
     const field = parent ? `${parent}.${error.property}` : error.property;
     const constraints = error.constraints ?? {};
-    // Report "required" before anything else about the same field.
-    const order = ['isDefined', 'isNotEmpty', ...Object.keys(constraints)];
+    // Report "required", then a wrong type, before anything else about the same field.
+    const order = ['isDefined', 'isNotEmpty', 'isString', 'isInt', 'isNumber', 'isBoolean', ...Object.keys(constraints)];
     const constraint = order.find((name) => name in constraints);
     if (constraint) return { field, constraint, message: constraints[constraint] };
     const nested = firstFailure(error.children ?? [], field);

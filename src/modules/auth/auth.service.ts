@@ -29,7 +29,7 @@ export class AuthService {
 
   /** Signs in and starts a fresh session; any session the browser had is ended (id rotation). */
   async login(username: string, password: string, previousSessionId?: string): Promise<LoginResult> {
-    this.setup.assertInitialised();
+    await this.setup.assertInitialised();
     if (!this.options.getBool('PasswordLoginEnabled')) throw new AppError('user.password_login_disabled');
     const user = await this.users.verifyCredentials(username.trim(), password);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
@@ -45,7 +45,7 @@ export class AuthService {
 
   /** New account, welcome quota and the inviter's reward land together or not at all. */
   async register(dto: RegisterDto): Promise<void> {
-    this.setup.assertInitialised();
+    await this.setup.assertInitialised();
     if (!this.options.getBool('RegisterEnabled')) throw new AppError('user.register_disabled');
     if (!this.options.getBool('PasswordRegisterEnabled')) throw new AppError('user.password_register_disabled');
     if (dto.password2 !== undefined && dto.password2 !== dto.password) throw new AppError('user.password_mismatch');

@@ -33,24 +33,26 @@ export class SetupService implements OnModuleInit {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    this.initialised = (await this.repository.countBy({ id: 1 })) > 0;
+    await this.isInitialised();
   }
 
-  get isInitialised(): boolean {
+  /** Once true it stays true; until then another instance may have run the setup, so ask the database. */
+  async isInitialised(): Promise<boolean> {
+    if (!this.initialised) this.initialised = (await this.repository.countBy({ id: 1 })) > 0;
     return this.initialised;
   }
 
   /** Sign-in and registration wait for the administrator to exist. */
-  assertInitialised(): void {
-    if (!this.initialised) throw new AppError('setup.not_initialized');
+  async assertInitialised(): Promise<void> {
+    if (!(await this.isInitialised())) throw new AppError('setup.not_initialized');
   }
 
   async status(): Promise<SetupStatus> {
-    return { status: this.initialised, root_init: await this.users.rootExists(), database_type: this.config.database.type };
+    return { status: await this.isInitialised(), root_init: await this.users.rootExists(), database_type: this.config.database.type };
   }
 
   async setup(dto: SetupDto): Promise<void> {
-    if (this.initialised) throw new AppError('setup.already_initialized');
+    if (await this.isInitialised()) throw new AppError('setup.already_initialized');
     const rootExists = await this.users.rootExists();
     const username = dto.username?.trim() ?? '';
     if (!rootExists) {

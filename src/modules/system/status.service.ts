@@ -12,13 +12,13 @@ export class StatusService {
     private readonly setup: SetupService,
   ) {}
 
-  status(): Record<string, unknown> {
+  async status(): Promise<Record<string, unknown>> {
     const o = this.options;
     const onlineTopUp = o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '';
     return {
       version: this.config.version,
       start_time: this.config.startTime,
-      setup: this.setup.isInitialised,
+      setup: await this.setup.isInitialised(),
       system_name: o.get('SystemName'),
       logo: o.get('Logo'),
       footer_html: o.get('Footer'),

@@ -16,7 +16,7 @@ export class SystemController {
 
   @Public()
   @Get('status')
-  status(): Record<string, unknown> {
+  status(): Promise<Record<string, unknown>> {
     return this.statusService.status();
   }
 

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MAX_QUOTA } from '../../../database/columns';
 
 const USERNAME_PATTERN = /^\S+$/;
 
@@ -57,6 +58,7 @@ export class UpdateUserDto {
   @IsOptional()
   @IsInt({ message: 'user.invalid_quota' })
   @Min(0, { message: 'user.invalid_quota' })
+  @Max(MAX_QUOTA, { message: 'user.invalid_quota' })
   quota?: number;
 
   @IsOptional()
@@ -130,5 +132,6 @@ export class UserSettingDto {
 
 export class AffTransferDto {
   @IsInt({ message: 'validation.not_integer' })
+  @Max(MAX_QUOTA, { message: 'validation.too_large' })
   quota: number;
 }

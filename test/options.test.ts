@@ -1,0 +1,100 @@
+import { DataSource } from 'typeorm';
+import { OptionEntity } from '../src/modules/options/entities/option.entity';
+import { OPTION_DEFINITIONS } from '../src/modules/options/option-definitions';
+import { createAdmin, Session, setupRoot } from './support/accounts';
+import { startTestApp, TestApp } from './support/test-app';
+
+describe('options', () => {
+  let app: TestApp;
+  let root: Session;
+  let admin: Session;
+  let rows: () => Promise<OptionEntity[]>;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    root = await setupRoot(app);
+    admin = await createAdmin(app, root, 'admin1');
+    rows = () => app.app.get(DataSource).getRepository(OptionEntity).find({ order: { key: 'ASC' } });
+  });
+  afterAll(() => app.stop());
+
+  const put = (session: Session, key: string, value: unknown) => session.put('/api/option/', { key, value }).set('Accept-Language', 'en');
+  const valueOf = async (key: string) => ((await root.get('/api/option/')).body.data as { key: string; value: string }[]).find((o) => o.key === key)?.value;
+
+  it('lists every option with the spec defaults, secrets never sent back', async () => {
+    const list = (await admin.get('/api/option/')).body.data as { key: string; value: string; is_set?: boolean }[];
+    expect(list.map((o) => o.key).sort()).toEqual(Object.keys(OPTION_DEFINITIONS).sort());
+    const byKey = Object.fromEntries(list.map((o) => [o.key, o]));
+    expect(byKey.QuotaPerUnit.value).toBe('500000');
+    expect(byKey.USDExchangeRate.value).toBe('7.3');
+    expect(byKey.Price.value).toBe('7.3');
+    expect(byKey.MinTopUp.value).toBe('1');
+    expect(byKey.DataExportInterval.value).toBe('5');
+    expect(byKey.DataExportDefaultTime.value).toBe('hour');
+    expect(byKey.RetryTimes.value).toBe('0');
+    expect(byKey.ModelRequestRateLimitSuccessCount.value).toBe('1000');
+    expect(byKey['claude.thinking_adapter_budget_tokens_percentage'].value).toBe('0.8');
+    expect(JSON.parse(byKey['gemini.version_settings'].value)).toEqual({ default: 'v1beta' });
+
+    expect((await put(root, 'SMTPToken', 'super-secret-token')).body.success).toBe(true);
+    const after = (await root.get('/api/option/')).body.data as { key: string; value: string; is_set?: boolean }[];
+    expect(after.find((o) => o.key === 'SMTPToken')).toEqual({ key: 'SMTPToken', value: '', is_set: true });
+    expect(JSON.stringify(after)).not.toContain('super-secret-token');
+    expect(after.find((o) => o.key === 'EpayKey')).toEqual({ key: 'EpayKey', value: '', is_set: false });
+  });
+
+  it('validates each value by type and leaves the database untouched on failure', async () => {
+    const before = JSON.stringify(await rows());
+    const cases: [string, unknown, string][] = [
+      ['DisplayInCurrencyEnabled', 'yes', 'DisplayInCurrencyEnabled must be true or false'],
+      ['RetryTimes', '-1', 'RetryTimes must be at least 0'],
+      ['RetryTimes', '1.5', 'RetryTimes must be an integer'],
+      ['RetryTimes', 'abc', 'RetryTimes must be an integer'],
+      ['DataExportInterval', '0', 'DataExportInterval must be at least 1'],
+      ['DataExportDefaultTime', 'month', 'DataExportDefaultTime must be one of hour, day, week'],
+      ['ModelRatio', '{"gpt-4o": 2.5,', 'ModelRatio is not a valid JSON string'],
+      ['ModelRatio', '{"gpt-4o": "cheap"}', 'ModelRatio does not have the expected JSON structure'],
+      ['ModelRatio', '[1,2]', 'ModelRatio does not have the expected JSON structure'],
+      ['GroupRatio', '{"default": -1}', 'GroupRatio does not have the expected JSON structure'],
+      ['PayMethods', '[{"name": "x"}]', 'PayMethods does not have the expected JSON structure'],
+      ['claude.thinking_adapter_budget_tokens_percentage', '1.5', 'claude.thinking_adapter_budget_tokens_percentage must be at most 1'],
+      ['ServerAddress', 'ftp://example.com', 'ServerAddress must start with http:// or https://'],
+      ['NoSuchKey', 'x', 'Unknown option: NoSuchKey'],
+      ['Notice', { nested: true }, 'An option value must be a string, number or boolean'],
+    ];
+    for (const [key, value, message] of cases) {
+      const response = await put(root, key, value);
+      expect({ key, value, answer: response.body }).toEqual({ key, value, answer: { success: false, message, data: null } });
+    }
+    const missing = await root.put('/api/option/', { value: 'x' });
+    expect(missing.body.success).toBe(false);
+    expect(JSON.stringify(await rows())).toBe(before);
+  });
+
+  it('normalises URLs and numbers, and is read back at once', async () => {
+    expect((await put(root, 'ServerAddress', 'https://gw.example.com///')).body.success).toBe(true);
+    expect(await valueOf('ServerAddress')).toBe('https://gw.example.com');
+    expect((await put(root, 'RetryTimes', 3)).body.success).toBe(true);
+    expect(await valueOf('RetryTimes')).toBe('3');
+    expect((await put(admin, 'DisplayInCurrencyEnabled', false)).body.success).toBe(true);
+    expect((await app.http.get('/api/status')).body.data.display_in_currency).toBe(false);
+    expect((await put(admin, 'SystemName', 'My Gateway')).body.success).toBe(true);
+    expect((await app.http.get('/api/status')).body.data.system_name).toBe('My Gateway');
+    expect((await put(admin, 'Notice', '# Hello')).body.success).toBe(true);
+    expect((await app.http.get('/api/notice')).body.data).toBe('# Hello');
+  });
+
+  it('keeps root-only keys away from admins', async () => {
+    const response = await put(admin, 'PasswordLoginEnabled', 'false');
+    expect(response.body).toMatchObject({ success: false, message: 'Only the super administrator may change PasswordLoginEnabled' });
+    expect(await valueOf('PasswordLoginEnabled')).toBe('true');
+    expect((await put(admin, 'SMTPToken', 'x')).body.success).toBe(false);
+  });
+
+  it('resets model pricing to the shipped defaults', async () => {
+    expect((await put(admin, 'ModelRatio', '{"only-model": 1}')).body.success).toBe(true);
+    expect((await admin.post('/api/option/rest_model_ratio')).status).toBe(403);
+    expect((await root.post('/api/option/rest_model_ratio')).body.success).toBe(true);
+    expect(JSON.parse((await valueOf('ModelRatio'))!)).toEqual(JSON.parse(OPTION_DEFINITIONS.ModelRatio.default));
+  });
+});
