@@ -8,6 +8,8 @@ import { AppConfig } from './config/app-config';
 import { createValidationPipe } from './common/http/validation';
 import { RawRoutes } from './http/raw-routes';
 import { spaFallback } from './http/spa-fallback';
+import { globalApiRateLimit } from './http/global-rate-limit';
+import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
 
 export interface GatewayApp {
   app: NestExpressApplication;
@@ -24,6 +26,9 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   app.useGlobalPipes(createValidationPipe());
+  if (config.globalApiRateLimit.max > 0) {
+    app.use('/api', globalApiRateLimit(app.get(RateLimiterService), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));
+  }
   if (existsSync(config.webDistDir)) {
     app.useStaticAssets(config.webDistDir, { index: false, maxAge: '1h' });
     app.use(spaFallback(config.webDistDir));

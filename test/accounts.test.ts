@@ -190,3 +190,17 @@ describe('critical rate limit', () => {
     expect((await app.http.get('/api/status')).status).toBe(200);
   });
 });
+
+describe('global API rate limit', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ GLOBAL_API_RATE_LIMIT: '5', GLOBAL_API_RATE_LIMIT_DURATION: '60' });
+  });
+  afterAll(() => app.stop());
+
+  it('answers 429 past GLOBAL_API_RATE_LIMIT requests per IP on /api', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await app.http.get('/api/status')).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  });
+});
