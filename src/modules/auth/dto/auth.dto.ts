@@ -1,4 +1,5 @@
-import { IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PasswordField, UsernameField } from '../../users/dto/fields';
 
 export class LoginDto {
   @IsString({ message: 'user.username_password_required' })
@@ -13,15 +14,10 @@ export class LoginDto {
 }
 
 export class RegisterDto {
-  @IsString({ message: 'user.username_password_required' })
-  @IsNotEmpty({ message: 'user.username_password_required' })
-  @MaxLength(12, { message: 'user.username_too_long' })
-  @Matches(/^\S+$/, { message: 'user.username_invalid' })
+  @UsernameField()
   username: string;
 
-  @IsString({ message: 'user.username_password_required' })
-  @IsNotEmpty({ message: 'user.username_password_required' })
-  @Length(8, 20, { message: 'user.password_length' })
+  @PasswordField()
   password: string;
 
   @IsOptional()

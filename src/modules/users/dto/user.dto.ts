@@ -1,24 +1,16 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_QUOTA } from '../../../database/columns';
-
-const USERNAME_PATTERN = /^\S+$/;
+import { OptionalDisplayNameField, OptionalNewPasswordField, PasswordField, UsernameField } from './fields';
 
 export class CreateUserDto {
-  @IsString({ message: 'user.username_required' })
-  @IsNotEmpty({ message: 'user.username_password_required' })
-  @MaxLength(12, { message: 'user.username_too_long' })
-  @Matches(USERNAME_PATTERN, { message: 'user.username_invalid' })
+  @UsernameField()
   username: string;
 
-  @IsString({ message: 'user.password_required' })
-  @IsNotEmpty({ message: 'user.username_password_required' })
-  @Length(8, 20, { message: 'user.password_length' })
+  @PasswordField()
   password: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(20, { message: 'user.display_name_too_long' })
+  @OptionalDisplayNameField()
   display_name?: string;
 
   @IsOptional()
@@ -33,21 +25,13 @@ export class UpdateUserDto {
   id: number;
 
   @IsOptional()
-  @IsString()
-  @IsNotEmpty({ message: 'user.username_required' })
-  @MaxLength(12, { message: 'user.username_too_long' })
-  @Matches(USERNAME_PATTERN, { message: 'user.username_invalid' })
+  @UsernameField()
   username?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(20, { message: 'user.display_name_too_long' })
+  @OptionalDisplayNameField()
   display_name?: string;
 
-  /** Blank leaves the password unchanged. */
-  @IsOptional()
-  @IsString()
-  @Matches(/^$|^.{8,20}$/s, { message: 'user.password_length' })
+  @OptionalNewPasswordField()
   password?: string;
 
   @IsOptional()
@@ -73,14 +57,10 @@ export class UpdateUserDto {
 }
 
 export class UpdateSelfDto {
-  @IsOptional()
-  @IsString()
-  @MaxLength(20, { message: 'user.display_name_too_long' })
+  @OptionalDisplayNameField()
   display_name?: string;
 
-  @IsOptional()
-  @IsString()
-  @Matches(/^$|^.{8,20}$/s, { message: 'user.password_length' })
+  @OptionalNewPasswordField()
   password?: string;
 
   @IsOptional()
