@@ -10,10 +10,13 @@ import { DatabaseModule } from './database/database.module';
 import { RawRoutes } from './http/raw-routes';
 import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
+import { ChannelByIdModule } from './modules/channels/channel-by-id.module';
 import { ChannelsModule } from './modules/channels/channels.module';
 import { LogsModule } from './modules/logs/logs.module';
+import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { RelayModule } from './modules/relay/relay.module';
+import { TokenByIdModule } from './modules/tokens/token-by-id.module';
 import { TokensModule } from './modules/tokens/tokens.module';
 import { OptionsModule } from './modules/options/options.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
@@ -43,6 +46,10 @@ export class AppModule {
         LogsModule,
         BillingModule,
         RelayModule,
+        PricingPageModule,
+        // `:id` routes: after every module with static paths under the same prefix.
+        ChannelByIdModule,
+        TokenByIdModule,
         // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
         UserByIdModule,
       ],

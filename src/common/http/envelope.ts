@@ -18,6 +18,19 @@ export class ApiResult<T> {
   ) {}
 }
 
+/**
+ * For the rare answer that carries fields beside `data` at the top level of the envelope
+ * (GET /api/pricing adds group_ratio and usable_group). The envelope's own fields win.
+ */
+export class ApiResultWithExtras<T> extends ApiResult<T> {
+  constructor(
+    data: T,
+    readonly extras: Record<string, unknown>,
+  ) {
+    super(data);
+  }
+}
+
 /** Wraps every controller answer in `{success:true, message, data}`, always with HTTP 200 (Nest would say 201 for POST). */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
@@ -29,7 +42,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
         response.status(200);
         if (value instanceof ApiResult) {
           const message = value.message ? translate(value.message, pickLanguage(request.headers['accept-language']), value.params) : '';
-          return { success: true, message, data: value.data ?? null };
+          const extras = value instanceof ApiResultWithExtras ? value.extras : {};
+          return { ...extras, success: true, message, data: value.data ?? null };
         }
         return { success: true, message: '', data: value ?? null };
       }),

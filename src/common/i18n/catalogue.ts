@@ -2,6 +2,7 @@ import { commonMessages } from './messages/common.messages';
 import { usersMessages } from './messages/users.messages';
 import { optionsMessages } from './messages/options.messages';
 import { relayMessages } from './messages/relay.messages';
+import { managementMessages } from './messages/management.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -13,6 +14,7 @@ export const MESSAGES = {
   ...usersMessages,
   ...optionsMessages,
   ...relayMessages,
+  ...managementMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

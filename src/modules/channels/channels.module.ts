@@ -1,4 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OptionsModule } from '../options/options.module';
+import { AbilitiesRepository } from './abilities.repository';
+import { ChannelsController } from './channels.controller';
+import { ChannelsService } from './channels.service';
+import { AbilityEntity } from './entities/ability.entity';
+import { ChannelEntity } from './entities/channel.entity';
+import { UserModelsController } from './user-models.controller';
+import { UserModelsService } from './user-models.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule],
+  controllers: [ChannelsController, UserModelsController],
+  providers: [ChannelsService, AbilitiesRepository, UserModelsService],
+  exports: [ChannelsService, AbilitiesRepository],
+})
 export class ChannelsModule {}

@@ -1,4 +1,14 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OptionsModule } from '../options/options.module';
+import { TokenEntity } from './entities/token.entity';
+import { TokensController } from './tokens.controller';
+import { TokensService } from './tokens.service';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([TokenEntity]), OptionsModule],
+  controllers: [TokensController],
+  providers: [TokensService],
+  exports: [TokensService],
+})
 export class TokensModule {}

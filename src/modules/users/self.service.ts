@@ -6,6 +6,7 @@ import { SessionsService } from '../sessions/sessions.service';
 import { UpdateSelfDto, UserSettingDto } from './dto/user.dto';
 import { ROLE_ROOT, UserEntity } from './entities/user.entity';
 import { UsersService } from './users.service';
+import { usableGroups } from './usable-groups';
 import { toUserView, UserView } from './user.view';
 
 export interface UserSetting {
@@ -103,11 +104,9 @@ export class SelfService {
   /** Groups the user may pick for tokens: the usable groups plus their own, each with its ratio. */
   async groups(actor: AuthenticatedUser): Promise<Record<string, GroupChoice>> {
     const user = await this.load(actor);
-    const usable = this.options.getJson<Record<string, string>>('UserUsableGroups');
     const ratios = this.options.getJson<Record<string, number>>('GroupRatio');
     const result: Record<string, GroupChoice> = {};
-    for (const [group, desc] of Object.entries(usable)) result[group] = { desc, ratio: ratios[group] ?? 1 };
-    if (!(user.group in result)) result[user.group] = { desc: user.group, ratio: ratios[user.group] ?? 1 };
+    for (const [group, desc] of Object.entries(usableGroups(this.options, user.group))) result[group] = { desc, ratio: ratios[group] ?? 1 };
     return result;
   }
 

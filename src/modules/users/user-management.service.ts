@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { Page, PageQuery } from '../../common/http/pagination';
+import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
+import { LogsService } from '../logs/logs.service';
 import { OptionsService } from '../options/options.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { CreateUserDto, ManageAction, UpdateUserDto } from './dto/user.dto';
@@ -22,6 +24,7 @@ export class UserManagementService {
     private readonly sessions: SessionsService,
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
+    private readonly logs: LogsService,
   ) {}
 
   list(page: PageQuery): Promise<Page<UserView>> {
@@ -60,12 +63,17 @@ export class UserManagementService {
     }
     if (dto.display_name !== undefined) target.display_name = dto.display_name.trim() || target.username;
     if (dto.group !== undefined) target.group = dto.group;
+    const previousQuota = target.quota;
     if (dto.quota !== undefined) target.quota = dto.quota;
     if (dto.email !== undefined) target.email = dto.email.trim();
     if (dto.remark !== undefined) target.remark = dto.remark;
     const passwordChanged = !!dto.password;
     if (passwordChanged) target.password = await this.users.hashPassword(dto.password!);
     await this.users.save(target);
+    if (target.quota !== previousQuota) {
+      // Log rows are stored in one language: the product's default, Chinese.
+      await this.logs.recordManage(target, translate('log.admin_quota_changed', 'zh', { from: previousQuota, to: target.quota }));
+    }
     if (passwordChanged && target.id !== actor.id) await this.sessions.destroyAllForUser(target.id);
     return toUserView(target);
   }

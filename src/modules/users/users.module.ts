@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { LogsModule } from '../logs/logs.module';
 import { OptionsModule } from '../options/options.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UserEntity } from './entities/user.entity';
@@ -10,7 +11,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule, LogsModule],
   controllers: [GroupsController, UsersController],
   providers: [UsersService, SelfService, UserManagementService],
   exports: [UsersService, UserManagementService],

@@ -1,0 +1,28 @@
+import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AppError } from '../../common/errors/app-error';
+import { ChannelView } from './channel.view';
+import { ChannelsService } from './channels.service';
+
+const channelId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+
+/**
+ * Express cannot limit `:id` to digits, so these routes would swallow static paths such as
+ * /api/channel/search or DELETE /api/channel/disabled; ChannelByIdModule is imported late.
+ */
+@AdminOnly()
+@Controller('api/channel')
+export class ChannelByIdController {
+  constructor(private readonly channels: ChannelsService) {}
+
+  @Get(':id')
+  get(@Param('id', channelId) id: number): Promise<ChannelView> {
+    return this.channels.get(id);
+  }
+
+  @Delete(':id')
+  async delete(@Param('id', channelId) id: number): Promise<null> {
+    await this.channels.delete(id);
+    return null;
+  }
+}

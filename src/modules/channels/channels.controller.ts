@@ -1,0 +1,82 @@
+import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { ApiResult } from '../../common/http/envelope';
+import { Page } from '../../common/http/pagination';
+import { ChannelListRow, ChannelView } from './channel.view';
+import { ChannelsService, KnownModel } from './channels.service';
+import { parseChannelListQuery } from './dto/channel-query';
+import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './dto/channel.dto';
+import { CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED } from './entities/channel.entity';
+
+/** /api/channel/*: static paths only; the `:id` routes live in ChannelByIdController. The plain list takes the search filters too. */
+@AdminOnly()
+@Controller('api/channel')
+export class ChannelsController {
+  constructor(private readonly channels: ChannelsService) {}
+
+  @Get()
+  list(@Query() query: Record<string, string>): Promise<Page<ChannelListRow>> {
+    return this.channels.list(parseChannelListQuery(query));
+  }
+
+  @Get('search')
+  search(@Query() query: Record<string, string>): Promise<Page<ChannelListRow>> {
+    return this.channels.list(parseChannelListQuery(query));
+  }
+
+  @Get('models_enabled')
+  enabledModels(): Promise<string[]> {
+    return this.channels.enabledModels();
+  }
+
+  @Get('models')
+  knownModels(): Promise<KnownModel[]> {
+    return this.channels.knownModels();
+  }
+
+  @Post()
+  async create(@Body() dto: CreateChannelDto): Promise<ApiResult<ChannelView[]>> {
+    const created = await this.channels.create(dto);
+    return new ApiResult(created, 'channel.created', { count: created.length });
+  }
+
+  @Put()
+  update(@Body() dto: UpdateChannelDto): Promise<ChannelView> {
+    return this.channels.update(dto);
+  }
+
+  @Post('batch')
+  deleteMany(@Body() dto: ChannelIdsDto): Promise<number> {
+    return this.channels.deleteMany(dto.ids);
+  }
+
+  @Delete('disabled')
+  deleteDisabled(): Promise<number> {
+    return this.channels.deleteDisabled();
+  }
+
+  @Post('fix')
+  fixAbilities(): Promise<number> {
+    return this.channels.fixAbilities();
+  }
+
+  @Post('batch/tag')
+  setTag(@Body() dto: BatchTagDto): Promise<number> {
+    return this.channels.setTagForChannels(dto.ids, dto.tag);
+  }
+
+  @Put('tag')
+  editTag(@Body() dto: EditTagDto): Promise<number> {
+    return this.channels.editTag(dto);
+  }
+
+  @Post('tag/enabled')
+  enableTag(@Body() dto: TagDto): Promise<number> {
+    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_ENABLED);
+  }
+
+  @Post('tag/disabled')
+  disableTag(@Body() dto: TagDto): Promise<number> {
+    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_MANUALLY_DISABLED);
+  }
+}

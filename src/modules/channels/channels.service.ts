@@ -1,0 +1,358 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import { CACHE_NAMES } from '../../common/cache/cache-names';
+import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
+import { AppError } from '../../common/errors/app-error';
+import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { nowSeconds } from '../../database/columns';
+import { Transactions } from '../../database/transactions';
+import { OptionsService } from '../options/options.service';
+import { AbilitiesRepository } from './abilities.repository';
+import {
+  assertKeyLength,
+  normaliseBaseUrl,
+  normaliseGroups,
+  normaliseJsonObject,
+  normaliseModelMapping,
+  normaliseModels,
+  normaliseTag,
+  splitKeys,
+  splitList,
+} from './channel-fields';
+import { CHANNEL_TYPE_SPARK, CHANNEL_TYPES, SPARK_DEFAULT_VERSION } from './channel-types';
+import { ChannelListRow, ChannelView, toChannelView, toTagRow } from './channel.view';
+import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
+import { AbilityEntity } from './entities/ability.entity';
+import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED, ChannelEntity } from './entities/channel.entity';
+
+export interface ChannelFilter {
+  keyword?: string;
+  group?: string;
+  model?: string;
+}
+
+export interface ChannelListQuery {
+  page: PageQuery;
+  filter: ChannelFilter;
+  /** Newest first instead of highest priority first. */
+  idSort: boolean;
+  /** One row per tag (see ChannelTagRow) instead of one per channel. */
+  tagMode: boolean;
+}
+
+/** An entry of GET /api/channel/models, shaped like an OpenAI model object. */
+export interface KnownModel {
+  id: string;
+  object: 'model';
+  created: number;
+  /** Provider kind of the first channel serving it; 'custom' when only the price list knows it. */
+  owned_by: string;
+}
+
+/**
+ * Channel management. Every write keeps the abilities table in step inside the same
+ * transaction and then tells the relay's channel cache to reload.
+ */
+@Injectable()
+export class ChannelsService {
+  constructor(
+    @InjectRepository(ChannelEntity) private readonly channels: Repository<ChannelEntity>,
+    private readonly abilities: AbilitiesRepository,
+    private readonly transactions: Transactions,
+    private readonly cacheSync: CacheSyncService,
+    private readonly options: OptionsService,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
+  ) {}
+
+  list(query: ChannelListQuery): Promise<Page<ChannelListRow>> {
+    return query.tagMode ? this.listByTag(query) : this.listChannels(query);
+  }
+
+  async get(id: number): Promise<ChannelView> {
+    return toChannelView(await this.load(this.channels.manager, id));
+  }
+
+  /** Single mode stores the key as given; batch mode makes one channel per non-blank line. */
+  async create(dto: CreateChannelDto): Promise<ChannelView[]> {
+    const name = dto.name.trim();
+    const keyField = dto.key.trim();
+    const keys = dto.mode === 'batch' ? splitKeys(keyField) : [keyField];
+    if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
+    keys.forEach(assertKeyLength);
+    const template = this.channels.create({
+      name,
+      type: 1,
+      status: CHANNEL_STATUS_ENABLED,
+      group: 'default',
+      base_url: '',
+      openai_organization: '',
+      test_model: '',
+      other: null,
+      other_info: null,
+      tag: null,
+      priority: 0,
+      weight: 0,
+      auto_ban: 1,
+      max_input_tokens: 0,
+      created_time: nowSeconds(),
+    });
+    this.applyFields(template, dto);
+    template.models = normaliseModels(dto.models);
+
+    const created = await this.transactions.run(async (manager) => {
+      const entities = keys.map((key) => manager.create(ChannelEntity, { ...template, key: this.secretBox.encrypt(key) }));
+      const saved: ChannelEntity[] = [];
+      for (const entity of entities) saved.push(await manager.save(entity));
+      await this.abilities.replaceForChannels(manager, saved);
+      return saved;
+    });
+    await this.invalidate();
+    return created.map(toChannelView);
+  }
+
+  /** A full edit or a patch: only the fields present change; a blank key keeps the stored one. */
+  async update(dto: UpdateChannelDto): Promise<ChannelView> {
+    const saved = await this.transactions.run(async (manager) => {
+      const channel = await this.load(manager, dto.id);
+      this.applyFields(channel, dto);
+      if (dto.name !== undefined && dto.name !== null) {
+        channel.name = dto.name.trim();
+        if (!channel.name) throw new AppError('channel.name_required');
+      }
+      if (dto.models !== undefined && dto.models !== null) channel.models = normaliseModels(dto.models);
+      const key = dto.key?.trim();
+      if (key) {
+        assertKeyLength(key);
+        channel.key = this.secretBox.encrypt(key);
+      }
+      return this.saveWithAbilities(manager, [channel]);
+    });
+    await this.invalidate();
+    return toChannelView(saved[0]);
+  }
+
+  async delete(id: number): Promise<void> {
+    const deleted = await this.deleteWhere(async (manager) => (await manager.existsBy(ChannelEntity, { id })) ? [id] : []);
+    if (deleted === 0) throw new AppError('channel.not_found');
+  }
+
+  deleteMany(ids: number[]): Promise<number> {
+    return this.deleteWhere(async (manager) => (await manager.find(ChannelEntity, { select: { id: true }, where: { id: In(ids) } })).map((c) => c.id));
+  }
+
+  /** Removes manually and automatically disabled channels alike. */
+  deleteDisabled(): Promise<number> {
+    return this.deleteWhere(async (manager) =>
+      (await manager.find(ChannelEntity, { select: { id: true }, where: { status: In([CHANNEL_STATUS_MANUALLY_DISABLED, CHANNEL_STATUS_AUTO_DISABLED]) } })).map((c) => c.id),
+    );
+  }
+
+  /** Rebuilds the whole abilities table from the channels; answers how many channels it covered. */
+  async fixAbilities(): Promise<number> {
+    const count = await this.transactions.run(async (manager) => {
+      const all = await manager.find(ChannelEntity, { select: { id: true, models: true, group: true, status: true, priority: true, weight: true, tag: true } });
+      await this.abilities.deleteAll(manager);
+      await this.abilities.replaceForChannels(manager, all);
+      return all.length;
+    });
+    await this.invalidate();
+    return count;
+  }
+
+  async setTagForChannels(ids: number[], tag: string): Promise<number> {
+    const count = await this.transactions.run(async (manager) => {
+      const found = await manager.find(ChannelEntity, { select: { id: true }, where: { id: In(ids) } });
+      const foundIds = found.map((c) => c.id);
+      if (foundIds.length === 0) return 0;
+      await manager.update(ChannelEntity, { id: In(foundIds) }, { tag });
+      await manager.update(AbilityEntity, { channel_id: In(foundIds) }, { tag });
+      return foundIds.length;
+    });
+    await this.invalidate();
+    return count;
+  }
+
+  /** Edits every channel of a tag; blank fields are left alone, as the tag editor sends them all. */
+  async editTag(dto: EditTagDto): Promise<number> {
+    const newTag = normaliseTag(dto.new_tag);
+    const modelMapping = dto.model_mapping?.trim() ? normaliseModelMapping(dto.model_mapping) : undefined;
+    const groups = dto.groups?.trim() ? normaliseGroups(dto.groups) : undefined;
+    const models = dto.models?.trim() ? normaliseModels(dto.models) : undefined;
+    const priority = dto.priority ?? undefined;
+    const weight = dto.weight ?? undefined;
+    const renames = newTag !== null && newTag !== dto.tag;
+    if (!renames && [modelMapping, groups, models, priority, weight].every((value) => value === undefined)) {
+      throw new AppError('channel.tag_no_changes');
+    }
+    const count = await this.transactions.run(async (manager) => {
+      const tagged = await this.loadTag(manager, dto.tag);
+      for (const channel of tagged) {
+        if (renames) channel.tag = newTag;
+        if (modelMapping !== undefined) channel.model_mapping = modelMapping;
+        if (groups !== undefined) channel.group = groups;
+        if (models !== undefined) channel.models = models;
+        if (priority !== undefined) channel.priority = priority;
+        if (weight !== undefined) channel.weight = weight;
+      }
+      await this.saveWithAbilities(manager, tagged);
+      return tagged.length;
+    });
+    await this.invalidate();
+    return count;
+  }
+
+  async setTagStatus(tag: string, status: typeof CHANNEL_STATUS_ENABLED | typeof CHANNEL_STATUS_MANUALLY_DISABLED): Promise<number> {
+    const count = await this.transactions.run(async (manager) => {
+      const tagged = await this.loadTag(manager, tag);
+      for (const channel of tagged) channel.status = status;
+      await this.saveWithAbilities(manager, tagged);
+      return tagged.length;
+    });
+    await this.invalidate();
+    return count;
+  }
+
+  enabledModels(): Promise<string[]> {
+    return this.abilities.enabledModels();
+  }
+
+  /** Every model name the gateway knows: those channels list, and those with a price or ratio. */
+  async knownModels(): Promise<KnownModel[]> {
+    const ownerByModel = new Map<string, string>();
+    const rows = await this.channels.find({ select: { models: true, type: true }, order: { id: 'ASC' } });
+    for (const { models, type } of rows) {
+      for (const model of splitList(models)) if (!ownerByModel.has(model)) ownerByModel.set(model, CHANNEL_TYPES[type] ?? 'custom');
+    }
+    for (const option of ['ModelRatio', 'ModelPrice']) {
+      for (const model of Object.keys(this.options.getJson<Record<string, number>>(option))) if (!ownerByModel.has(model)) ownerByModel.set(model, 'custom');
+    }
+    return [...ownerByModel.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([id, owned_by]) => ({ id, object: 'model', created: 0, owned_by }));
+  }
+
+  private async listChannels(query: ChannelListQuery): Promise<Page<ChannelView>> {
+    const [rows, total] = await this.orderedQuery(query).skip(query.page.offset).take(query.page.pageSize).getManyAndCount();
+    return toPage(query.page, total, rows.map(toChannelView));
+  }
+
+  /**
+   * Tags are grouped in memory: channel tables hold hundreds of rows, not millions, and a
+   * tag takes the place in the order of its best-ranked channel.
+   */
+  private async listByTag(query: ChannelListQuery): Promise<Page<ChannelListRow>> {
+    const ordered = await this.orderedQuery(query).select(['channel.id', 'channel.tag']).getMany();
+    const rows: { tag: string | null; ids: number[] }[] = [];
+    const rowByTag = new Map<string, { tag: string | null; ids: number[] }>();
+    for (const { id, tag } of ordered) {
+      if (!tag) {
+        rows.push({ tag: null, ids: [id] });
+        continue;
+      }
+      let row = rowByTag.get(tag);
+      if (!row) {
+        row = { tag, ids: [] };
+        rowByTag.set(tag, row);
+        rows.push(row);
+      }
+      row.ids.push(id);
+    }
+    const pageRows = rows.slice(query.page.offset, query.page.offset + query.page.pageSize);
+    const entities = await this.channels.findBy({ id: In(pageRows.flatMap((row) => row.ids)) });
+    const byId = new Map(entities.map((channel) => [channel.id, channel]));
+    const items: ChannelListRow[] = [];
+    for (const row of pageRows) {
+      // A channel deleted between the two reads simply drops out of the page.
+      const children = row.ids.map((id) => byId.get(id)).filter((channel): channel is ChannelEntity => channel !== undefined);
+      if (children.length === 0) continue;
+      items.push(row.tag === null ? toChannelView(children[0]) : toTagRow(row.tag, children));
+    }
+    return toPage(query.page, rows.length, items);
+  }
+
+  /** Keyword: the id exactly, or a literal substring of name, tag or base URL. Group and model go through the abilities. */
+  private orderedQuery({ filter, idSort }: ChannelListQuery): SelectQueryBuilder<ChannelEntity> {
+    const query = this.channels.createQueryBuilder('channel');
+    const keyword = filter.keyword?.trim();
+    if (keyword) {
+      query.andWhere(
+        new Brackets((where) => {
+          if (/^\d{1,9}$/.test(keyword)) where.orWhere('channel.id = :id', { id: Number(keyword) });
+          const pattern = likeContains(keyword);
+          for (const column of ['name', 'tag', 'base_url']) where.orWhere(`channel.${column} LIKE :keyword ${LIKE_ESCAPE}`, { keyword: pattern });
+        }),
+      );
+    }
+    const group = filter.group?.trim();
+    if (group) {
+      const served = query.subQuery().select('ability.channel_id').from(AbilityEntity, 'ability').where('ability.group = :group').getQuery();
+      query.andWhere(`channel.id IN ${served}`, { group });
+    }
+    const model = filter.model?.trim();
+    if (model) {
+      const served = query.subQuery().select('ability.channel_id').from(AbilityEntity, 'ability').where(`ability.model LIKE :model ${LIKE_ESCAPE}`).getQuery();
+      query.andWhere(`channel.id IN ${served}`, { model: likeContains(model) });
+    }
+    if (idSort) query.orderBy('channel.id', 'DESC');
+    else query.orderBy('channel.priority', 'DESC').addOrderBy('channel.id', 'DESC');
+    return query;
+  }
+
+  /** Copies the optional fields present in the body onto the channel, checked and normalised. */
+  private applyFields(channel: ChannelEntity, dto: CreateChannelDto | UpdateChannelDto): void {
+    if (dto.type != null) channel.type = dto.type;
+    if (dto.group != null) channel.group = normaliseGroups(dto.group);
+    if (dto.base_url != null) channel.base_url = normaliseBaseUrl(dto.base_url);
+    if (dto.openai_organization != null) channel.openai_organization = dto.openai_organization.trim();
+    if (dto.test_model != null) channel.test_model = dto.test_model.trim();
+    if (dto.other !== undefined) channel.other = dto.other?.trim() || null;
+    if (dto.tag !== undefined) channel.tag = normaliseTag(dto.tag);
+    if (dto.model_mapping !== undefined) channel.model_mapping = normaliseModelMapping(dto.model_mapping);
+    if (dto.status_code_mapping !== undefined) channel.status_code_mapping = normaliseJsonObject('status_code_mapping', dto.status_code_mapping);
+    if (dto.setting !== undefined) channel.setting = normaliseJsonObject('setting', dto.setting);
+    if (dto.param_override !== undefined) channel.param_override = normaliseJsonObject('param_override', dto.param_override);
+    if (dto.priority != null) channel.priority = dto.priority;
+    if (dto.weight != null) channel.weight = dto.weight;
+    if (dto.auto_ban != null) channel.auto_ban = dto.auto_ban;
+    if (dto.max_input_tokens != null) channel.max_input_tokens = dto.max_input_tokens;
+    if (dto.status != null) channel.status = dto.status;
+    if (channel.type === CHANNEL_TYPE_SPARK && !channel.other) channel.other = SPARK_DEFAULT_VERSION;
+  }
+
+  private async saveWithAbilities(manager: EntityManager, channels: ChannelEntity[]): Promise<ChannelEntity[]> {
+    for (const channel of channels) await manager.save(channel);
+    await this.abilities.replaceForChannels(manager, channels);
+    return channels;
+  }
+
+  /** Deletes the channels the selector picks, with their abilities; answers how many. */
+  private async deleteWhere(select: (manager: EntityManager) => Promise<number[]>): Promise<number> {
+    const count = await this.transactions.run(async (manager) => {
+      const ids = await select(manager);
+      if (ids.length === 0) return 0;
+      await this.abilities.deleteForChannels(manager, ids);
+      await manager.delete(ChannelEntity, { id: In(ids) });
+      return ids.length;
+    });
+    if (count > 0) await this.invalidate();
+    return count;
+  }
+
+  private async load(manager: EntityManager, id: number): Promise<ChannelEntity> {
+    const channel = await manager.findOneBy(ChannelEntity, { id });
+    if (!channel) throw new AppError('channel.not_found');
+    return channel;
+  }
+
+  private async loadTag(manager: EntityManager, tag: string): Promise<ChannelEntity[]> {
+    const tagged = await manager.find(ChannelEntity, { where: { tag }, order: { id: 'ASC' } });
+    if (tagged.length === 0) throw new AppError('channel.tag_not_found');
+    return tagged;
+  }
+
+  private invalidate(): Promise<void> {
+    return this.cacheSync.invalidate(CACHE_NAMES.channels);
+  }
+}

@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { AbilitiesRepository } from '../channels/abilities.repository';
+import { OptionsService } from '../options/options.service';
+import { usableGroups } from '../users/usable-groups';
+import { PricingService, QuotaType } from './pricing.service';
+
+/** One row of the public pricing table. */
+export interface PricingRow {
+  model_name: string;
+  quota_type: QuotaType;
+  model_ratio: number;
+  completion_ratio: number;
+  /** USD per call for quota_type 1; -1 otherwise. */
+  model_price: number;
+  /** Groups in which an enabled channel serves the model. */
+  enable_groups: string[];
+}
+
+export interface PricingPage {
+  models: PricingRow[];
+  /** Ratios of the groups the viewer may use (the viewer's own overrides applied). */
+  group_ratio: Record<string, number>;
+  /** Groups the viewer may use → description; anonymous viewers get UserUsableGroups. */
+  usable_group: Record<string, string>;
+}
+
+/** The public pricing page: every model some enabled channel serves, with its price and groups. */
+@Injectable()
+export class PricingPageService {
+  constructor(
+    private readonly pricing: PricingService,
+    private readonly abilities: AbilitiesRepository,
+    private readonly options: OptionsService,
+  ) {}
+
+  async build(viewerGroup: string | undefined): Promise<PricingPage> {
+    const groupsByModel = await this.abilities.enabledGroupsByModel();
+    const models = [...groupsByModel.entries()].map(([model, groups]): PricingRow => {
+      const price = this.pricing.modelPricing(model);
+      return {
+        model_name: model,
+        quota_type: price.quota_type,
+        model_ratio: price.model_ratio,
+        completion_ratio: price.completion_ratio,
+        model_price: price.model_price,
+        enable_groups: groups,
+      };
+    });
+    const usable = usableGroups(this.options, viewerGroup ?? '');
+    const groupRatio: Record<string, number> = {};
+    for (const group of Object.keys(this.options.getJson<Record<string, number>>('GroupRatio'))) {
+      if (group in usable) groupRatio[group] = this.pricing.groupRatio(viewerGroup ?? '', group).ratio;
+    }
+    return { models, group_ratio: groupRatio, usable_group: usable };
+  }
+}

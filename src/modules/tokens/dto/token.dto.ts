@@ -1,0 +1,81 @@
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const MAX_TOKEN_NAME = 30;
+export const MAX_TOKENS_PER_CREATE = 100;
+/** Year 9999: later expiries are typos, not plans. */
+export const MAX_EXPIRED_TIME = 253_402_300_799;
+
+/** Fields a token write may carry; all optional so that an edit can send only what changed. */
+class TokenFieldsDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(MAX_TOKEN_NAME, { message: 'token.name_too_long' })
+  name?: string;
+
+  @IsOptional()
+  @IsInt({ message: 'token.invalid_quota' })
+  @Min(0, { message: 'token.invalid_quota' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'token.invalid_quota' })
+  remain_quota?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  unlimited_quota?: boolean;
+
+  /** -1 never expires; otherwise unix seconds in the future (checked by the service). */
+  @IsOptional()
+  @IsInt({ message: 'token.invalid_expired_time' })
+  @Min(-1, { message: 'token.invalid_expired_time' })
+  @Max(MAX_EXPIRED_TIME, { message: 'token.invalid_expired_time' })
+  expired_time?: number;
+
+  @IsOptional()
+  @IsBoolean()
+  model_limits_enabled?: boolean;
+
+  /** Comma-separated model names. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(30_000, { message: 'token.model_limits_too_long' })
+  model_limits?: string | null;
+
+  /** One IP or CIDR per line. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  allow_ips?: string | null;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  group?: string;
+}
+
+export class CreateTokenDto extends TokenFieldsDto {
+  /** How many tokens to create; extra ones get a random suffix on the name. */
+  @IsOptional()
+  @IsInt({ message: 'token.invalid_count' })
+  @Min(1, { message: 'token.invalid_count' })
+  @Max(MAX_TOKENS_PER_CREATE, { message: 'token.invalid_count' })
+  count?: number;
+}
+
+export class UpdateTokenDto extends TokenFieldsDto {
+  @IsInt({ message: 'common.invalid_id' })
+  @Min(1, { message: 'common.invalid_id' })
+  id: number;
+
+  /** Read only with ?status_only=true; a full edit leaves the status alone. */
+  @IsOptional()
+  @IsIn([1, 2], { message: 'token.invalid_status' })
+  status?: number;
+}
+
+export class TokenIdsDto {
+  @IsArray({ message: 'token.ids_required' })
+  @ArrayNotEmpty({ message: 'token.ids_required' })
+  @ArrayMaxSize(1000)
+  @IsInt({ each: true, message: 'common.invalid_id' })
+  @Min(1, { each: true, message: 'common.invalid_id' })
+  ids: number[];
+}

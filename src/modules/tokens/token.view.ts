@@ -1,0 +1,42 @@
+import { TokenEntity } from './entities/token.entity';
+
+export const TOKEN_KEY_PREFIX = 'sk-';
+
+/** A token as its owner sees it; the key carries the `sk-` prefix clients send. */
+export interface TokenView {
+  id: number;
+  user_id: number;
+  name: string;
+  key: string;
+  status: number;
+  remain_quota: number;
+  used_quota: number;
+  unlimited_quota: boolean;
+  expired_time: number;
+  model_limits_enabled: boolean;
+  model_limits: string;
+  allow_ips: string;
+  group: string;
+  created_time: number;
+  accessed_time: number;
+}
+
+export function toTokenView(token: TokenEntity): TokenView {
+  return {
+    id: token.id,
+    user_id: token.user_id,
+    name: token.name,
+    key: TOKEN_KEY_PREFIX + token.key,
+    status: token.status,
+    remain_quota: token.remain_quota,
+    used_quota: token.used_quota,
+    unlimited_quota: token.unlimited_quota,
+    expired_time: token.expired_time,
+    model_limits_enabled: token.model_limits_enabled,
+    model_limits: token.model_limits ?? '',
+    allow_ips: token.allow_ips ?? '',
+    group: token.group,
+    created_time: token.created_time,
+    accessed_time: token.accessed_time,
+  };
+}

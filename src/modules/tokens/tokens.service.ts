@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { AuthenticatedUser } from '../../common/auth/auth.decorators';
+import { CACHE_NAMES } from '../../common/cache/cache-names';
+import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { randomAlphanumeric } from '../../common/crypto/secret-box';
+import { AppError } from '../../common/errors/app-error';
+import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { nowSeconds } from '../../database/columns';
+import { Transactions } from '../../database/transactions';
+import { splitList } from '../channels/channel-fields';
+import { OptionsService } from '../options/options.service';
+import { usableGroups } from '../users/usable-groups';
+import { normaliseAllowIps } from './allow-ips';
+import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
+import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TokenEntity } from './entities/token.entity';
+import { TOKEN_KEY_PREFIX, TokenView, toTokenView } from './token.view';
+
+const TOKEN_KEY_LENGTH = 48;
+const NAME_SUFFIX_LENGTH = 6;
+const NEVER_EXPIRES = -1;
+
+/**
+ * A user's own API tokens. Every query is scoped by the caller's id, so another user's token
+ * is "not found" whichever way it is asked for.
+ */
+@Injectable()
+export class TokensService {
+  constructor(
+    @InjectRepository(TokenEntity) private readonly tokens: Repository<TokenEntity>,
+    private readonly transactions: Transactions,
+    private readonly cacheSync: CacheSyncService,
+    private readonly options: OptionsService,
+  ) {}
+
+  async list(actor: AuthenticatedUser, page: PageQuery): Promise<Page<TokenView>> {
+    const [rows, total] = await this.tokens.findAndCount({ where: { user_id: actor.id }, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
+    return toPage(page, total, rows.map(toTokenView));
+  }
+
+  /** keyword: a literal substring of the name; token: of the key, with or without `sk-`. */
+  async search(actor: AuthenticatedUser, keyword: string, token: string, page: PageQuery): Promise<Page<TokenView>> {
+    const query = this.tokens.createQueryBuilder('token').where('token.user_id = :userId', { userId: actor.id });
+    if (keyword.trim()) query.andWhere(`token.name LIKE :name ${LIKE_ESCAPE}`, { name: likeContains(keyword.trim()) });
+    const key = token.trim().replace(new RegExp(`^${TOKEN_KEY_PREFIX}`), '');
+    if (key) query.andWhere(`token.key LIKE :key ${LIKE_ESCAPE}`, { key: likeContains(key) });
+    const [rows, total] = await query.orderBy('token.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
+    return toPage(page, total, rows.map(toTokenView));
+  }
+
+  async get(actor: AuthenticatedUser, id: number): Promise<TokenView> {
+    return toTokenView(await this.loadOwn(actor, id));
+  }
+
+  /** The first token takes the name as given; extra ones add '-' and six random letters or digits. */
+  async create(actor: AuthenticatedUser, dto: CreateTokenDto): Promise<TokenView[]> {
+    const name = (dto.name ?? '').trim();
+    const template: Partial<TokenEntity> = {
+      user_id: actor.id,
+      status: TOKEN_STATUS_ENABLED,
+      created_time: nowSeconds(),
+      accessed_time: nowSeconds(),
+      remain_quota: dto.remain_quota ?? 0,
+      unlimited_quota: dto.unlimited_quota ?? false,
+      expired_time: this.checkExpiry(dto.expired_time ?? NEVER_EXPIRES),
+      model_limits_enabled: dto.model_limits_enabled ?? false,
+      model_limits: splitList(dto.model_limits).join(',') || null,
+      allow_ips: normaliseAllowIps(dto.allow_ips),
+      group: this.checkGroup(actor, dto.group ?? ''),
+      used_quota: 0,
+    };
+    const count = dto.count ?? 1;
+    const created = await this.transactions.run(async (manager) => {
+      const saved: TokenEntity[] = [];
+      for (let index = 0; index < count; index++) {
+        const tokenName = index === 0 ? name : `${name}-${randomAlphanumeric(NAME_SUFFIX_LENGTH)}`;
+        saved.push(await manager.save(manager.create(TokenEntity, { ...template, name: tokenName, key: randomAlphanumeric(TOKEN_KEY_LENGTH) })));
+      }
+      return saved;
+    });
+    for (const token of created) await this.invalidate(token);
+    return created.map(toTokenView);
+  }
+
+  /** A full edit: the fields present change; the status is left to updateStatus. */
+  async update(actor: AuthenticatedUser, dto: UpdateTokenDto): Promise<TokenView> {
+    const token = await this.loadOwn(actor, dto.id);
+    if (dto.name !== undefined) token.name = dto.name.trim();
+    if (dto.remain_quota !== undefined) token.remain_quota = dto.remain_quota;
+    if (dto.unlimited_quota !== undefined) token.unlimited_quota = dto.unlimited_quota;
+    // An unchanged past expiry may come back with an edit of another field.
+    if (dto.expired_time !== undefined && dto.expired_time !== token.expired_time) token.expired_time = this.checkExpiry(dto.expired_time);
+    if (dto.model_limits_enabled !== undefined) token.model_limits_enabled = dto.model_limits_enabled;
+    if (dto.model_limits !== undefined) token.model_limits = splitList(dto.model_limits).join(',') || null;
+    if (dto.allow_ips !== undefined) token.allow_ips = normaliseAllowIps(dto.allow_ips);
+    if (dto.group !== undefined && dto.group !== token.group) token.group = this.checkGroup(actor, dto.group);
+    const saved = await this.tokens.save(token);
+    await this.invalidate(saved);
+    return toTokenView(saved);
+  }
+
+  /** Enable or disable; an expired or used-up token cannot be enabled until its expiry or quota is fixed. */
+  async updateStatus(actor: AuthenticatedUser, id: number, status: number | undefined): Promise<TokenView> {
+    if (status !== TOKEN_STATUS_ENABLED && status !== TOKEN_STATUS_DISABLED) throw new AppError('token.invalid_status');
+    const token = await this.loadOwn(actor, id);
+    if (status === TOKEN_STATUS_ENABLED) {
+      if (token.expired_time !== NEVER_EXPIRES && token.expired_time <= nowSeconds()) throw new AppError('token.expired_cannot_enable');
+      if (!token.unlimited_quota && token.remain_quota <= 0) throw new AppError('token.exhausted_cannot_enable');
+    }
+    token.status = status;
+    await this.tokens.update({ id: token.id, user_id: actor.id }, { status });
+    await this.invalidate(token);
+    return toTokenView(token);
+  }
+
+  async delete(actor: AuthenticatedUser, id: number): Promise<void> {
+    const token = await this.loadOwn(actor, id);
+    await this.tokens.delete({ id: token.id, user_id: actor.id });
+    await this.invalidate(token);
+  }
+
+  /** Deletes those of the ids that are the caller's own; answers how many. */
+  async deleteMany(actor: AuthenticatedUser, ids: number[]): Promise<number> {
+    const own = await this.tokens.find({ select: { id: true, key: true }, where: { user_id: actor.id, id: In(ids) } });
+    if (own.length === 0) return 0;
+    await this.tokens.delete({ user_id: actor.id, id: In(own.map((token) => token.id)) });
+    for (const token of own) await this.invalidate(token);
+    return own.length;
+  }
+
+  private async loadOwn(actor: AuthenticatedUser, id: number): Promise<TokenEntity> {
+    const token = await this.tokens.findOneBy({ id, user_id: actor.id });
+    if (!token) throw new AppError('token.not_found');
+    return token;
+  }
+
+  private checkExpiry(expiredTime: number): number {
+    if (expiredTime !== NEVER_EXPIRES && expiredTime <= nowSeconds()) throw new AppError('token.invalid_expired_time');
+    return expiredTime;
+  }
+
+  /**
+   * Empty means "the user's own group" at request time. Otherwise the group must be one the
+   * user may use, or 'auto' when automatic group selection is on.
+   */
+  private checkGroup(actor: AuthenticatedUser, raw: string): string {
+    const group = raw.trim();
+    if (group === '') return group;
+    const allowed = new Set(Object.keys(usableGroups(this.options, actor.group)));
+    if (this.options.getBool('DefaultUseAutoGroup')) allowed.add('auto');
+    if (!allowed.has(group)) throw new AppError('token.group_not_allowed', { group: group.slice(0, 64) });
+    return group;
+  }
+
+  private invalidate(token: TokenEntity): Promise<void> {
+    return this.cacheSync.invalidate(CACHE_NAMES.tokens, token.key);
+  }
+}
