@@ -1,4 +1,13 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LogEntity } from '../logs/entities/log.entity';
+import { QuotaLedgerService } from './quota-ledger.service';
+import { SettlementBatcherService } from './settlement-batcher.service';
 
-@Module({})
+/** Quota holds before an upstream call and their settlement after it. */
+@Module({
+  imports: [TypeOrmModule.forFeature([LogEntity])],
+  providers: [QuotaLedgerService, SettlementBatcherService],
+  exports: [QuotaLedgerService, SettlementBatcherService],
+})
 export class BillingModule {}

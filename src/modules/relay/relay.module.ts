@@ -1,4 +1,41 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BillingModule } from '../billing/billing.module';
+import { AbilityEntity } from '../channels/entities/ability.entity';
+import { ChannelEntity } from '../channels/entities/channel.entity';
+import { OptionsModule } from '../options/options.module';
+import { PricingModule } from '../pricing/pricing.module';
+import { SessionsModule } from '../sessions/sessions.module';
+import { TokenEntity } from '../tokens/entities/token.entity';
+import { UserEntity } from '../users/entities/user.entity';
+import { ChannelCacheService } from './caches/channel-cache.service';
+import { TokenCacheService } from './caches/token-cache.service';
+import { UserCacheService } from './caches/user-cache.service';
+import { ChannelMonitorService } from './channel-monitor.service';
+import { ChannelProbeController } from './channel-probe.controller';
+import { ChannelProbeService } from './channel-probe.service';
+import { PlaygroundAuthService } from './playground-auth.service';
+import { RelayHttpHandler } from './relay-http.handler';
+import { RelayService } from './relay.service';
+import { TokenAuthService } from './token-auth.service';
+import { UpstreamClientService } from './upstream-client.service';
 
-@Module({})
+/** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule],
+  controllers: [ChannelProbeController],
+  providers: [
+    ChannelCacheService,
+    TokenCacheService,
+    UserCacheService,
+    TokenAuthService,
+    PlaygroundAuthService,
+    ChannelMonitorService,
+    UpstreamClientService,
+    ChannelProbeService,
+    RelayService,
+    RelayHttpHandler,
+  ],
+  exports: [ChannelCacheService, ChannelProbeService],
+})
 export class RelayModule {}

@@ -1,0 +1,215 @@
+import autocannon from 'autocannon';
+import { ChildProcess, fork } from 'node:child_process';
+import path from 'node:path';
+import { Agent } from 'undici';
+import type { ReadyMessage, StatsMessage } from './process-stats';
+
+/**
+ * `npm run bench`: the gateway against the floor (a minimal node:http + undici proxy) and
+ * the upstream itself, each in its own process so CPU and memory are measured per process.
+ * Prints a table, then one JSON line with every figure.
+ */
+
+const CONNECTIONS = 50;
+const DURATION_S = 5;
+const ROUNDS = 2;
+const SEQUENTIAL_REQUESTS = 2000;
+const OPEN_STREAMS = 1000;
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  apiKey?: string;
+}
+
+type Target = 'direct' | 'floor' | 'gateway';
+type Mode = 'nonstream' | 'stream';
+
+interface RunFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMicrosPerRequest: number;
+  errors: number;
+}
+
+function start(file: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
+    const onMessage = (message: ReadyMessage) => {
+      if (message.kind !== 'ready') return;
+      child.off('message', onMessage);
+      resolve({ process: child, port: message.port, apiKey: message.apiKey });
+    };
+    child.on('message', onMessage);
+  });
+}
+
+function stats(child: Child): Promise<StatsMessage> {
+  return new Promise((resolve) => {
+    const onMessage = (message: StatsMessage) => {
+      if (message.kind !== 'stats') return;
+      child.process.off('message', onMessage);
+      resolve(message);
+    };
+    child.process.on('message', onMessage);
+    child.process.send('stats');
+  });
+}
+
+function body(mode: Mode, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(mode === 'stream' ? { stream: true } : {}), ...extra });
+}
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const upstream = await start('mock-upstream-server.js');
+  const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+  const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
+  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
+  const targets: Record<Target, { child: Child; url: string; headers: Record<string, string> }> = {
+    direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+    floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
+    gateway: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.apiKey}` } },
+  };
+
+  const runOnce = async (target: Target, mode: Mode, duration: number): Promise<RunFigures> => {
+    const { child, url, headers } = targets[target];
+    const before = await stats(child);
+    const result = await autocannon({ url, method: 'POST', headers, body: body(mode), connections: CONNECTIONS, duration });
+    const after = await stats(child);
+    return {
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, result.requests.total),
+      errors: result.errors + result.timeouts + result.non2xx,
+    };
+  };
+
+  // Warm-up: JIT, connection pools, caches.
+  for (const target of ['direct', 'floor', 'gateway'] as Target[]) for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(target, mode, 1);
+
+  const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ['nonstream', 'stream'] as Mode[]) {
+      for (const target of ['direct', 'floor', 'gateway'] as Target[]) figures[mode][target].push(await runOnce(target, mode, DURATION_S));
+    }
+  }
+  const average = (runs: RunFigures[]): RunFigures => ({
+    rps: Math.round(mean(runs.map((run) => run.rps))),
+    p50: mean(runs.map((run) => run.p50)),
+    p99: mean(runs.map((run) => run.p99)),
+    cpuMicrosPerRequest: Math.round(mean(runs.map((run) => run.cpuMicrosPerRequest))),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  });
+
+  const latency = await sequentialLatency(targets);
+  const openStreams = await holdOpenStreams(targets.gateway.url, targets.gateway.headers, gateway);
+  const peaks = { direct: (await stats(upstream)).maxRssBytes, floor: (await stats(floor)).maxRssBytes, gateway: (await stats(gateway)).maxRssBytes };
+
+  const summary = {
+    nonstream: { direct: average(figures.nonstream.direct), floor: average(figures.nonstream.floor), gateway: average(figures.nonstream.gateway) },
+    stream: { direct: average(figures.stream.direct), floor: average(figures.stream.floor), gateway: average(figures.stream.gateway) },
+  };
+  const result = {
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_S,
+    rounds: ROUNDS,
+    ...summary,
+    peakRssMB: { direct: mb(peaks.direct), floor: mb(peaks.floor), gateway: mb(peaks.gateway) },
+    ratio: {
+      nonstream: round2(summary.nonstream.gateway.rps / summary.nonstream.floor.rps),
+      stream: round2(summary.stream.gateway.rps / summary.stream.floor.rps),
+    },
+    latencyOneConnectionMs: latency,
+    addedLatencyP50Ms: round3(latency.gateway - latency.direct),
+    openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
+    targets: { ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    benchSeconds: Math.round((Date.now() - startedAt) / 1000),
+  };
+
+  console.log('');
+  console.log('mode       target    req/s   p50 ms  p99 ms  CPU µs/req');
+  for (const mode of ['nonstream', 'stream'] as Mode[]) {
+    for (const target of ['direct', 'floor', 'gateway'] as Target[]) {
+      const row = summary[mode][target];
+      console.log(`${mode.padEnd(10)} ${target.padEnd(8)} ${String(row.rps).padStart(7)} ${row.p50.toFixed(1).padStart(8)} ${row.p99.toFixed(1).padStart(7)} ${String(row.cpuMicrosPerRequest).padStart(11)}`);
+    }
+  }
+  console.log(`gateway/floor throughput: non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
+  console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ 1)`);
+  console.log(`${OPEN_STREAMS} open streams: ${openStreams.completed} completed, gateway peak RSS ${result.openStreams.gatewayPeakRssMB} MB (target < 300)`);
+  console.log(`peak RSS MB: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
+  console.log(JSON.stringify(result));
+
+  for (const child of [upstream, floor, gateway]) child.process.kill();
+  process.exit(0);
+}
+
+/** Median latency of sequential non-streamed requests over one connection, interleaved per target. */
+async function sequentialLatency(targets: Record<Target, { url: string; headers: Record<string, string> }>): Promise<Record<Target, number>> {
+  const samples: Record<Target, number[]> = { direct: [], floor: [], gateway: [] };
+  const agents = { direct: new Agent({ connections: 1 }), floor: new Agent({ connections: 1 }), gateway: new Agent({ connections: 1 }) };
+  const payload = body('nonstream');
+  for (let block = 0; block < SEQUENTIAL_REQUESTS / 100; block++) {
+    for (const target of ['direct', 'floor', 'gateway'] as Target[]) {
+      const { url, headers } = targets[target];
+      const parsed = new URL(url);
+      for (let i = 0; i < 100; i++) {
+        const started = performance.now();
+        const answer = await agents[target].request({ origin: parsed.origin, path: parsed.pathname, method: 'POST', headers, body: payload });
+        await answer.body.arrayBuffer();
+        if (block > 0) samples[target].push(performance.now() - started);
+      }
+    }
+  }
+  for (const agent of Object.values(agents)) await agent.close();
+  return { direct: round3(median(samples.direct)), floor: round3(median(samples.floor)), gateway: round3(median(samples.gateway)) };
+}
+
+/** Opens many slow streams through the gateway at once and samples its memory while they run. */
+async function holdOpenStreams(url: string, headers: Record<string, string>, gateway: Child): Promise<{ completed: number; peakRssBytes: number }> {
+  const agent = new Agent({ connections: OPEN_STREAMS + 10, pipelining: 1 });
+  const parsed = new URL(url);
+  let peak = 0;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      peak = Math.max(peak, (await stats(gateway)).rssBytes);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const results = await Promise.all(
+    Array.from({ length: OPEN_STREAMS }, async () => {
+      try {
+        const answer = await agent.request({ origin: parsed.origin, path: parsed.pathname, method: 'POST', headers, body: body('stream', { bench_slow: true }), headersTimeout: 60_000, bodyTimeout: 60_000 });
+        const text = Buffer.from(await answer.body.arrayBuffer()).toString('utf8');
+        return answer.statusCode === 200 && text.includes('[DONE]');
+      } catch {
+        return false;
+      }
+    }),
+  );
+  running = false;
+  await sampler;
+  await agent.close();
+  return { completed: results.filter(Boolean).length, peakRssBytes: peak };
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+const round3 = (value: number) => Math.round(value * 1000) / 1000;
+
+void main();

@@ -1,0 +1,65 @@
+/**
+ * How quota is computed. One quota unit is 1/QuotaPerUnit dollar (QuotaPerUnit = 500000 by
+ * default). A model ratio r means r × $2 per 1M input tokens, so one input token costs
+ *
+ *     r × 2 / 1e6 dollars = r × 2 × QuotaPerUnit / 1e6 quota   (= r quota at QuotaPerUnit 500000).
+ *
+ * Per-token billing (quota_type 0):
+ *     quota = (prompt − cached + cached × cacheRatio + completion × completionRatio)
+ *             × modelRatio × groupRatio × 2 × QuotaPerUnit / 1e6
+ * Per-call billing (quota_type 1, a fixed model_price in dollars):
+ *     quota = modelPrice × QuotaPerUnit × groupRatio
+ * Rounded to an integer once, at the end; a priced request with nonzero usage costs at least 1.
+ */
+
+export interface PriceSheet {
+  quotaType: 0 | 1;
+  modelRatio: number;
+  completionRatio: number;
+  cacheRatio: number;
+  /** Dollars per call; only for quotaType 1. */
+  modelPrice: number;
+  groupRatio: number;
+  quotaPerUnit: number;
+}
+
+export interface BilledUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+/** Above this a single request's token count is not believed (a broken or hostile upstream). */
+export const MAX_BELIEVABLE_TOKENS = 50_000_000;
+
+function quotaPerToken(sheet: PriceSheet): number {
+  return (sheet.modelRatio * sheet.groupRatio * 2 * sheet.quotaPerUnit) / 1e6;
+}
+
+/** What a finished request costs. */
+export function settleQuota(sheet: PriceSheet, usage: BilledUsage): number {
+  if (sheet.quotaType === 1) return Math.max(0, Math.round(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
+  const cached = Math.min(usage.cachedTokens, usage.promptTokens);
+  const weightedTokens = usage.promptTokens - cached + cached * sheet.cacheRatio + usage.completionTokens * sheet.completionRatio;
+  const exact = weightedTokens * quotaPerToken(sheet);
+  if (!(exact > 0)) return 0;
+  return Math.max(1, Math.round(exact));
+}
+
+/**
+ * What is taken before the upstream call: the prompt estimate (at least PreConsumedQuota
+ * tokens) plus max_tokens, at the model and group ratio; a fixed price for per-call models.
+ * Rounded up so the hold is never short of the estimate.
+ */
+export function preConsumeQuotaFor(sheet: PriceSheet, promptEstimate: number, maxTokens: number, preConsumedTokens: number): number {
+  if (sheet.quotaType === 1) return Math.max(0, Math.ceil(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
+  const tokens = Math.max(promptEstimate, preConsumedTokens) + Math.max(0, maxTokens);
+  return Math.max(0, Math.ceil(tokens * quotaPerToken(sheet)));
+}
+
+/** True when reported usage can be billed as it stands: whole, non-negative and not absurd. */
+export function isBelievableUsage(usage: BilledUsage): boolean {
+  return [usage.promptTokens, usage.completionTokens, usage.cachedTokens].every(
+    (count) => Number.isInteger(count) && count >= 0 && count <= MAX_BELIEVABLE_TOKENS,
+  );
+}

@@ -1,0 +1,126 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Transactions } from '../../database/transactions';
+import { LogEntity } from '../logs/entities/log.entity';
+import type { QuotaHold } from './quota-ledger.service';
+
+/**
+ * The end of one request's billing: the hold taken before the call, what the request finally
+ * costs (0 when it failed, so the hold comes back whole) and, for a success, its log row.
+ */
+export interface Settlement {
+  hold: QuotaHold;
+  /** Whether the token's remain_quota moves (false for unlimited and playground tokens). */
+  tokenLimited: boolean;
+  quota: number;
+  channelId: number;
+  /** Present for a successful request; counted as a request and logged (when logging is on). */
+  log?: Omit<LogEntity, 'id'>;
+  success: boolean;
+}
+
+const FLUSH_INTERVAL_MS = 100;
+const FLUSH_SIZE = 200;
+const LOG_INSERT_CHUNK = 100;
+
+interface Sums {
+  remain: number;
+  used: number;
+  requests: number;
+}
+
+/**
+ * Settles requests off the request path: queued settlements are written every 100 ms (or
+ * every 200 items), each batch in ONE transaction that adds the log rows and applies the
+ * summed quota deltas to tokens, users and channels. Log rows and quota move together, so
+ * the ledger always balances; nothing queued is lost while the process runs, and the queue
+ * is drained before the database closes on shutdown.
+ */
+@Injectable()
+export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(SettlementBatcherService.name);
+  private queue: Settlement[] = [];
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+
+  constructor(private readonly transactions: Transactions) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** TypeORM closes its connection in onApplicationShutdown, so the last flush runs just before. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  enqueue(settlement: Settlement): void {
+    this.queue.push(settlement);
+    if (this.queue.length >= FLUSH_SIZE) void this.flush();
+  }
+
+  /** Resolves once everything queued before the call is written. */
+  async flush(): Promise<void> {
+    while (this.flushing || this.queue.length > 0) {
+      if (this.flushing) {
+        await this.flushing;
+        continue;
+      }
+      const batch = this.queue;
+      this.queue = [];
+      this.flushing = this.write(batch)
+        .catch((error: unknown) => {
+          // Keep the batch: a database hiccup must not lose quota or logs; the next tick retries.
+          this.queue = batch.concat(this.queue);
+          this.logger.error(`settling ${batch.length} requests failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+          throw error;
+        })
+        .finally(() => (this.flushing = undefined));
+      try {
+        await this.flushing;
+      } catch {
+        return;
+      }
+    }
+  }
+
+  private async write(batch: Settlement[]): Promise<void> {
+    const tokens = new Map<number, Sums>();
+    const users = new Map<number, Sums>();
+    const channels = new Map<number, number>();
+    const logs: Omit<LogEntity, 'id'>[] = [];
+    const add = (map: Map<number, Sums>, id: number, remain: number, used: number, requests: number) => {
+      const sums = map.get(id) ?? { remain: 0, used: 0, requests: 0 };
+      sums.remain += remain;
+      sums.used += used;
+      sums.requests += requests;
+      map.set(id, sums);
+    };
+    for (const item of batch) {
+      const { hold, quota } = item;
+      const requests = item.success ? 1 : 0;
+      if (hold.tokenId > 0) add(tokens, hold.tokenId, item.tokenLimited ? hold.fromToken - quota : 0, quota, requests);
+      add(users, hold.userId, hold.fromUser - quota, quota, requests);
+      if (item.channelId > 0 && quota !== 0) channels.set(item.channelId, (channels.get(item.channelId) ?? 0) + quota);
+      if (item.log) logs.push(item.log);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    await this.transactions.run(async (manager) => {
+      for (let i = 0; i < logs.length; i += LOG_INSERT_CHUNK) await manager.insert(LogEntity, logs.slice(i, i + LOG_INSERT_CHUNK));
+      for (const [id, sums] of tokens) {
+        await manager.query('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?', [sums.remain, sums.used, now, id]);
+      }
+      for (const [id, sums] of users) {
+        if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
+        await manager.query('UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', [sums.remain, sums.used, sums.requests, id]);
+      }
+      for (const [id, used] of channels) await manager.query('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', [used, id]);
+    });
+  }
+}
+

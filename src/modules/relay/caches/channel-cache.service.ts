@@ -1,0 +1,150 @@
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { CACHE_NAMES } from '../../../common/cache/cache-names';
+import { CacheSyncService } from '../../../common/cache/cache-sync.service';
+import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
+import { AbilityEntity } from '../../channels/entities/ability.entity';
+import { CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
+import { parseJsonObject } from './json-setting';
+import type { ChannelSetting, RelayChannel } from './relay-channel';
+
+/** Channels of one priority in one (group, model) route, with their weights. */
+export interface PriorityTier {
+  priority: number;
+  members: { channel: RelayChannel; weight: number }[];
+}
+
+/**
+ * Enabled channels and their abilities, in memory. Reloaded whole on every channel write
+ * (cache name 'channels'), so routing never reads the database.
+ */
+@Injectable()
+export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(ChannelCacheService.name);
+  private channels = new Map<number, RelayChannel>();
+  /** group → model → tiers, highest priority first. */
+  private routes = new Map<string, Map<string, PriorityTier[]>>();
+  private unsubscribe?: () => void;
+  private loading?: Promise<void>;
+  private reloadAgain = false;
+
+  constructor(
+    @InjectRepository(ChannelEntity) private readonly channelRepository: Repository<ChannelEntity>,
+    @InjectRepository(AbilityEntity) private readonly abilityRepository: Repository<AbilityEntity>,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
+    private readonly cacheSync: CacheSyncService,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.reload();
+    this.unsubscribe = this.cacheSync.subscribe(CACHE_NAMES.channels, () => this.reload());
+  }
+
+  onModuleDestroy(): void {
+    this.unsubscribe?.();
+  }
+
+  /** Coalesces bursts of invalidations: at most one load runs, and one more follows it. */
+  reload(): Promise<void> {
+    if (this.loading) {
+      this.reloadAgain = true;
+      return this.loading;
+    }
+    this.loading = (async () => {
+      try {
+        do {
+          this.reloadAgain = false;
+          await this.load();
+        } while (this.reloadAgain);
+      } finally {
+        this.loading = undefined;
+      }
+    })();
+    return this.loading;
+  }
+
+  /** Any channel by id, enabled or not (probes test disabled channels too). */
+  channel(id: number): RelayChannel | undefined {
+    return this.channels.get(id);
+  }
+
+  allChannels(): RelayChannel[] {
+    return [...this.channels.values()];
+  }
+
+  tiers(group: string, model: string): PriorityTier[] {
+    return this.routes.get(group)?.get(model) ?? [];
+  }
+
+  /** Models some enabled channel serves in the group. */
+  modelsOfGroup(group: string): string[] {
+    return [...(this.routes.get(group)?.keys() ?? [])];
+  }
+
+  /** Takes a channel out of routing at once; the reload that follows its status write confirms it. */
+  markDisabled(id: number, status: number): void {
+    const channel = this.channels.get(id);
+    if (channel) channel.status = status;
+  }
+
+  private async load(): Promise<void> {
+    const [rows, abilities] = await Promise.all([this.channelRepository.find(), this.abilityRepository.find({ where: { enabled: true } })]);
+    const channels = new Map<number, RelayChannel>();
+    for (const row of rows) {
+      const channel = this.toRelayChannel(row);
+      if (channel) channels.set(channel.id, channel);
+    }
+    const routes = new Map<string, Map<string, PriorityTier[]>>();
+    for (const ability of abilities) {
+      const channel = channels.get(ability.channel_id);
+      if (!channel || channel.status !== CHANNEL_STATUS_ENABLED) continue;
+      let models = routes.get(ability.group);
+      if (!models) routes.set(ability.group, (models = new Map()));
+      let tiers = models.get(ability.model);
+      if (!tiers) models.set(ability.model, (tiers = []));
+      let tier = tiers.find((candidate) => candidate.priority === ability.priority);
+      if (!tier) tiers.push((tier = { priority: ability.priority, members: [] }));
+      tier.members.push({ channel, weight: Math.max(0, ability.weight) });
+    }
+    for (const models of routes.values()) for (const tiers of models.values()) tiers.sort((a, b) => b.priority - a.priority);
+    this.channels = channels;
+    this.routes = routes;
+  }
+
+  private toRelayChannel(row: ChannelEntity): RelayChannel | undefined {
+    let key: string;
+    try {
+      key = this.secretBox.decrypt(row.key);
+    } catch {
+      // A key encrypted with another CRYPTO_SECRET: the channel cannot be used, and we say which.
+      this.logger.error(`channel ${row.id}: its key cannot be decrypted with this CRYPTO_SECRET; it is left out of routing`);
+      return undefined;
+    }
+    return {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      status: row.status,
+      keys: key
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean),
+      baseUrl: row.base_url ?? '',
+      openaiOrganization: row.openai_organization ?? '',
+      other: row.other ?? '',
+      autoBan: row.auto_ban === 1,
+      priority: row.priority,
+      weight: row.weight,
+      testModel: row.test_model ?? '',
+      models: (row.models ?? '')
+        .split(',')
+        .map((model) => model.trim())
+        .filter(Boolean),
+      modelMapping: parseJsonObject<Record<string, string>>(row.model_mapping),
+      statusCodeMapping: parseJsonObject<Record<string, string>>(row.status_code_mapping),
+      paramOverride: parseJsonObject<Record<string, unknown>>(row.param_override),
+      setting: parseJsonObject<ChannelSetting>(row.setting),
+    };
+  }
+}

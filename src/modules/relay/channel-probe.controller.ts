@@ -1,0 +1,36 @@
+import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { ApiResult } from '../../common/http/envelope';
+import { ChannelProbeService } from './channel-probe.service';
+import { FetchModelsDto } from './dto/fetch-models.dto';
+
+/** Admin probes of upstream channels. */
+@Controller('api/channel')
+@AdminOnly()
+export class ChannelProbeController {
+  constructor(private readonly probes: ChannelProbeService) {}
+
+  /** Answers {success, message, time, data}: the console reads `time` (seconds) beside the envelope's fields. */
+  @Get('test/:id')
+  async testChannel(@Param('id', ParseIntPipe) id: number, @Query('model') model: string | undefined, @Res() response: Response): Promise<void> {
+    const result = await this.probes.testChannel(id, model);
+    response.status(200).json({ success: result.success, message: result.message, time: result.time, data: null });
+  }
+
+  @Get('test')
+  testAll(): ApiResult<null> {
+    this.probes.testAllEnabled();
+    return new ApiResult(null, 'relay.channel_test_all_started');
+  }
+
+  @Get('fetch_models/:id')
+  fetchModelsOfChannel(@Param('id', ParseIntPipe) id: number): Promise<string[]> {
+    return this.probes.fetchModelsOfChannel(id);
+  }
+
+  @Post('fetch_models')
+  fetchModels(@Body() body: FetchModelsDto): Promise<string[]> {
+    return this.probes.fetchModelsFor({ type: body.type, baseUrl: body.base_url ?? '', key: body.key });
+  }
+}

@@ -1,0 +1,46 @@
+import type { RelayChannel } from '../../caches/relay-channel';
+import { endpointSpec } from '../../relay-endpoints';
+import type { UpstreamTarget } from '../adaptor';
+import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+
+/** A recent generally-available Azure OpenAI API version, used when channel.other is empty. */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+
+/**
+ * Azure OpenAI: OpenAI's bodies, but a deployment URL, an api-version query and an api-key
+ * header. The deployment is the upstream model name without dots (Azure forbids them).
+ */
+export class AzureAdaptor extends OpenAICompatibleAdaptor {
+  constructor() {
+    super({ type: 3, name: 'Azure OpenAI', defaultBaseUrl: '', streamUsage: true });
+  }
+
+  override buildUrl(target: UpstreamTarget): URL | undefined {
+    const base = this.baseUrl(target.channel);
+    const path = endpointSpec(target.endpoint).path;
+    const url =
+      target.endpoint === 'responses'
+        ? new URL(`${base}/openai${path}`)
+        : new URL(`${base}/openai/deployments/${encodeURIComponent(azureDeployment(target.upstreamModel))}${path}`);
+    url.searchParams.set('api-version', apiVersion(target.channel));
+    return url;
+  }
+
+  override buildHeaders(target: UpstreamTarget): Record<string, string> {
+    return { 'api-key': target.key };
+  }
+
+  override modelsUrl(channel: RelayChannel): URL {
+    const url = new URL(`${this.baseUrl(channel)}/openai/models`);
+    url.searchParams.set('api-version', apiVersion(channel));
+    return url;
+  }
+}
+
+function apiVersion(channel: RelayChannel): string {
+  return channel.other.trim() || AZURE_DEFAULT_API_VERSION;
+}
+
+export function azureDeployment(model: string): string {
+  return model.replace(/\./g, '');
+}

@@ -1,0 +1,121 @@
+import type { RelayChannel } from '../../caches/relay-channel';
+import { endpointSpec } from '../../relay-endpoints';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, UpstreamTarget, Usage } from '../adaptor';
+import type { OpenAICompatibleProvider } from './openai-channel-types';
+
+/**
+ * Every provider that speaks OpenAI's wire format. Requests and answers pass through as they
+ * are; only the URL, the headers and a few body fields (model, stream usage) change.
+ */
+export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing {
+  readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
+
+  constructor(readonly provider: OpenAICompatibleProvider) {}
+
+  buildUrl(target: UpstreamTarget): URL | undefined {
+    return new URL(`${this.baseUrl(target.channel)}/v1${endpointSpec(target.endpoint).path}`);
+  }
+
+  buildHeaders(target: UpstreamTarget): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${target.key}` };
+    if (target.channel.openaiOrganization) headers['openai-organization'] = target.channel.openaiOrganization;
+    return headers;
+  }
+
+  convertRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
+    body.model = target.upstreamModel;
+    if (target.stream && this.provider.streamUsage && (target.endpoint === 'chat' || target.endpoint === 'completions')) {
+      const options = typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
+      body.stream_options = { ...options, include_usage: true };
+    }
+    return body;
+  }
+
+  parseResponse(body: unknown): AnswerReading {
+    if (typeof body !== 'object' || body === null) return { text: '' };
+    const answer = body as JsonObject;
+    return { usage: readUsage(answer.usage), text: answerText(answer) };
+  }
+
+  parseStreamEvent(data: string): AnswerReading | undefined {
+    if (data === '[DONE]') return undefined;
+    let event: JsonObject;
+    try {
+      event = JSON.parse(data) as JsonObject;
+    } catch {
+      return undefined;
+    }
+    // The Responses API streams typed events; its usage arrives in response.completed.
+    if (typeof event.type === 'string') {
+      if (event.type === 'response.output_text.delta') return { text: typeof event.delta === 'string' ? event.delta : '' };
+      if (event.type === 'response.completed') return { usage: readUsage((event.response as JsonObject | undefined)?.usage), text: '' };
+      return undefined;
+    }
+    return { usage: readUsage(event.usage), text: answerText(event) };
+  }
+
+  modelsUrl(channel: RelayChannel): URL {
+    return new URL(`${this.baseUrl(channel)}/v1/models`);
+  }
+
+  parseModelList(body: unknown): string[] {
+    const data = (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return [];
+    return data.map((entry) => (entry as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
+  }
+
+  protected baseUrl(channel: RelayChannel): string {
+    const base = (channel.baseUrl || this.provider.defaultBaseUrl).replace(/\/+$/, '');
+    // Operators often paste a base URL ending in /v1; we add /v1 ourselves.
+    return base.replace(/\/v1$/, '');
+  }
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+/** Usage in any of OpenAI's shapes: chat/completions/embeddings (prompt/completion) and Responses/images (input/output). */
+export function readUsage(value: unknown): Usage | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const usage = value as JsonObject;
+  const details = (usage.prompt_tokens_details ?? usage.input_tokens_details) as JsonObject | undefined;
+  const prompt = count(usage.prompt_tokens ?? usage.input_tokens);
+  let completion = count(usage.completion_tokens ?? usage.output_tokens);
+  // Embeddings and rerank report only a total: all of it is input.
+  const total = count(usage.total_tokens);
+  const promptTokens = prompt === 0 && completion === 0 ? total : prompt;
+  if (promptTokens === 0 && completion === 0 && total === 0) return undefined;
+  if (completion < 0) completion = 0;
+  return { promptTokens, completionTokens: completion, cachedTokens: count(details?.cached_tokens) };
+}
+
+/** The generated text of a chat, completion or Responses answer (or of one chunk of it). */
+function answerText(answer: JsonObject): string {
+  let text = '';
+  if (Array.isArray(answer.choices)) {
+    for (const choice of answer.choices as JsonObject[]) {
+      const part = (choice.message ?? choice.delta) as JsonObject | undefined;
+      if (part) {
+        if (typeof part.content === 'string') text += part.content;
+        if (typeof part.reasoning_content === 'string') text += part.reasoning_content;
+        if (Array.isArray(part.tool_calls)) {
+          for (const call of part.tool_calls as JsonObject[]) {
+            const fn = call.function as JsonObject | undefined;
+            if (typeof fn?.name === 'string') text += fn.name;
+            if (typeof fn?.arguments === 'string') text += fn.arguments;
+          }
+        }
+      } else if (typeof choice.text === 'string') {
+        text += choice.text;
+      }
+    }
+  }
+  if (Array.isArray(answer.output)) {
+    for (const item of answer.output as JsonObject[]) {
+      if (!Array.isArray(item.content)) continue;
+      for (const content of item.content as JsonObject[]) if (typeof content.text === 'string') text += content.text;
+    }
+  }
+  return text;
+}

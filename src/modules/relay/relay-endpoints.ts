@@ -1,0 +1,43 @@
+/** The OpenAI API surface the relay serves, by path. */
+export type RelayEndpoint =
+  | 'chat'
+  | 'completions'
+  | 'embeddings'
+  | 'images'
+  | 'audio_speech'
+  | 'audio_transcription'
+  | 'audio_translation'
+  | 'moderations'
+  | 'rerank'
+  | 'responses';
+
+export interface EndpointSpec {
+  endpoint: RelayEndpoint;
+  /** The path below /v1 on OpenAI's wire, also used for OpenAI-compatible upstreams. */
+  path: string;
+  /** multipart: the body is forwarded as it came, and only its model field is read. */
+  body: 'json' | 'multipart';
+}
+
+const SPECS: EndpointSpec[] = [
+  { endpoint: 'chat', path: '/chat/completions', body: 'json' },
+  { endpoint: 'completions', path: '/completions', body: 'json' },
+  { endpoint: 'embeddings', path: '/embeddings', body: 'json' },
+  { endpoint: 'images', path: '/images/generations', body: 'json' },
+  { endpoint: 'audio_speech', path: '/audio/speech', body: 'json' },
+  { endpoint: 'audio_transcription', path: '/audio/transcriptions', body: 'multipart' },
+  { endpoint: 'audio_translation', path: '/audio/translations', body: 'multipart' },
+  { endpoint: 'moderations', path: '/moderations', body: 'json' },
+  { endpoint: 'rerank', path: '/rerank', body: 'json' },
+  { endpoint: 'responses', path: '/responses', body: 'json' },
+];
+
+const BY_V1_PATH = new Map(SPECS.map((spec) => [`/v1${spec.path}`, spec]));
+
+export function endpointForPath(path: string): EndpointSpec | undefined {
+  return BY_V1_PATH.get(path);
+}
+
+export function endpointSpec(endpoint: RelayEndpoint): EndpointSpec {
+  return SPECS.find((spec) => spec.endpoint === endpoint) as EndpointSpec;
+}

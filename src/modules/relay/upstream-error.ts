@@ -1,0 +1,54 @@
+import type { RelayChannel } from './caches/relay-channel';
+import { RelayError } from './relay-error';
+import { isRetryableStatus } from './retry-policy';
+
+const MAX_MESSAGE_LENGTH = 1000;
+
+/**
+ * Removes what must never reach a client from an upstream message: the channel's keys and
+ * base URL, any other URL, and anything shaped like an API key.
+ */
+export function scrubUpstreamMessage(message: string, channel: RelayChannel): string {
+  let text = message.slice(0, MAX_MESSAGE_LENGTH);
+  for (const key of channel.keys) if (key.length >= 4) text = text.split(key).join('***');
+  if (channel.baseUrl) text = text.split(channel.baseUrl).join('[upstream]');
+  return text
+    .replace(/https?:\/\/[^\s"'<>]+/gi, '[upstream]')
+    .replace(/\b(sk|key|org)-[A-Za-z0-9_*-]{6,}/g, '$1-***');
+}
+
+/** The message and code of an upstream error body in OpenAI's (or a similar) shape. */
+export function readUpstreamError(text: string): { message: string; code?: string } {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string; message?: unknown };
+    if (typeof body.error === 'string') return { message: body.error };
+    const message = body.error?.message ?? body.message;
+    const code = body.error?.code;
+    if (typeof message === 'string') return { message, code: typeof code === 'string' ? code : undefined };
+  } catch {
+    /* not JSON: the raw text is the message */
+  }
+  return { message: text.trim() };
+}
+
+/**
+ * The relay error for an upstream error answer. Channel faults (401, 429, 5xx but 504/524, or
+ * a message that got the channel disabled) may fail over; other 4xx pass through as the
+ * request's own fault, with the upstream's status and message.
+ */
+export function upstreamFailure(channel: RelayChannel, status: number, bodyText: string, channelDisabled: boolean): RelayError {
+  const { message, code } = readUpstreamError(bodyText);
+  const safe = scrubUpstreamMessage(message || `The upstream answered ${status}`, channel);
+  if (status === 401 || channelDisabled) return new RelayError('channel:unauthorized', 'The upstream rejected the channel credentials', 502, false, status);
+  if (status === 429) return new RelayError('channel:rate_limited', safe, 429, false, status);
+  if (isRetryableStatus(status)) return new RelayError('channel:server_error', safe, status, false, status);
+  const error = new RelayError('upstream_request_error', safe, status, true, status);
+  if (code) error.wireCode = scrubUpstreamMessage(code, channel);
+  return error;
+}
+
+/** The channel's status_code_mapping applied to the status the client gets. */
+export function mappedStatus(channel: RelayChannel, status: number): number {
+  const mapped = Number(channel.statusCodeMapping[String(status)]);
+  return Number.isInteger(mapped) && mapped >= 100 && mapped <= 599 ? mapped : status;
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import OpenAI from 'openai';
+import { DataSource } from 'typeorm';
+import { CACHE_NAMES } from '../../src/common/cache/cache-names';
+import { CacheSyncService } from '../../src/common/cache/cache-sync.service';
+import { SECRET_BOX, SecretBox } from '../../src/common/crypto/secret-box';
+import { SettlementBatcherService } from '../../src/modules/billing/settlement-batcher.service';
+import { OptionsService } from '../../src/modules/options/options.service';
+import type { TestApp } from './test-app';
+
+/**
+ * Rows the relay tests need, written straight through the app's DataSource (the management
+ * API is built elsewhere), each followed by the cache invalidation a real write would make.
+ */
+export class RelaySeed {
+  private readonly dataSource: DataSource;
+  private readonly cacheSync: CacheSyncService;
+  private readonly secretBox: SecretBox;
+
+  constructor(private readonly app: TestApp) {
+    this.dataSource = app.app.get(DataSource);
+    this.cacheSync = app.app.get(CacheSyncService);
+    this.secretBox = app.app.get<SecretBox>(SECRET_BOX);
+  }
+
+  async setOption(key: string, value: string | number | boolean): Promise<void> {
+    await this.app.app.get(OptionsService).set(key, value, 100);
+  }
+
+  async setUserQuota(userId: number, quota: number, extra: Record<string, unknown> = {}): Promise<void> {
+    await this.dataSource.createQueryBuilder().update('users').set({ quota, ...extra }).where('id = :id', { id: userId }).execute();
+    await this.cacheSync.invalidate(CACHE_NAMES.users, String(userId));
+  }
+
+  async createToken(userId: number, fields: Record<string, unknown> = {}): Promise<{ id: number; key: string; apiKey: string }> {
+    const key = randomBytes(24).toString('hex');
+    const row = { user_id: userId, key, name: `token-${key.slice(0, 6)}`, status: 1, remain_quota: 1_000_000, created_time: 0, ...fields };
+    const result = await this.dataSource.createQueryBuilder().insert().into('tokens').values(row).execute();
+    const id = Number(result.identifiers[0]?.id ?? result.raw.insertId ?? result.raw);
+    await this.cacheSync.invalidate(CACHE_NAMES.tokens, key);
+    return { id, key, apiKey: `sk-${key}` };
+  }
+
+  async updateToken(key: string, fields: Record<string, unknown>): Promise<void> {
+    await this.dataSource.createQueryBuilder().update('tokens').set(fields).where('key = :key', { key }).execute();
+    await this.cacheSync.invalidate(CACHE_NAMES.tokens, key);
+  }
+
+  /** A channel with its abilities for each of its groups and models. */
+  async createChannel(fields: { name?: string; type?: number; key?: string; base_url: string; models: string; group?: string; priority?: number; weight?: number } & Record<string, unknown>): Promise<number> {
+    const row = { name: 'mock', type: 1, key: 'sk-upstream-secret-key', group: 'default', priority: 0, weight: 0, status: 1, created_time: 0, ...fields };
+    row.key = this.secretBox.encrypt(String(row.key));
+    const result = await this.dataSource.createQueryBuilder().insert().into('channels').values(row).execute();
+    const id = Number(result.identifiers[0]?.id ?? result.raw.insertId ?? result.raw);
+    const abilities = [];
+    for (const group of String(row.group).split(',')) {
+      for (const model of String(row.models).split(',')) {
+        abilities.push({ group: group.trim(), model: model.trim(), channel_id: id, enabled: row.status === 1, priority: row.priority, weight: row.weight, tag: null });
+      }
+    }
+    await this.dataSource.createQueryBuilder().insert().into('abilities').values(abilities).execute();
+    await this.cacheSync.invalidate(CACHE_NAMES.channels);
+    return id;
+  }
+
+  async deleteAllChannels(): Promise<void> {
+    await this.dataSource.query('DELETE FROM abilities');
+    await this.dataSource.query('DELETE FROM channels');
+    await this.cacheSync.invalidate(CACHE_NAMES.channels);
+  }
+
+  async channel(id: number): Promise<{ status: number; other_info: string | null; used_quota: number; response_time: number; test_time: number }> {
+    const [row] = await this.dataSource.query('SELECT status, other_info, used_quota, response_time, test_time FROM channels WHERE id = ?', [id]);
+    return { ...row, status: Number(row.status), used_quota: Number(row.used_quota), response_time: Number(row.response_time), test_time: Number(row.test_time) };
+  }
+
+  /** Waits until every queued settlement is in the database. */
+  flush(): Promise<void> {
+    return this.app.app.get(SettlementBatcherService).flush();
+  }
+
+  async userQuota(userId: number): Promise<{ quota: number; used_quota: number; request_count: number }> {
+    const [row] = await this.dataSource.query('SELECT quota, used_quota, request_count FROM users WHERE id = ?', [userId]);
+    return { quota: Number(row.quota), used_quota: Number(row.used_quota), request_count: Number(row.request_count) };
+  }
+
+  async tokenQuota(tokenId: number): Promise<{ remain_quota: number; used_quota: number }> {
+    const [row] = await this.dataSource.query('SELECT remain_quota, used_quota FROM tokens WHERE id = ?', [tokenId]);
+    return { remain_quota: Number(row.remain_quota), used_quota: Number(row.used_quota) };
+  }
+
+  async consumeLogs(where: { userId?: number; tokenId?: number } = {}): Promise<Array<Record<string, unknown> & { quota: number; other: Record<string, unknown> }>> {
+    const clauses = ['type = 2'];
+    const params: number[] = [];
+    if (where.userId !== undefined) {
+      clauses.push('user_id = ?');
+      params.push(where.userId);
+    }
+    if (where.tokenId !== undefined) {
+      clauses.push('token_id = ?');
+      params.push(where.tokenId);
+    }
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(`SELECT * FROM logs WHERE ${clauses.join(' AND ')} ORDER BY id`, params);
+    return rows.map((row) => ({ ...row, quota: Number(row.quota), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens), other: JSON.parse(String(row.other ?? '{}')) }));
+  }
+}
+
+/** The official SDK pointed at the gateway, without its own retries (so each call is one request). */
+export function openaiClient(app: TestApp, apiKey: string): OpenAI {
+  return new OpenAI({ apiKey, baseURL: `${app.baseUrl}/v1`, maxRetries: 0 });
+}

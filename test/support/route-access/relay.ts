@@ -1,0 +1,9 @@
+import type { RouteAccessTable } from './types';
+
+/** Channel probes served by the relay module. The relay itself (/v1, /pg) is outside Nest and authenticates with API keys or the session. */
+export const relayRoutes: RouteAccessTable = {
+  'GET /api/channel/test/:id': 'admin',
+  'GET /api/channel/test': 'admin',
+  'GET /api/channel/fetch_models/:id': 'admin',
+  'POST /api/channel/fetch_models': 'admin',
+};
