@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
+import { RawSql } from './raw-sql';
 import { Transactions } from './transactions';
 
 @Global()
@@ -12,7 +13,7 @@ import { Transactions } from './transactions';
       useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), autoLoadEntities: true }),
     }),
   ],
-  providers: [Transactions],
-  exports: [Transactions],
+  providers: [Transactions, RawSql],
+  exports: [Transactions, RawSql],
 })
 export class DatabaseModule {}

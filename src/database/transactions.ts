@@ -4,6 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 /**
  * Runs work in a database transaction. SQLite has one shared connection in TypeORM, so two
  * transactions started at once would interleave on it; there they wait in line instead.
+ *
+ * The work must await nothing but database calls (hash passwords, call networks before):
+ * on SQLite any other wait lets statements of unrelated requests join the open transaction.
  */
 @Injectable()
 export class Transactions {

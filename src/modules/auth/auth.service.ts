@@ -61,10 +61,11 @@ export class AuthService {
     const quotaForInvitee = inviter ? this.options.getNumber('QuotaForInvitee') : 0;
     const quotaForInviter = inviter ? this.options.getNumber('QuotaForInviter') : 0;
 
+    const passwordHash = await this.users.hashPassword(dto.password);
     await this.transactions.run(async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
       await this.users.create(
-        { username, password: dto.password, quota: quotaForNewUser + quotaForInvitee, inviter_id: inviter?.id ?? 0, email: dto.email?.trim() ?? '' },
+        { username, passwordHash, quota: quotaForNewUser + quotaForInvitee, inviter_id: inviter?.id ?? 0, email: dto.email?.trim() ?? '' },
         manager,
       );
       if (inviter) await this.users.rewardInviter(inviter.id, quotaForInviter, manager);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { RawSql } from '../../database/raw-sql';
 
 /** The token or the user whose quota ran short. */
 export type QuotaHolder = 'token' | 'user';
@@ -26,7 +26,7 @@ export interface QuotaHold {
  */
 @Injectable()
 export class QuotaLedgerService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly sql: RawSql) {}
 
   /**
    * Takes `amount` from the token (unless `tokenId` is 0 or the token is unlimited) and from
@@ -52,12 +52,6 @@ export class QuotaLedgerService {
 
   /** Runs one UPDATE and says whether it changed a row. */
   private async run(sql: string, parameters: unknown[]): Promise<boolean> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, parameters, true);
-      return (result.affected ?? 0) > 0;
-    } finally {
-      await runner.release();
-    }
+    return (await this.sql.run(sql, parameters)) > 0;
   }
 }

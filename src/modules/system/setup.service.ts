@@ -63,12 +63,13 @@ export class SetupService implements OnModuleInit {
       if (dto.password.length > 20) throw new AppError('user.password_length');
       if (dto.password !== dto.confirmPassword) throw new AppError('setup.password_mismatch');
     }
+    const passwordHash = rootExists ? '' : await this.users.hashPassword(dto.password!);
     await this.transactions.run(async (manager) => {
       // The setups row (id 1) is the lock: a second concurrent setup fails on its primary key.
       if ((await manager.countBy(SetupEntity, { id: 1 })) > 0) throw new AppError('setup.already_initialized');
       if (!rootExists) {
         if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-        await this.users.create({ username, password: dto.password!, role: ROLE_ROOT, quota: ROOT_INITIAL_QUOTA, display_name: 'Root User' }, manager);
+        await this.users.create({ username, passwordHash, role: ROLE_ROOT, quota: ROOT_INITIAL_QUOTA, display_name: 'Root User' }, manager);
       }
       await manager.insert(SetupEntity, { id: 1, version: this.config.version, initialized_at: nowSeconds() });
     });

@@ -46,9 +46,10 @@ export class UserManagementService {
     const role = dto.role ?? ROLE_USER;
     if (![ROLE_USER, ROLE_ADMIN].includes(role) || role >= actor.role) throw new AppError('user.cannot_create_same_or_higher');
     const username = dto.username.trim();
+    const passwordHash = await this.users.hashPassword(dto.password);
     await this.transactions.run(async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-      await this.users.create({ username, password: dto.password, display_name: dto.display_name?.trim(), role }, manager);
+      await this.users.create({ username, passwordHash, display_name: dto.display_name?.trim(), role }, manager);
     });
   }
 

@@ -16,7 +16,8 @@ const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 
 export interface NewUser {
   username: string;
-  password: string;
+  /** From hashPassword(), computed before any transaction opens (see Transactions). */
+  passwordHash: string;
   display_name?: string;
   role?: number;
   group?: string;
@@ -79,10 +80,9 @@ export class UsersService {
 
   /** Inserts a user; the caller has already checked the username is free (inside its transaction). */
   async create(input: NewUser, manager: EntityManager = this.repository.manager): Promise<UserEntity> {
-    const passwordHash = input.password ? await this.hashPassword(input.password) : '';
     const user = manager.create(UserEntity, {
       username: input.username,
-      password: passwordHash,
+      password: input.passwordHash,
       display_name: input.display_name || input.username,
       role: input.role ?? ROLE_USER,
       status: USER_STATUS_ENABLED,
