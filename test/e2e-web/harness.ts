@@ -1,0 +1,186 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-artifacts', 'screenshots');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface TestServer {
+  baseUrl: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts dist/src/main.js on a scratch SQLite database and a free port; waits for /api/status. */
+export async function startServer(): Promise<TestServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'gateway-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SQLITE_PATH: path.join(dir, 'db.sqlite'),
+      SESSION_SECRET: 'e2e-test-secret',
+      WEB_DIST_DIR: path.join(ROOT, 'web', 'dist'),
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += chunk));
+  child.stderr?.on('data', (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/status`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/**
+ * A browser page that records console errors and uncaught exceptions; `allow` lists patterns of
+ * errors a test provokes on purpose (e.g. the browser's own log line for an expected 401).
+ */
+export class WatchedPage {
+  readonly errors: string[] = [];
+  allow: RegExp[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {
+    page.on('console', (message) => {
+      if (message.type() === 'error') this.record(message.text());
+    });
+    page.on('pageerror', (error) => this.record(`pageerror: ${error.message}`));
+    // Names the request behind the browser's anonymous "Failed to load resource" line.
+    page.on('response', (response) => {
+      if (response.status() >= 400) this.record(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+    });
+  }
+
+  static async open(browser: Browser, baseUrl: string, width = 1280): Promise<WatchedPage> {
+    const context = await browser.newContext({ viewport: { width, height: 860 }, baseURL: baseUrl });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    const page = await context.newPage();
+    return new WatchedPage(context, page, baseUrl);
+  }
+
+  private record(text: string) {
+    if (!this.allow.some((pattern) => pattern.test(text))) this.errors.push(text);
+  }
+
+  async goto(pathname: string) {
+    await this.page.goto(pathname);
+    await this.page.waitForLoadState('networkidle');
+  }
+
+  /** Saves a screenshot at desktop width and at 390 px, then restores the viewport. */
+  async screenshot(name: string) {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const original = this.page.viewportSize() ?? { width: 1280, height: 860 };
+    await this.page.setViewportSize({ width: 1280, height: 860 });
+    await this.page.waitForTimeout(250);
+    await this.page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-desktop.png`), fullPage: true });
+    await this.page.setViewportSize({ width: 390, height: 844 });
+    await this.page.waitForTimeout(250);
+    await this.page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-mobile.png`), fullPage: true });
+    await this.page.setViewportSize(original);
+    await this.page.waitForTimeout(150);
+  }
+
+  expectNoConsoleErrors() {
+    expect(this.errors).toEqual([]);
+  }
+
+  async close() {
+    await this.context.close();
+  }
+}
+
+export const ROOT_USER = { username: 'root', password: '12345678' };
+
+/** First-run setup through the API, for files that do not test the setup page itself. */
+export async function setupThroughApi(baseUrl: string, user = ROOT_USER) {
+  const response = await fetch(`${baseUrl}/api/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      username: user.username,
+      password: user.password,
+      confirmPassword: user.password,
+      SelfUseModeEnabled: false,
+      DemoSiteEnabled: false,
+    }),
+  });
+  const body = (await response.json()) as { success: boolean; message: string };
+  if (!body.success) throw new Error(`setup failed: ${body.message}`);
+}
+
+/** Signs in through the login form and dismisses the default-password modal if it appears. */
+export async function loginThroughUi(watched: WatchedPage, username: string, password: string) {
+  const { page } = watched;
+  await watched.goto('/login');
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.getByTestId('login-submit').click();
+  const modal = page.getByTestId('default-password-modal');
+  await Promise.race([
+    page.waitForURL('**/personal'),
+    modal.waitFor({ state: 'visible' }),
+  ]);
+  if (await modal.isVisible()) {
+    await modal.getByRole('button').first().click();
+    await page.waitForURL('**/personal');
+  }
+  await page.waitForLoadState('networkidle');
+}

@@ -1,0 +1,61 @@
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { CopyProvider } from './components/CopyProvider';
+import { Toaster } from './components/Toaster';
+import { LoginPage } from './features/auth/LoginPage';
+import { OAuthCallbackPage } from './features/auth/OAuthCallbackPage';
+import { RegisterPage } from './features/auth/RegisterPage';
+import { ResetConfirmPage } from './features/auth/ResetConfirmPage';
+import { ResetPasswordPage } from './features/auth/ResetPasswordPage';
+import { AboutPage } from './features/home/AboutPage';
+import { HomePage } from './features/home/HomePage';
+import { NotFoundPage } from './features/home/NotFoundPage';
+import { PersonalPage } from './features/personal/PersonalPage';
+import { SetupPage } from './features/setup/SetupPage';
+import { StatusProvider } from './features/status/StatusProvider';
+import { UsersPage } from './features/users/UsersPage';
+import { AppShell } from './layout/AppShell';
+import { RequireAdmin, RequireAuth } from './layout/guards';
+import { ThemeModeProvider } from './theme/ThemeModeProvider';
+
+export function App() {
+  return (
+    <ThemeModeProvider>
+      <StatusProvider>
+        <CopyProvider>
+          <BrowserRouter>
+            <Routes>
+              <Route element={<AppShell />}>
+                <Route index element={<HomePage />} />
+                <Route path="about" element={<AboutPage />} />
+                <Route path="setup" element={<SetupPage />} />
+                <Route path="login" element={<LoginPage />} />
+                <Route path="register" element={<RegisterPage />} />
+                <Route path="reset" element={<ResetPasswordPage />} />
+                <Route path="user/reset" element={<ResetConfirmPage />} />
+                <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
+                <Route
+                  path="user"
+                  element={
+                    <RequireAdmin>
+                      <UsersPage />
+                    </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="personal"
+                  element={
+                    <RequireAuth>
+                      <PersonalPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route path="*" element={<NotFoundPage />} />
+              </Route>
+            </Routes>
+          </BrowserRouter>
+          <Toaster />
+        </CopyProvider>
+      </StatusProvider>
+    </ThemeModeProvider>
+  );
+}

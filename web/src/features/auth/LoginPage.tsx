@@ -1,0 +1,132 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Link,
+  Stack,
+} from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { FormTextField } from '../../components/form/FormTextField';
+import { Turnstile } from '../../components/Turnstile';
+import { setSessionUser } from '../../lib/session';
+import { StorageKey } from '../../lib/storage';
+import { toast } from '../../lib/toast';
+import { useStatus } from '../status/StatusProvider';
+import { AFTER_LOGIN_PATH } from './afterLogin';
+import { authApi, type LoginUser } from './api';
+import { AuthCard } from './AuthCard';
+import { ThirdPartyLogin } from './ThirdPartyLogin';
+
+interface LoginForm {
+  username: string;
+  password: string;
+}
+
+const credentialRule = { required: 'auth:validation.credentialsRequired' };
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const { status } = useStatus();
+  const [turnstileToken, setTurnstileToken] = useState('');
+  const [defaultPasswordWarning, setDefaultPasswordWarning] = useState(false);
+  const { control, handleSubmit, formState } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
+
+  const expired = searchParams.get('expired') === 'true';
+
+  useEffect(() => {
+    const aff = searchParams.get('aff');
+    if (aff) localStorage.setItem(StorageKey.aff, aff);
+  }, [searchParams]);
+
+  const completeLogin = useCallback(
+    (user: LoginUser) => {
+      setSessionUser(user);
+      toast.success(t('auth:login.success'));
+      if (user.require_password_change) {
+        setDefaultPasswordWarning(true);
+      } else {
+        navigate(AFTER_LOGIN_PATH);
+      }
+    },
+    [navigate, t],
+  );
+
+  async function onSubmit(values: LoginForm) {
+    if (status.turnstile_check && !turnstileToken) {
+      toast.info(t('auth:turnstileChecking'));
+      return;
+    }
+    const result = await authApi.login({ username: values.username.trim(), password: values.password }, turnstileToken);
+    if (result.ok) completeLogin(result.data);
+  }
+
+  return (
+    <AuthCard title={t('auth:login.title')} subtitle={t('auth:login.subtitle', { name: status.system_name || t('shell:defaultSystemName') })}>
+      {expired && (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="expired-alert">
+          {t('auth:login.expired')}
+        </Alert>
+      )}
+      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Stack spacing={2}>
+          <FormTextField
+            name="username"
+            control={control}
+            rules={credentialRule}
+            label={t('auth:fields.usernameOrEmail')}
+            autoComplete="username"
+            autoFocus
+          />
+          <FormTextField
+            name="password"
+            control={control}
+            rules={credentialRule}
+            label={t('auth:fields.password')}
+            type="password"
+            autoComplete="current-password"
+          />
+          {status.turnstile_check && status.turnstile_site_key && (
+            <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
+          )}
+          <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting} data-testid="login-submit">
+            {t('auth:login.submit')}
+          </Button>
+        </Stack>
+      </Box>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
+        <Link component={RouterLink} to="/reset" variant="body2" underline="hover">
+          {t('auth:login.forgot')}
+        </Link>
+        {!status.self_use_mode_enabled && (
+          <Link component={RouterLink} to="/register" variant="body2" underline="hover">
+            {t('auth:login.noAccount')}
+          </Link>
+        )}
+      </Stack>
+      <ThirdPartyLogin status={status} onLogin={completeLogin} />
+
+      <Dialog open={defaultPasswordWarning} maxWidth="xs" fullWidth data-testid="default-password-modal">
+        <DialogTitle>{t('auth:defaultPassword.title')}</DialogTitle>
+        <DialogContent>
+          <DialogContentText>{t('auth:defaultPassword.body')}</DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => navigate(AFTER_LOGIN_PATH)}>{t('auth:defaultPassword.later')}</Button>
+          <Button variant="contained" onClick={() => navigate('/personal?change_password=1')}>
+            {t('auth:defaultPassword.changeNow')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,33 @@
+import { api } from '../../api/client';
+import type { SessionUser } from '../../lib/session';
+
+export interface LoginUser extends SessionUser {
+  /** Set when the root account signed in with a well-known default password. */
+  require_password_change?: boolean;
+}
+
+export interface RegisterPayload {
+  username: string;
+  password: string;
+  password2: string;
+  email: string;
+  verification_code: string;
+  aff_code: string;
+}
+
+export const authApi = {
+  login: (body: { username: string; password: string }, turnstile: string) =>
+    api.post<LoginUser>('/api/user/login', body, { query: { turnstile } }),
+  register: (body: RegisterPayload, turnstile: string) => api.post<null>('/api/user/register', body, { query: { turnstile } }),
+  sendVerificationCode: (email: string, turnstile: string) => api.get<null>('/api/verification', { query: { email, turnstile } }),
+  oauthState: (aff: string | null) => api.get<string>('/api/oauth/state', { query: { aff: aff ?? undefined } }),
+  oauthCallback: (provider: string, code: string, state: string) =>
+    api.get<LoginUser | null>(`/api/oauth/${provider}`, { query: { code, state } }),
+  wechatLogin: (code: string) => api.get<LoginUser>('/api/oauth/wechat', { query: { code } }),
+  telegramLogin: (fields: Record<string, string>) => api.get<LoginUser>('/api/oauth/telegram/login', { query: fields }),
+};
+
+export const resetApi = {
+  requestReset: (email: string, turnstile: string) => api.get<null>('/api/reset_password', { query: { email, turnstile } }),
+  confirmReset: (email: string, token: string) => api.post<string>('/api/user/reset', { email, token }),
+};

@@ -1,0 +1,45 @@
+/** The public system status object from GET /api/status. */
+export interface SystemStatus {
+  system_name: string;
+  logo: string;
+  footer_html: string;
+  quota_per_unit: number;
+  display_in_currency: boolean;
+  enable_drawing: boolean;
+  enable_task: boolean;
+  enable_data_export: boolean;
+  chats: unknown;
+  pay_methods: unknown;
+  data_export_default_time: string;
+  default_collapse_sidebar: boolean;
+  mj_notify_enabled: boolean;
+  docs_link: string;
+  chat_link: string;
+  chat_link2: string;
+  version: string;
+  start_time: number;
+  turnstile_check: boolean;
+  turnstile_site_key: string;
+  email_verification: boolean;
+  github_oauth: boolean;
+  github_client_id: string;
+  oidc_enabled: boolean;
+  oidc_authorization_endpoint: string;
+  oidc_client_id: string;
+  wechat_login: boolean;
+  wechat_qrcode: string;
+  telegram_oauth: boolean;
+  telegram_bot_name: string;
+  linuxdo_oauth: boolean;
+  linuxdo_client_id: string;
+  self_use_mode_enabled: boolean;
+  demo_site_enabled: boolean;
+  enable_online_topup: boolean;
+  price: number;
+  usd_exchange_rate: number;
+  default_use_auto_group: boolean;
+  top_up_link: string;
+  server_address: string;
+  /** False until first-run setup has been completed. */
+  setup: boolean;
+}

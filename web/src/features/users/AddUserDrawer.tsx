@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import { Box, Button, Stack } from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormTextField } from '../../components/form/FormTextField';
+import { SideDrawer } from '../../components/SideDrawer';
+import { toast } from '../../lib/toast';
+import { usersApi } from './api';
+
+interface AddUserForm {
+  username: string;
+  display_name: string;
+  password: string;
+}
+
+const EMPTY: AddUserForm = { username: '', display_name: '', password: '' };
+const required = { validate: (value: string) => value.trim() !== '' || 'users:validation.usernamePasswordRequired' };
+
+export function AddUserDrawer({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
+  const { t } = useTranslation();
+  const { control, handleSubmit, reset, formState } = useForm<AddUserForm>({ defaultValues: EMPTY });
+
+  useEffect(() => {
+    if (open) reset(EMPTY);
+  }, [open, reset]);
+
+  async function onSubmit(values: AddUserForm) {
+    const result = await usersApi.create({
+      username: values.username.trim(),
+      display_name: values.display_name.trim(),
+      password: values.password,
+    });
+    if (result.ok) {
+      toast.success(t('users:add.success'));
+      onCreated();
+      onClose();
+    }
+  }
+
+  return (
+    <SideDrawer
+      open={open}
+      onClose={onClose}
+      title={t('users:add.title')}
+      testId="add-user-drawer"
+      actions={
+        <>
+          <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
+          <Button variant="contained" type="submit" form="add-user-form" disabled={formState.isSubmitting}>
+            {t('common:actions.submit')}
+          </Button>
+        </>
+      }
+    >
+      <Box component="form" id="add-user-form" noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Stack spacing={2.5}>
+          <FormTextField name="username" control={control} rules={required} label={t('users:fields.username')} placeholder={t('auth:placeholders.username')} />
+          <FormTextField name="display_name" control={control} label={t('users:fields.displayName')} />
+          <FormTextField
+            name="password"
+            control={control}
+            rules={required}
+            label={t('users:fields.password')}
+            type="password"
+            autoComplete="new-password"
+            placeholder={t('auth:placeholders.password')}
+          />
+        </Stack>
+      </Box>
+    </SideDrawer>
+  );
+}

@@ -1,0 +1,268 @@
+import { useCallback, useEffect, useState } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { renderNumber, renderQuota } from '../../lib/quota';
+import { useSessionUser, type SessionUser } from '../../lib/session';
+import { StorageKey } from '../../lib/storage';
+import { toast } from '../../lib/toast';
+import { AddUserDrawer } from './AddUserDrawer';
+import { usersApi, type AdminUser, type ManageAction } from './api';
+import { EditUserDrawer } from './EditUserDrawer';
+import { RoleChip, STATUS_ENABLED, StatusChip } from './labels';
+import { blockedReason } from './rowActions';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+function initialPageSize(): number {
+  const stored = Number(localStorage.getItem(StorageKey.pageSize));
+  return PAGE_SIZES.includes(stored) ? stored : PAGE_SIZES[0];
+}
+
+interface ActionButtonProps {
+  me: SessionUser;
+  row: AdminUser;
+  action: ManageAction | 'edit';
+  color?: 'primary' | 'error' | 'warning' | 'success' | 'inherit';
+  onClick: () => void;
+}
+
+function ActionButton({ me, row, action, color = 'primary', onClick }: ActionButtonProps) {
+  const { t } = useTranslation();
+  const reason = blockedReason(me, row, action);
+  return (
+    <Tooltip title={reason ? t(reason) : ''}>
+      <span>
+        <Button size="small" color={color} disabled={!!reason} onClick={onClick} data-testid={`action-${action}-${row.id}`} sx={{ minWidth: 0, px: 1 }}>
+          {t(`users:actions.${action}`)}
+        </Button>
+      </span>
+    </Tooltip>
+  );
+}
+
+/** Admin user management: search, paged table, row actions and the add/edit drawers. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const me = useSessionUser();
+  const [rows, setRows] = useState<AdminUser[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
+  const [pageSize, setPageSize] = useState(initialPageSize);
+  const [keyword, setKeyword] = useState('');
+  const [group, setGroup] = useState('');
+  const [query, setQuery] = useState({ keyword: '', group: '' });
+  const [groups, setGroups] = useState<string[]>([]);
+  const [loading, setLoading] = useState(false);
+  const [addOpen, setAddOpen] = useState(false);
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<AdminUser | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    const result =
+      query.keyword || query.group
+        ? await usersApi.search(query.keyword, query.group, page + 1, pageSize)
+        : await usersApi.list(page + 1, pageSize);
+    setLoading(false);
+    if (result.ok) {
+      setRows(result.data.items ?? []);
+      setTotal(result.data.total ?? 0);
+    }
+  }, [page, pageSize, query]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    void usersApi.groups().then((result) => result.ok && setGroups(result.data ?? []));
+  }, []);
+
+  if (!me) return null;
+
+  function search() {
+    setPage(0);
+    setQuery({ keyword: keyword.trim(), group });
+  }
+
+  async function manage(row: AdminUser, action: ManageAction) {
+    const result = await usersApi.manage(row.id, action);
+    if (!result.ok) return;
+    toast.success(t('common:operationDone'));
+    setRows((previous) =>
+      previous.map((item) => {
+        if (item.id !== row.id) return item;
+        if (action === 'delete') return { ...item, DeletedAt: new Date().toISOString() };
+        return { ...item, status: result.data.status, role: result.data.role };
+      }),
+    );
+  }
+
+  return (
+    <PageContainer maxWidth="xl">
+      <PageHeader
+        title={t('users:title')}
+        subtitle={t('users:subtitle')}
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAddOpen(true)} data-testid="add-user">
+            {t('users:add.button')}
+          </Button>
+        }
+      />
+      <Card>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ p: 2 }}>
+          <TextField
+            placeholder={t('users:search.keyword')}
+            value={keyword}
+            onChange={(event) => setKeyword(event.target.value)}
+            onKeyDown={(event) => event.key === 'Enter' && search()}
+            slotProps={{ htmlInput: { 'data-testid': 'user-search-keyword', 'aria-label': t('users:search.keyword') } }}
+            sx={{ maxWidth: { sm: 360 } }}
+          />
+          <TextField
+            select
+            label={t('users:search.group')}
+            value={group}
+            onChange={(event) => setGroup(event.target.value)}
+            sx={{ minWidth: 160, maxWidth: { sm: 220 } }}
+            data-testid="user-search-group"
+          >
+            <MenuItem value="">{t('users:search.allGroups')}</MenuItem>
+            {groups.map((name) => (
+              <MenuItem key={name} value={name}>
+                {name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="user-search-submit" sx={{ flexShrink: 0 }}>
+            {t('common:actions.search')}
+          </Button>
+        </Stack>
+        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableContainer>
+          <Table size="small" sx={{ minWidth: 900 }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('users:columns.id')}</TableCell>
+                <TableCell>{t('users:columns.user')}</TableCell>
+                <TableCell>{t('users:columns.group')}</TableCell>
+                <TableCell>{t('users:columns.quota')}</TableCell>
+                <TableCell>{t('users:columns.role')}</TableCell>
+                <TableCell>{t('users:columns.status')}</TableCell>
+                <TableCell align="right">{t('users:columns.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((row) => {
+                const deleted = !!row.DeletedAt;
+                return (
+                  <TableRow key={row.id} hover data-testid={`user-row-${row.id}`} sx={deleted ? { opacity: 0.55 } : undefined}>
+                    <TableCell>{row.id}</TableCell>
+                    <TableCell>
+                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                        {row.username}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {[row.display_name, row.remark].filter(Boolean).join(' · ')}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>{row.group}</TableCell>
+                    <TableCell>
+                      <Typography variant="body2" data-testid={`user-quota-${row.id}`}>
+                        {t('users:quota.remaining', { value: renderQuota(row.quota) })}
+                      </Typography>
+                      <Typography variant="caption" color="text.secondary">
+                        {t('users:quota.used', { value: renderQuota(row.used_quota) })} ·{' '}
+                        {t('users:quota.requests', { value: renderNumber(row.request_count) })}
+                      </Typography>
+                    </TableCell>
+                    <TableCell data-testid={`user-role-${row.id}`}>
+                      <RoleChip role={row.role} />
+                    </TableCell>
+                    <TableCell data-testid={`user-status-${row.id}`}>
+                      <StatusChip status={row.status} deleted={deleted} />
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                      {!deleted && (
+                        <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
+                          <ActionButton me={me} row={row} action="promote" onClick={() => void manage(row, 'promote')} />
+                          <ActionButton me={me} row={row} action="demote" color="warning" onClick={() => void manage(row, 'demote')} />
+                          {row.status === STATUS_ENABLED ? (
+                            <ActionButton me={me} row={row} action="disable" color="warning" onClick={() => void manage(row, 'disable')} />
+                          ) : (
+                            <ActionButton me={me} row={row} action="enable" color="success" onClick={() => void manage(row, 'enable')} />
+                          )}
+                          <ActionButton me={me} row={row} action="edit" onClick={() => setEditingId(row.id)} />
+                          <ActionButton me={me} row={row} action="delete" color="error" onClick={() => setDeleting(row)} />
+                        </Stack>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+              {!loading && rows.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={7} align="center" sx={{ py: 6, color: 'text.secondary' }}>
+                    {t('common:empty')}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={total}
+          page={page}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={PAGE_SIZES}
+          onPageChange={(_, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            const size = Number(event.target.value);
+            localStorage.setItem(StorageKey.pageSize, String(size));
+            setPageSize(size);
+            setPage(0);
+          }}
+          labelRowsPerPage={t('common:pagination.rowsPerPage')}
+          labelDisplayedRows={({ from, to, count }) => t('common:pagination.displayed', { from, to, count })}
+        />
+      </Card>
+      <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void load()} />
+      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void load()} />
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('users:delete.title')}
+        message={t('users:delete.message', { username: deleting?.username ?? '' })}
+        confirmLabel={t('users:actions.delete')}
+        danger
+        onClose={() => setDeleting(null)}
+        onConfirm={() => {
+          if (deleting) void manage(deleting, 'delete');
+          setDeleting(null);
+        }}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,56 @@
+import type { SvgIconComponent } from '@mui/icons-material';
+import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
+import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
+import type { SystemStatus } from '../features/status/types';
+import { isAdmin, type SessionUser } from '../lib/session';
+
+/** Where "console" in the top bar leads; becomes /token once the token page exists. */
+export const CONSOLE_HOME = '/personal';
+
+export interface SidebarEntry {
+  path: string;
+  /** i18n key of the label. */
+  label: string;
+  icon: SvgIconComponent;
+  /** Shown only when this status flag is on (e.g. enable_data_export for the dashboard). */
+  flag?: keyof SystemStatus;
+}
+
+export interface SidebarSection {
+  key: string;
+  /** i18n key of the heading. */
+  title: string;
+  adminOnly?: boolean;
+  entries: SidebarEntry[];
+}
+
+/**
+ * Sidebar sections in spec order. Only entries whose pages exist are listed; the playground, chat,
+ * console (dashboard, tokens, logs), channels, redemptions, settings and wallet join as they are built.
+ */
+export const SIDEBAR_SECTIONS: SidebarSection[] = [
+  {
+    key: 'admin',
+    title: 'shell:sidebar.admin',
+    adminOnly: true,
+    entries: [{ path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon }],
+  },
+  {
+    key: 'personal',
+    title: 'shell:sidebar.personal',
+    entries: [{ path: '/personal', label: 'shell:nav.personal', icon: ManageAccountsOutlinedIcon }],
+  },
+];
+
+/** The sections and entries this user may see, given the status flags. */
+export function visibleSections(user: SessionUser | null, status: Partial<SystemStatus>): SidebarSection[] {
+  return SIDEBAR_SECTIONS.filter((section) => !section.adminOnly || isAdmin(user))
+    .map((section) => ({ ...section, entries: section.entries.filter((entry) => !entry.flag || !!status[entry.flag]) }))
+    .filter((section) => section.entries.length > 0);
+}
+
+const PATHS_WITHOUT_SIDEBAR = [/^\/$/, /^\/chat(\/|$)/, /^\/setup$/];
+
+export function pathHasSidebar(pathname: string): boolean {
+  return !PATHS_WITHOUT_SIDEBAR.some((pattern) => pattern.test(pathname));
+}

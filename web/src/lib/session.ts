@@ -1,0 +1,54 @@
+import { useSyncExternalStore } from 'react';
+import { readJson, StorageKey, writeJson } from './storage';
+
+/** The signed-in user as stored in the browser (key `user`); its presence is the login state. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  display_name?: string;
+  role: number;
+  status: number;
+  group?: string;
+}
+
+export const ROLE_ADMIN = 10;
+export const ROLE_ROOT = 100;
+
+let current: SessionUser | null = readJson<SessionUser>(StorageKey.user);
+const listeners = new Set<() => void>();
+
+export function getSessionUser(): SessionUser | null {
+  return current;
+}
+
+export function setSessionUser(user: SessionUser | null): void {
+  current = user;
+  if (user) {
+    writeJson(StorageKey.user, {
+      id: user.id,
+      username: user.username,
+      display_name: user.display_name,
+      role: user.role,
+      status: user.status,
+      group: user.group,
+    });
+  } else {
+    localStorage.removeItem(StorageKey.user);
+  }
+  listeners.forEach((listener) => listener());
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
+export function useSessionUser(): SessionUser | null {
+  return useSyncExternalStore(subscribe, getSessionUser);
+}
+
+export function isAdmin(user: SessionUser | null): boolean {
+  return !!user && user.role >= ROLE_ADMIN;
+}
