@@ -75,6 +75,20 @@ describe('billing: holds, refunds and the quota invariant', () => {
     expect((await seed.userQuota(user.id)).quota).toBe(10);
   });
 
+  it('takes from token and user together or not at all: a poor user leaves the token untouched', async () => {
+    const user = await registerUser(app, 'poor-user');
+    await seed.setUserQuota(user.id, 5);
+    const token = await seed.createToken(user.id, { remain_quota: 1_000_000 });
+    const error = await openaiClient(app, token.apiKey)
+      .chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 25 })
+      .catch((caught: unknown) => caught);
+    expect((error as APIError).code).toBe('insufficient_quota');
+    expect(upstream.requests).toHaveLength(0);
+    await seed.flush();
+    expect((await seed.tokenQuota(token.id)).remain_quota).toBe(1_000_000);
+    expect((await seed.userQuota(user.id)).quota).toBe(5);
+  });
+
   it('aborts the upstream when the client disconnects mid-stream and bills what was delivered', async () => {
     const user = await registerUser(app, 'leaver');
     await seed.setUserQuota(user.id, 1_000_000);

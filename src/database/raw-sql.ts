@@ -7,6 +7,24 @@ interface PreparedStatement {
 
 interface BetterSqliteConnection {
   prepare(sql: string): PreparedStatement;
+  transaction<T>(work: () => T): () => T;
+}
+
+export interface Statement {
+  sql: string;
+  parameters: unknown[];
+}
+
+/** An UPDATE guarded by its WHERE clause, and the statement that takes it back. */
+export interface GuardedUpdate extends Statement {
+  undo: Statement;
+}
+
+/** Thrown inside a SQLite transaction to roll it back at the guard that failed. */
+class GuardFailed extends Error {
+  constructor(readonly index: number) {
+    super('guard failed');
+  }
 }
 
 /**
@@ -31,11 +49,7 @@ export class RawSql {
 
   /** Runs one INSERT, UPDATE or DELETE and answers how many rows it changed. */
   async run(sql: string, parameters: unknown[]): Promise<number> {
-    if (this.sqlite) {
-      let statement = this.statements.get(sql);
-      if (!statement) this.statements.set(sql, (statement = this.sqlite.prepare(sql)));
-      return statement.run(...parameters).changes;
-    }
+    if (this.sqlite) return this.runSqlite(this.sqlite, sql, parameters);
     const runner = this.dataSource.createQueryRunner();
     try {
       const result = await runner.query(sql, parameters, true);
@@ -43,6 +57,41 @@ export class RawSql {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * Applies the updates in order, all or none: at the first one that changes no row (its
+   * guard failed) the earlier ones are taken back, and its index is returned; -1 when all
+   * applied. On SQLite that is one synchronous transaction (one commit); on MySQL each
+   * update commits by itself and a failure runs the undo statements of the earlier ones.
+   */
+  async applyGuarded(updates: GuardedUpdate[]): Promise<number> {
+    const sqlite = this.sqlite;
+    if (sqlite) {
+      try {
+        sqlite.transaction(() => {
+          updates.forEach((update, index) => {
+            if (this.runSqlite(sqlite, update.sql, update.parameters) === 0) throw new GuardFailed(index);
+          });
+        })();
+        return -1;
+      } catch (error) {
+        if (error instanceof GuardFailed) return error.index;
+        throw error;
+      }
+    }
+    for (let index = 0; index < updates.length; index++) {
+      if ((await this.run(updates[index].sql, updates[index].parameters)) > 0) continue;
+      for (let earlier = index - 1; earlier >= 0; earlier--) await this.run(updates[earlier].undo.sql, updates[earlier].undo.parameters);
+      return index;
+    }
+    return -1;
+  }
+
+  private runSqlite(connection: BetterSqliteConnection, sql: string, parameters: unknown[]): number {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = connection.prepare(sql)));
+    return statement.run(...parameters).changes;
   }
 
   /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */

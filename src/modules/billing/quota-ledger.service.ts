@@ -11,6 +11,18 @@ export class InsufficientQuotaError extends Error {
   }
 }
 
+/** The one conditional UPDATE per holder, and how to give the amount back. */
+const HOLD_SQL: Record<QuotaHolder, { take: string; giveBack: string }> = {
+  token: {
+    take: 'UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ? AND remain_quota >= ?',
+    giveBack: 'UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?',
+  },
+  user: {
+    take: 'UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?',
+    giveBack: 'UPDATE users SET quota = quota + ? WHERE id = ?',
+  },
+};
+
 /** What pre-consumption took, to be settled or given back exactly. */
 export interface QuotaHold {
   tokenId: number;
@@ -30,28 +42,22 @@ export class QuotaLedgerService {
 
   /**
    * Takes `amount` from the token (unless `tokenId` is 0 or the token is unlimited) and from
-   * the user. If the user has too little, what the token gave is put back before throwing.
+   * the user, both or neither: if the user has too little, the token keeps its quota.
    */
   async preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number): Promise<QuotaHold> {
     const hold: QuotaHold = { tokenId, fromToken: 0, userId, fromUser: 0 };
     if (amount <= 0) return hold;
     const takeFromToken = tokenId > 0 && tokenLimited;
-    if (takeFromToken) {
-      const taken = await this.run('UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ? AND remain_quota >= ?', [amount, tokenId, amount]);
-      if (!taken) throw new InsufficientQuotaError('token');
-      hold.fromToken = amount;
-    }
-    const taken = await this.run('UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?', [amount, userId, amount]);
-    if (!taken) {
-      if (takeFromToken) await this.run('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [amount, tokenId]);
-      throw new InsufficientQuotaError('user');
-    }
+    const holders: QuotaHolder[] = takeFromToken ? ['token', 'user'] : ['user'];
+    const failed = await this.sql.applyGuarded(
+      holders.map((holder) => {
+        const id = holder === 'token' ? tokenId : userId;
+        return { sql: HOLD_SQL[holder].take, parameters: [amount, id, amount], undo: { sql: HOLD_SQL[holder].giveBack, parameters: [amount, id] } };
+      }),
+    );
+    if (failed >= 0) throw new InsufficientQuotaError(holders[failed]);
+    if (takeFromToken) hold.fromToken = amount;
     hold.fromUser = amount;
     return hold;
-  }
-
-  /** Runs one UPDATE and says whether it changed a row. */
-  private async run(sql: string, parameters: unknown[]): Promise<boolean> {
-    return (await this.sql.run(sql, parameters)) > 0;
   }
 }

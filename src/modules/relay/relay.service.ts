@@ -24,7 +24,7 @@ import { multipartField, readRequestBody } from './request-body';
 import { attemptsAllowed } from './retry-policy';
 import { relayEventStream } from './sse-passthrough';
 import { checkModelAllowed, TokenAuthService } from './token-auth.service';
-import { countTextTokens, estimatePromptTokens } from './token-counter';
+import { countPromptTokens, countTextTokens, estimatePromptTokens } from './token-counter';
 import { mappedStatus, upstreamFailure } from './upstream-error';
 import { transportError, UpstreamClientService } from './upstream-client.service';
 
@@ -40,6 +40,7 @@ interface RelayRequest {
   stream: boolean;
   sheet: PriceSheet;
   userGroupRatio: number | null;
+  /** A quick estimate for the quota hold; never billed. */
   promptEstimate: number;
   startedAt: number;
   /** Channel ids tried, in order. */
@@ -138,7 +139,7 @@ export class RelayService {
 
     const { sheet, userGroupRatio } = this.priceSheet(caller, model);
     const stream = body?.stream === true;
-    const promptEstimate = body ? estimatePromptTokens(spec.endpoint, model, body) : 0;
+    const promptEstimate = body ? estimatePromptTokens(spec.endpoint, body) : 0;
     const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
     const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.getNumber('PreConsumedQuota'));
     const hold = await this.holdQuota(caller, holdAmount);
@@ -391,7 +392,8 @@ export class RelayService {
     if (reported && isBelievableUsage(reported)) {
       return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens: Math.min(reported.cachedTokens, reported.promptTokens) };
     }
-    return { promptTokens: request.promptEstimate, completionTokens: countTextTokens(request.model, delivery.text()), cachedTokens: 0 };
+    const promptTokens = request.body ? countPromptTokens(request.spec.endpoint, request.model, request.body) : 0;
+    return { promptTokens, completionTokens: countTextTokens(request.model, delivery.text()), cachedTokens: 0 };
   }
 
   private asRelayError(error: unknown): RelayError {
