@@ -7,7 +7,7 @@ interface PreparedStatement {
 
 interface BetterSqliteConnection {
   prepare(sql: string): PreparedStatement;
-  transaction<T>(work: () => T): () => T;
+  transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T;
 }
 
 export interface Statement {
@@ -20,17 +20,23 @@ export interface GuardedUpdate extends Statement {
   undo: Statement;
 }
 
-/** Thrown inside a SQLite transaction to roll it back at the guard that failed. */
+/** Thrown inside a SQLite (nested) transaction to roll it back at the guard that failed. */
 class GuardFailed extends Error {
   constructor(readonly index: number) {
     super('guard failed');
   }
 }
 
+interface PendingGuarded {
+  updates: GuardedUpdate[];
+  resolve(failedIndex: number): void;
+  reject(error: unknown): void;
+}
+
 /**
- * Single SQL statements for the relay's hot path, where TypeORM's query building costs
- * several times the statement itself. On SQLite they run as cached prepared statements on
- * TypeORM's own connection; on MySQL through a pooled connection.
+ * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
+ * building costs several times the statement itself. On SQLite statements run as cached
+ * prepared statements on TypeORM's own connection, synchronously; on MySQL through the pool.
  *
  * SQLite caveat: TypeORM shares that one connection, so a statement run while a TypeORM
  * transaction is open would join it. That cannot happen as long as transaction bodies await
@@ -40,16 +46,39 @@ class GuardFailed extends Error {
 export class RawSql {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly sqlite?: BetterSqliteConnection;
+  private pendingGuarded: PendingGuarded[] = [];
+  private readonly applyGuardedBatch?: (batch: GuardedUpdate[][]) => number[];
+  private readonly runAll?: (statements: Statement[]) => void;
 
   constructor(private readonly dataSource: DataSource) {
-    if (dataSource.options.type === 'better-sqlite3') {
-      this.sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
-    }
+    if (dataSource.options.type !== 'better-sqlite3') return;
+    const sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
+    this.sqlite = sqlite;
+    // Called inside the batch's transaction, so each group becomes a savepoint of it.
+    const applyGroup = sqlite.transaction((updates: GuardedUpdate[]) => {
+      updates.forEach((update, index) => {
+        if (this.runSqlite(update.sql, update.parameters) === 0) throw new GuardFailed(index);
+      });
+    });
+    this.applyGuardedBatch = sqlite.transaction((batch: GuardedUpdate[][]) =>
+      batch.map((updates) => {
+        try {
+          applyGroup(updates);
+          return -1;
+        } catch (error) {
+          if (error instanceof GuardFailed) return error.index;
+          throw error;
+        }
+      }),
+    );
+    this.runAll = sqlite.transaction((statements: Statement[]) => {
+      for (const statement of statements) this.runSqlite(statement.sql, statement.parameters);
+    });
   }
 
   /** Runs one INSERT, UPDATE or DELETE and answers how many rows it changed. */
   async run(sql: string, parameters: unknown[]): Promise<number> {
-    if (this.sqlite) return this.runSqlite(this.sqlite, sql, parameters);
+    if (this.sqlite) return this.runSqlite(sql, parameters);
     const runner = this.dataSource.createQueryRunner();
     try {
       const result = await runner.query(sql, parameters, true);
@@ -62,24 +91,45 @@ export class RawSql {
   /**
    * Applies the updates in order, all or none: at the first one that changes no row (its
    * guard failed) the earlier ones are taken back, and its index is returned; -1 when all
-   * applied. On SQLite that is one synchronous transaction (one commit); on MySQL each
-   * update commits by itself and a failure runs the undo statements of the earlier ones.
+   * applied. On SQLite the groups of all requests arriving in one turn of the event loop go
+   * into one transaction (one commit, each group a savepoint of it); on MySQL each update
+   * commits by itself and a failure runs the undo statements of the earlier ones.
    */
-  async applyGuarded(updates: GuardedUpdate[]): Promise<number> {
-    const sqlite = this.sqlite;
-    if (sqlite) {
-      try {
-        sqlite.transaction(() => {
-          updates.forEach((update, index) => {
-            if (this.runSqlite(sqlite, update.sql, update.parameters) === 0) throw new GuardFailed(index);
-          });
-        })();
-        return -1;
-      } catch (error) {
-        if (error instanceof GuardFailed) return error.index;
-        throw error;
-      }
+  applyGuarded(updates: GuardedUpdate[]): Promise<number> {
+    if (this.sqlite) {
+      return new Promise((resolve, reject) => {
+        this.pendingGuarded.push({ updates, resolve, reject });
+        if (this.pendingGuarded.length === 1) setImmediate(() => this.flushGuarded());
+      });
     }
+    return this.applyGuardedOneByOne(updates);
+  }
+
+  /** Runs the statements in one transaction. */
+  async runInTransaction(statements: Statement[]): Promise<void> {
+    if (this.runAll) return this.runAll(statements);
+    await this.dataSource.transaction(async (manager) => {
+      for (const statement of statements) await manager.query(statement.sql, statement.parameters);
+    });
+  }
+
+  /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
+  quote(name: string): string {
+    return this.dataSource.driver.escape(name);
+  }
+
+  private flushGuarded(): void {
+    const batch = this.pendingGuarded;
+    this.pendingGuarded = [];
+    try {
+      const results = this.applyGuardedBatch!(batch.map((item) => item.updates));
+      batch.forEach((item, index) => item.resolve(results[index]));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+
+  private async applyGuardedOneByOne(updates: GuardedUpdate[]): Promise<number> {
     for (let index = 0; index < updates.length; index++) {
       if ((await this.run(updates[index].sql, updates[index].parameters)) > 0) continue;
       for (let earlier = index - 1; earlier >= 0; earlier--) await this.run(updates[earlier].undo.sql, updates[earlier].undo.parameters);
@@ -88,14 +138,9 @@ export class RawSql {
     return -1;
   }
 
-  private runSqlite(connection: BetterSqliteConnection, sql: string, parameters: unknown[]): number {
+  private runSqlite(sql: string, parameters: unknown[]): number {
     let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = connection.prepare(sql)));
+    if (!statement) this.statements.set(sql, (statement = this.sqlite!.prepare(sql)));
     return statement.run(...parameters).changes;
-  }
-
-  /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
-  quote(name: string): string {
-    return this.dataSource.driver.escape(name);
   }
 }

@@ -1,6 +1,5 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { Transactions } from '../../database/transactions';
+import { RawSql, Statement } from '../../database/raw-sql';
 import { LogEntity } from '../logs/entities/log.entity';
 import type { QuotaHold } from './quota-ledger.service';
 
@@ -48,7 +47,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
 
-  constructor(private readonly transactions: Transactions) {}
+  constructor(private readonly sql: RawSql) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -116,25 +115,26 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       if (item.log) logs.push(item.log);
     }
     const now = Math.floor(Date.now() / 1000);
-    await this.transactions.run(async (manager) => {
-      for (let i = 0; i < logs.length; i += LOG_INSERT_CHUNK) await insertLogs(manager, logs.slice(i, i + LOG_INSERT_CHUNK));
-      for (const [id, sums] of tokens) {
-        await manager.query('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?', [sums.remain, sums.used, now, id]);
-      }
-      for (const [id, sums] of users) {
-        if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
-        await manager.query('UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', [sums.remain, sums.used, sums.requests, id]);
-      }
-      for (const [id, used] of channels) await manager.query('UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', [used, id]);
-    });
+    const statements: Statement[] = [];
+    for (let i = 0; i < logs.length; i += LOG_INSERT_CHUNK) statements.push(this.insertLogs(logs.slice(i, i + LOG_INSERT_CHUNK)));
+    for (const [id, sums] of tokens) {
+      statements.push({ sql: 'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?', parameters: [sums.remain, sums.used, now, id] });
+    }
+    for (const [id, sums] of users) {
+      if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
+      statements.push({ sql: 'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', parameters: [sums.remain, sums.used, sums.requests, id] });
+    }
+    for (const [id, used] of channels) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
+    await this.sql.runInTransaction(statements);
   }
-}
 
-
-/** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
-async function insertLogs(manager: EntityManager, rows: LogRow[]): Promise<void> {
-  const columns = LOG_COLUMNS.map((column) => manager.connection.driver.escape(column)).join(', ');
-  const placeholders = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
-  const values = rows.flatMap((row) => LOG_COLUMNS.map((column) => (column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column])));
-  await manager.query(`INSERT INTO logs (${columns}) VALUES ${rows.map(() => placeholders).join(', ')}`, values);
+  /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
+  private insertLogs(rows: LogRow[]): Statement {
+    const columns = LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ');
+    const placeholders = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
+    return {
+      sql: `INSERT INTO logs (${columns}) VALUES ${rows.map(() => placeholders).join(', ')}`,
+      parameters: rows.flatMap((row) => LOG_COLUMNS.map((column) => (column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]))),
+    };
+  }
 }
