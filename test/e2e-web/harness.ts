@@ -21,6 +21,8 @@ function freePort(): Promise<number> {
 
 export interface TestServer {
   baseUrl: string;
+  /** The scratch SQLite file, for tests that seed rows directly. */
+  dbPath: string;
   stop: () => Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startServer(): Promise<TestServer> {
   }
   return {
     baseUrl,
+    dbPath: path.join(dir, 'db.sqlite'),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -175,12 +178,12 @@ export async function loginThroughUi(watched: WatchedPage, username: string, pas
   await page.getByTestId('login-submit').click();
   const modal = page.getByTestId('default-password-modal');
   await Promise.race([
-    page.waitForURL('**/personal'),
+    page.waitForURL('**/token'),
     modal.waitFor({ state: 'visible' }),
   ]);
   if (await modal.isVisible()) {
     await modal.getByRole('button').first().click();
-    await page.waitForURL('**/personal');
+    await page.waitForURL('**/token');
   }
   await page.waitForLoadState('networkidle');
 }

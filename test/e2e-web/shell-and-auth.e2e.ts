@@ -57,7 +57,7 @@ describe('console shell, setup and sign-in', () => {
     expect(await modal.textContent()).toContain('修改默认密码');
     await watched.screenshot('login-default-password-modal');
     await modal.getByRole('button', { name: '稍后' }).click();
-    await page.waitForURL('**/personal');
+    await page.waitForURL('**/token');
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('user') ?? 'null')?.username)).toBe('root');
   });
 
@@ -104,7 +104,7 @@ describe('console shell, setup and sign-in', () => {
     await page.locator('input[name="username"]').fill('alice');
     await page.locator('input[name="password"]').fill('alice-pass-1');
     await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/personal');
+    await page.waitForURL('**/token');
   });
 
   test('language switches to English with nothing untranslated, and back to Chinese', async () => {
@@ -163,7 +163,7 @@ describe('console shell, setup and sign-in', () => {
     await page.locator('input[name="password"]').fill(ROOT_USER.password);
     await page.getByTestId('login-submit').click();
     await page.getByTestId('default-password-modal').getByRole('button').first().click();
-    await page.waitForURL('**/personal');
+    await page.waitForURL('**/token');
     await context.clearCookies();
     await page.goto('/user', { waitUntil: 'commit' });
     await page.waitForURL('**/login?expired=true');

@@ -13,6 +13,11 @@ import { PersonalPage } from './features/personal/PersonalPage';
 import { SetupPage } from './features/setup/SetupPage';
 import { StatusProvider } from './features/status/StatusProvider';
 import { UsersPage } from './features/users/UsersPage';
+import { ChannelsPage } from './features/channels/ChannelsPage';
+import { LogsPage } from './features/logs/LogsPage';
+import { PlaygroundPage } from './features/playground/PlaygroundPage';
+import { PricingPage } from './features/pricing/PricingPage';
+import { TokensPage } from './features/tokens/TokensPage';
 import { AppShell } from './layout/AppShell';
 import { RequireAdmin, RequireAuth } from './layout/guards';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
@@ -39,6 +44,42 @@ export function App() {
                     <RequireAdmin>
                       <UsersPage />
                     </RequireAdmin>
+                  }
+                />
+                <Route path="pricing" element={<PricingPage />} />
+                {['channel', 'channel/add', 'channel/edit/:id'].map((path) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <RequireAdmin>
+                        <ChannelsPage />
+                      </RequireAdmin>
+                    }
+                  />
+                ))}
+                <Route
+                  path="token"
+                  element={
+                    <RequireAuth>
+                      <TokensPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="log"
+                  element={
+                    <RequireAuth>
+                      <LogsPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="playground"
+                  element={
+                    <RequireAuth>
+                      <PlaygroundPage />
+                    </RequireAuth>
                   }
                 />
                 <Route

@@ -36,13 +36,14 @@ export interface TopNavLink {
   external?: boolean;
 }
 
-/** Top-bar links: home, console, docs (only when configured) and about. */
+/** Top-bar links: home, console, pricing, docs (only when configured) and about. */
 export function useTopNavLinks(): TopNavLink[] {
   const { t } = useTranslation();
   const { status } = useStatus();
   const links: TopNavLink[] = [
     { label: t('shell:nav.home'), to: '/' },
     { label: t('shell:nav.console'), to: CONSOLE_HOME },
+    { label: t('shell:nav.pricing'), to: '/pricing' },
   ];
   if (status.docs_link) links.push({ label: t('shell:nav.docs'), to: status.docs_link, external: true });
   links.push({ label: t('shell:nav.about'), to: '/about' });

@@ -1,11 +1,15 @@
 import type { SvgIconComponent } from '@mui/icons-material';
+import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
+import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
+import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
+import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
 import type { SystemStatus } from '../features/status/types';
 import { isAdmin, type SessionUser } from '../lib/session';
 
-/** Where "console" in the top bar leads; becomes /token once the token page exists. */
-export const CONSOLE_HOME = '/personal';
+/** Where "console" in the top bar leads. */
+export const CONSOLE_HOME = '/token';
 
 export interface SidebarEntry {
   path: string;
@@ -25,15 +29,31 @@ export interface SidebarSection {
 }
 
 /**
- * Sidebar sections in spec order. Only entries whose pages exist are listed; the playground, chat,
- * console (dashboard, tokens, logs), channels, redemptions, settings and wallet join as they are built.
+ * Sidebar sections in spec order. Only entries whose pages exist are listed; the chat submenu,
+ * dashboard, drawing and task logs, redemptions, settings and wallet join as they are built.
  */
 export const SIDEBAR_SECTIONS: SidebarSection[] = [
+  {
+    key: 'chat',
+    title: 'shell:sidebar.chat',
+    entries: [{ path: '/playground', label: 'shell:nav.playground', icon: ChatBubbleOutlineIcon }],
+  },
+  {
+    key: 'console',
+    title: 'shell:sidebar.console',
+    entries: [
+      { path: '/token', label: 'shell:nav.tokens', icon: KeyOutlinedIcon },
+      { path: '/log', label: 'shell:nav.logs', icon: ReceiptLongOutlinedIcon },
+    ],
+  },
   {
     key: 'admin',
     title: 'shell:sidebar.admin',
     adminOnly: true,
-    entries: [{ path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon }],
+    entries: [
+      { path: '/channel', label: 'shell:nav.channels', icon: HubOutlinedIcon },
+      { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
+    ],
   },
   {
     key: 'personal',

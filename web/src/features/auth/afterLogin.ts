@@ -1,2 +1,2 @@
-/** Where a successful sign-in lands; the spec says /token, which takes over once that page exists. */
-export const AFTER_LOGIN_PATH = '/personal';
+/** Where a successful sign-in lands (spec: the token page). */
+export const AFTER_LOGIN_PATH = '/token';

@@ -1,0 +1,365 @@
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import {
+  Box,
+  Button,
+  Card,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  LinearProgress,
+  Link,
+  MenuItem,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
+import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
+import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
+import { isAdmin, useSessionUser } from '../../lib/session';
+import { StorageKey } from '../../lib/storage';
+import { formatTimestamp } from '../../lib/time';
+import { ChargeDetail } from './ChargeDetail';
+import { LOG_TYPE_CONSUME, LOG_TYPES, logsApi, parseOther, type LogEntry, type LogFilters, type LogStat, type UserInfo } from './api';
+
+const COLUMNS_KEY = 'logs-table-columns';
+const OPTIONAL_COLUMNS = ['time', 'channel', 'user', 'token', 'group', 'type', 'model', 'duration', 'prompt', 'completion', 'cost', 'retry', 'details'] as const;
+const ADMIN_COLUMNS = new Set(['channel', 'user', 'retry']);
+
+const pad = (value: number) => String(value).padStart(2, '0');
+/** Unix seconds → the value of a datetime-local input. */
+function toInputValue(seconds: number): string {
+  if (!seconds) return '';
+  const date = new Date(seconds * 1000);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+function fromInputValue(value: string): number {
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? 0 : Math.floor(time / 1000);
+}
+
+/** The default window: from the start of today to one hour from now. */
+function defaultFilters(): LogFilters {
+  const dayStart = new Date();
+  dayStart.setHours(0, 0, 0, 0);
+  return {
+    token_name: '',
+    model_name: '',
+    group: '',
+    type: 0,
+    start_timestamp: Math.floor(dayStart.getTime() / 1000),
+    end_timestamp: Math.floor(Date.now() / 1000) + 3600,
+    username: '',
+    channel: '',
+  };
+}
+
+/** Cost with six decimals: single requests are often fractions of a cent. */
+function renderCost(quota: number): string {
+  const currency = localStorage.getItem(StorageKey.displayInCurrency) !== 'false';
+  return currency ? `$${(quota / quotaPerUnit()).toFixed(6)}` : renderQuota(quota);
+}
+
+type Band = 'success' | 'warning' | 'error';
+/** Request duration: under 101 s green, under 300 s orange, else red. */
+const durationBand = (seconds: number): Band => (seconds < 101 ? 'success' : seconds < 300 ? 'warning' : 'error');
+/** First-token time: under 3 s green, under 10 s orange, else red. */
+const firstTokenBand = (ms: number): Band => (ms < 3000 ? 'success' : ms < 10000 ? 'warning' : 'error');
+
+const TYPE_COLORS: Record<number, 'success' | 'primary' | 'warning' | 'secondary' | 'default'> = { 1: 'success', 2: 'primary', 3: 'warning', 4: 'secondary' };
+
+function UserInfoDialog({ userId, onClose }: { userId: number | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [info, setInfo] = useState<UserInfo | null>(null);
+  useEffect(() => {
+    if (userId === null) return;
+    setInfo(null);
+    void logsApi.user(userId).then((result) => result.ok && setInfo(result.data));
+  }, [userId]);
+  return (
+    <Dialog open={userId !== null} onClose={onClose} maxWidth="xs" fullWidth>
+      <DialogTitle>{t('logs:userInfo.title')}</DialogTitle>
+      <DialogContent data-testid="log-user-info">
+        {info ? (
+          <Stack spacing={1}>
+            <Typography>{t('logs:userInfo.username', { value: info.username })}</Typography>
+            <Typography>{t('logs:userInfo.group', { value: info.group })}</Typography>
+            <Typography>{t('logs:userInfo.quota', { value: renderQuota(info.quota) })}</Typography>
+            <Typography>{t('logs:userInfo.used', { value: renderQuota(info.used_quota) })}</Typography>
+            <Typography>{t('logs:userInfo.requests', { value: renderNumber(info.request_count) })}</Typography>
+          </Stack>
+        ) : (
+          <LinearProgress />
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common:actions.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** Usage log: filters, statistics, and entries whose charge can be expanded and explained. */
+export function LogsPage() {
+  const { t } = useTranslation();
+  const admin = isAdmin(useSessionUser());
+  const [draft, setDraft] = useState<LogFilters>(defaultFilters);
+  const [filters, setFilters] = useState<LogFilters>(draft);
+  const { page, setPage, pageSize, setPageSize } = usePaging();
+  const [rows, setRows] = useState<LogEntry[]>([]);
+  const [total, setTotal] = useState(0);
+  const [stat, setStat] = useState<LogStat | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [userInfoId, setUserInfoId] = useState<number | null>(null);
+  const columns = useColumnVisibility(COLUMNS_KEY, ['details']);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    const [list, stats] = await Promise.all([logsApi.list(filters, admin, page + 1, pageSize), logsApi.stat(filters, admin)]);
+    setLoading(false);
+    if (list.ok) {
+      setRows(list.data.items ?? []);
+      setTotal(list.data.total ?? 0);
+    }
+    if (stats.ok) setStat(stats.data);
+  }, [filters, admin, page, pageSize]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  function search() {
+    setPage(0);
+    setExpanded(new Set());
+    setFilters({ ...draft });
+  }
+
+  function reset() {
+    const fresh = defaultFilters();
+    setDraft(fresh);
+    setPage(0);
+    setFilters(fresh);
+  }
+
+  const update = (change: Partial<LogFilters>) => setDraft((previous) => ({ ...previous, ...change }));
+  const show = (key: string) => (admin || !ADMIN_COLUMNS.has(key)) && columns.isVisible(key);
+  const optionalColumns = OPTIONAL_COLUMNS.filter((key) => admin || !ADMIN_COLUMNS.has(key));
+  const columnCount = 1 + optionalColumns.filter((key) => show(key)).length;
+
+  function renderRow(log: LogEntry) {
+    const other = parseOther(log.other);
+    const billable = log.type === LOG_TYPE_CONSUME || log.type === 0;
+    const isOpen = expanded.has(log.id);
+    const retries = other.admin_info?.use_channel ?? [];
+    return (
+      <Fragment key={log.id}>
+        <TableRow hover data-testid={`log-row-${log.id}`} sx={{ '& > td': { borderBottom: isOpen ? 0 : undefined } }}>
+          <TableCell padding="checkbox">
+            <IconButton
+              size="small"
+              aria-label={t('logs:expand')}
+              onClick={() =>
+                setExpanded((previous) => {
+                  const next = new Set(previous);
+                  if (next.has(log.id)) next.delete(log.id);
+                  else next.add(log.id);
+                  return next;
+                })
+              }
+              data-testid={`log-expand-${log.id}`}
+            >
+              {isOpen ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
+            </IconButton>
+          </TableCell>
+          {show('time') && <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(log.created_at)}</TableCell>}
+          {show('channel') && (
+            <TableCell>
+              {billable && log.channel ? (
+                <Tooltip title={log.channel_name ?? ''}>
+                  <Chip size="small" variant="outlined" label={log.channel} data-testid={`log-channel-${log.id}`} />
+                </Tooltip>
+              ) : null}
+            </TableCell>
+          )}
+          {show('user') && (
+            <TableCell>
+              <Link component="button" variant="body2" onClick={() => setUserInfoId(log.user_id)} data-testid={`log-user-${log.id}`}>
+                {log.username}
+              </Link>
+            </TableCell>
+          )}
+          {show('token') && <TableCell>{billable && log.token_name ? <Chip size="small" variant="outlined" label={log.token_name} /> : null}</TableCell>}
+          {show('group') && <TableCell>{log.group}</TableCell>}
+          {show('type') && (
+            <TableCell>
+              <Chip size="small" color={TYPE_COLORS[log.type] ?? 'default'} variant="outlined" label={t(`logs:types.${(LOG_TYPES as readonly number[]).includes(log.type) ? log.type : 0}`)} />
+            </TableCell>
+          )}
+          {show('model') && (
+            <TableCell>
+              {billable && log.model_name ? (
+                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                  <Chip size="small" label={log.model_name} />
+                  {other.is_model_mapped && other.upstream_model_name && (
+                    <Tooltip title={t('logs:detail.mapped', { from: log.model_name, to: other.upstream_model_name })}>
+                      <Chip size="small" variant="outlined" label={`→ ${other.upstream_model_name}`} />
+                    </Tooltip>
+                  )}
+                </Stack>
+              ) : null}
+            </TableCell>
+          )}
+          {show('duration') && (
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {billable && (
+                <Stack direction="row" spacing={0.5}>
+                  <Chip size="small" color={durationBand(log.use_time)} variant="outlined" label={t('logs:seconds', { value: log.use_time })} data-testid={`log-duration-${log.id}`} />
+                  {log.is_stream && (other.frt ?? -1) >= 0 && (
+                    <Tooltip title={t('logs:firstToken')}>
+                      <Chip size="small" color={firstTokenBand(other.frt ?? 0)} variant="outlined" label={t('logs:seconds', { value: ((other.frt ?? 0) / 1000).toFixed(1) })} data-testid={`log-frt-${log.id}`} />
+                    </Tooltip>
+                  )}
+                  <Chip size="small" variant="outlined" label={log.is_stream ? t('logs:stream') : t('logs:nonStream')} />
+                </Stack>
+              )}
+            </TableCell>
+          )}
+          {show('prompt') && <TableCell align="right">{billable ? log.prompt_tokens : ''}</TableCell>}
+          {show('completion') && <TableCell align="right">{billable ? log.completion_tokens : ''}</TableCell>}
+          {show('cost') && (
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid={`log-cost-${log.id}`}>
+              {billable ? renderCost(log.quota) : ''}
+            </TableCell>
+          )}
+          {show('retry') && (
+            <TableCell sx={{ whiteSpace: 'nowrap' }}>
+              {retries.length > 1 ? (
+                <Tooltip title={t('logs:retryTooltip')}>
+                  <Typography variant="body2">{retries.join(' → ')}</Typography>
+                </Tooltip>
+              ) : null}
+            </TableCell>
+          )}
+          {show('details') && (
+            <TableCell sx={{ maxWidth: 280 }}>
+              <Typography variant="body2" noWrap title={log.content}>
+                {log.content}
+              </Typography>
+            </TableCell>
+          )}
+        </TableRow>
+        {isOpen && (
+          <TableRow>
+            <TableCell colSpan={columnCount} sx={{ bgcolor: 'background.default' }}>
+              <ChargeDetail log={log} other={other} admin={admin} />
+            </TableCell>
+          </TableRow>
+        )}
+      </Fragment>
+    );
+  }
+
+  return (
+    <PageContainer maxWidth="xl">
+      <PageHeader title={t('logs:title')} subtitle={admin ? t('logs:subtitleAdmin') : t('logs:subtitle')} />
+      <Card sx={{ mb: 2 }}>
+        <Box sx={{ p: 2, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
+          <TextField label={t('logs:filters.tokenName')} value={draft.token_name} onChange={(event) => update({ token_name: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-token' } }} />
+          <TextField label={t('logs:filters.modelName')} value={draft.model_name} onChange={(event) => update({ model_name: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-model' } }} />
+          <TextField
+            type="datetime-local"
+            label={t('logs:filters.start')}
+            value={toInputValue(draft.start_timestamp)}
+            onChange={(event) => update({ start_timestamp: fromInputValue(event.target.value) })}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'log-filter-start' } }}
+          />
+          <TextField
+            type="datetime-local"
+            label={t('logs:filters.end')}
+            value={toInputValue(draft.end_timestamp)}
+            onChange={(event) => update({ end_timestamp: fromInputValue(event.target.value) })}
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'log-filter-end' } }}
+          />
+          <TextField label={t('logs:filters.group')} value={draft.group} onChange={(event) => update({ group: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-group' } }} />
+          <TextField select label={t('logs:filters.type')} value={draft.type} onChange={(event) => update({ type: Number(event.target.value) })} data-testid="log-filter-type">
+            <MenuItem value={0}>{t('logs:types.all')}</MenuItem>
+            {LOG_TYPES.map((type) => (
+              <MenuItem key={type} value={type}>
+                {t(`logs:types.${type}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          {admin && (
+            <>
+              <TextField label={t('logs:filters.channel')} value={draft.channel} onChange={(event) => update({ channel: event.target.value.replace(/\D/g, '') })} slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'log-filter-channel' } }} />
+              <TextField label={t('logs:filters.username')} value={draft.username} onChange={(event) => update({ username: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-username' } }} />
+            </>
+          )}
+        </Box>
+        <Stack direction={{ xs: 'column', md: 'row' }} sx={{ px: 2, pb: 2, gap: 1.5, alignItems: { md: 'center' } }}>
+          <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap', flex: 1 }} data-testid="log-stat">
+            <Chip color="primary" label={t('logs:stat.quota', { value: stat ? renderQuota(stat.quota) : '-' })} data-testid="log-stat-quota" />
+            <Chip color="secondary" variant="outlined" label={t('logs:stat.rpm', { value: stat?.rpm ?? '-' })} />
+            <Chip color="secondary" variant="outlined" label={t('logs:stat.tpm', { value: stat?.tpm ?? '-' })} />
+          </Stack>
+          <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
+            <Button color="inherit" startIcon={<RestartAltIcon />} onClick={reset}>
+              {t('logs:reset')}
+            </Button>
+            <ColumnsMenu label={t('logs:columnsMenu')} columns={optionalColumns.map((key) => ({ key, label: t(`logs:columns.${key}`) }))} isVisible={columns.isVisible} onToggle={columns.toggle} />
+            <Button variant="contained" startIcon={<SearchIcon />} onClick={search} data-testid="log-search">
+              {t('logs:query')}
+            </Button>
+          </Stack>
+        </Stack>
+      </Card>
+      <Card>
+        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableContainer>
+          <Table size="small" sx={{ minWidth: admin ? 1060 : 880, '& td, & th': { px: 1.25 } }} data-testid="logs-table">
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox" />
+                {optionalColumns.filter((key) => show(key)).map((key) => (
+                  <TableCell key={key} align={key === 'prompt' || key === 'completion' || key === 'cost' ? 'right' : undefined}>
+                    {t(`logs:columns.${key}`)}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map(renderRow)}
+              {!loading && rows.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={columnCount} align="center" sx={{ py: 6, color: 'text.secondary' }}>
+                    {t('common:empty')}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+      </Card>
+      {admin && <UserInfoDialog userId={userInfoId} onClose={() => setUserInfoId(null)} />}
+    </PageContainer>
+  );
+}

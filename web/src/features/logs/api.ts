@@ -1,0 +1,108 @@
+import { api, type Page } from '../../api/client';
+
+export const LOG_TYPES = [1, 2, 3, 4] as const;
+export const LOG_TYPE_CONSUME = 2;
+
+/** A usage-log entry; channel fields are present for administrators only. */
+export interface LogEntry {
+  id: number;
+  created_at: number;
+  type: number;
+  user_id: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  group: string;
+  is_stream: boolean;
+  /** Seconds. */
+  use_time: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  quota: number;
+  content: string;
+  /** JSON text, see {@link LogOther}. */
+  other: string;
+  channel?: number;
+  channel_name?: string;
+  ip?: string;
+}
+
+/** What the relay records about a charge in `other`. */
+export interface LogOther {
+  /** First-token time in ms; -1 when unknown. */
+  frt?: number;
+  model_ratio?: number;
+  group_ratio?: number;
+  completion_ratio?: number;
+  cache_tokens?: number;
+  cache_ratio?: number;
+  cache_creation_tokens?: number;
+  cache_creation_ratio?: number;
+  /** USD per call, or -1 for per-token billing. */
+  model_price?: number;
+  /** The user's own group ratio override, or -1. */
+  user_group_ratio?: number;
+  is_model_mapped?: boolean;
+  upstream_model_name?: string;
+  reasoning_effort?: string;
+  admin_info?: { use_channel?: number[] };
+}
+
+export function parseOther(text: string): LogOther {
+  if (!text) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as LogOther) : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface LogFilters {
+  token_name: string;
+  model_name: string;
+  group: string;
+  /** 0 means every type. */
+  type: number;
+  start_timestamp: number;
+  end_timestamp: number;
+  /** Admins only. */
+  username: string;
+  channel: string;
+}
+
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}
+
+export interface UserInfo {
+  id: number;
+  username: string;
+  display_name: string;
+  group: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+}
+
+function toQuery(filters: LogFilters, admin: boolean) {
+  return {
+    type: filters.type || undefined,
+    token_name: filters.token_name.trim() || undefined,
+    model_name: filters.model_name.trim() || undefined,
+    group: filters.group.trim() || undefined,
+    start_timestamp: filters.start_timestamp || undefined,
+    end_timestamp: filters.end_timestamp || undefined,
+    username: admin ? filters.username.trim() || undefined : undefined,
+    channel: admin ? filters.channel.trim() || undefined : undefined,
+  };
+}
+
+export const logsApi = {
+  list: (filters: LogFilters, admin: boolean, page: number, pageSize: number) =>
+    api.get<Page<LogEntry>>(admin ? '/api/log/' : '/api/log/self/', { query: { ...toQuery(filters, admin), p: page, page_size: pageSize } }),
+  stat: (filters: LogFilters, admin: boolean) => api.get<LogStat>(admin ? '/api/log/stat' : '/api/log/self/stat', { query: toQuery(filters, admin) }),
+  user: (id: number) => api.get<UserInfo>(`/api/user/${id}`),
+};

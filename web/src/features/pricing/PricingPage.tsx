@@ -1,0 +1,262 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Chip,
+  FormControlLabel,
+  InputAdornment,
+  LinearProgress,
+  Stack,
+  Switch,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import HighlightOffIcon from '@mui/icons-material/HighlightOff';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { useCopy } from '../../components/CopyProvider';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { useSessionUser } from '../../lib/session';
+import { toast } from '../../lib/toast';
+import { useStatus } from '../status/StatusProvider';
+import { comparePricing, fetchPricing, fuzzyMatch, type PricingData, type PricingModel } from './api';
+
+const DEFAULT_GROUP = 'default';
+type Currency = 'USD' | 'CNY';
+
+/** Public pricing: every served model with its price in the viewed group. */
+export function PricingPage() {
+  const { t } = useTranslation();
+  const { status } = useStatus();
+  const user = useSessionUser();
+  const copy = useCopy();
+  const [data, setData] = useState<PricingData | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [search, setSearch] = useState('');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [showRatio, setShowRatio] = useState(false);
+  const [atTopUpPrice, setAtTopUpPrice] = useState(false);
+  const [currency, setCurrency] = useState<Currency>('USD');
+  const [viewedGroup, setViewedGroup] = useState(user?.group || DEFAULT_GROUP);
+  const { page, setPage, pageSize, setPageSize } = usePaging();
+
+  useEffect(() => {
+    void fetchPricing().then((result) => {
+      setData(result);
+      setLoading(false);
+    });
+  }, []);
+
+  const rows = useMemo(() => (data?.models ?? []).filter((model) => fuzzyMatch(model.model_name, search)).sort(comparePricing), [data, search]);
+  const pageRows = rows.slice(page * pageSize, page * pageSize + pageSize);
+  const groupRatio = data?.groupRatio[viewedGroup] ?? 1;
+  const ownGroup = user?.group || DEFAULT_GROUP;
+  const topUpEnabled = !!status.enable_online_topup;
+  const exchangeRate = status.usd_exchange_rate || 7.3;
+  const topUpPrice = status.price || exchangeRate;
+
+  /** A USD amount in the chosen currency, optionally at what the quota costs through top-up. */
+  function displayPrice(usd: number): string {
+    let value = usd;
+    if (topUpEnabled && atTopUpPrice) value = (usd * topUpPrice) / exchangeRate;
+    if (topUpEnabled && currency === 'CNY') return `¥${(value * exchangeRate).toFixed(4).replace(/\.?0+$/, '')}`;
+    return `$${value.toFixed(4).replace(/\.?0+$/, '')}`;
+  }
+
+  function priceCell(model: PricingModel) {
+    if (model.quota_type === 1) return t('pricing:price.perCall', { price: displayPrice(model.model_price * groupRatio) });
+    const prompt = model.model_ratio * 2 * groupRatio;
+    return (
+      <>
+        <Typography variant="body2">{t('pricing:price.prompt', { price: displayPrice(prompt) })}</Typography>
+        <Typography variant="body2">{t('pricing:price.completion', { price: displayPrice(prompt * model.completion_ratio) })}</Typography>
+      </>
+    );
+  }
+
+  function toggleSelected(name: string) {
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (next.has(name)) next.delete(name);
+      else next.add(name);
+      return next;
+    });
+  }
+
+  function copySelected() {
+    if (selected.size === 0) return toast.error(t('pricing:selectFirst'));
+    void copy([...selected].join(','), t('pricing:copiedModels', { count: selected.size }));
+  }
+
+  function switchGroup(group: string) {
+    setViewedGroup(group);
+    toast.info(t('pricing:groupSwitched', { group, ratio: data?.groupRatio[group] ?? 1 }));
+  }
+
+  const pageAllSelected = pageRows.length > 0 && pageRows.every((row) => selected.has(row.model_name));
+
+  return (
+    <PageContainer maxWidth="xl">
+      <PageHeader title={t('pricing:title')} subtitle={t('pricing:subtitle')} />
+      {user ? (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="pricing-banner">
+          {t('pricing:banner.user', { group: ownGroup, ratio: data?.groupRatio[ownGroup] ?? 1 })}
+          {viewedGroup !== ownGroup && ` ${t('pricing:banner.viewing', { group: viewedGroup, ratio: groupRatio })}`}
+        </Alert>
+      ) : (
+        <Alert severity="warning" sx={{ mb: 2 }} data-testid="pricing-banner">
+          {t('pricing:banner.guest', { group: DEFAULT_GROUP, ratio: data?.groupRatio[DEFAULT_GROUP] ?? 1 })}
+          {viewedGroup !== DEFAULT_GROUP && ` ${t('pricing:banner.viewing', { group: viewedGroup, ratio: groupRatio })}`}
+        </Alert>
+      )}
+      {showRatio && (
+        <Alert severity="success" icon={false} sx={{ mb: 2 }} data-testid="pricing-formula">
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {t('pricing:formula.title')}
+          </Typography>
+          <Typography variant="body2">{t('pricing:formula.perToken')}</Typography>
+          <Typography variant="body2">{t('pricing:formula.prices')}</Typography>
+        </Alert>
+      )}
+      <Card>
+        <Stack direction={{ xs: 'column', md: 'row' }} sx={{ p: 2, gap: 1.5, alignItems: { md: 'center' }, flexWrap: 'wrap' }}>
+          <TextField
+            placeholder={t('pricing:search')}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setPage(0);
+            }}
+            sx={{ maxWidth: { md: 320 } }}
+            slotProps={{
+              input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+              htmlInput: { 'data-testid': 'pricing-search', 'aria-label': t('pricing:search') },
+            }}
+          />
+          <Button variant="outlined" startIcon={<ContentCopyIcon />} onClick={copySelected} data-testid="pricing-copy-selected" sx={{ flexShrink: 0 }}>
+            {t('pricing:copySelected', { count: selected.size })}
+          </Button>
+          <FormControlLabel control={<Switch checked={showRatio} onChange={(event) => setShowRatio(event.target.checked)} data-testid="pricing-show-ratio" />} label={t('pricing:showRatio')} />
+          {topUpEnabled && (
+            <>
+              <FormControlLabel control={<Switch checked={atTopUpPrice} onChange={(event) => setAtTopUpPrice(event.target.checked)} data-testid="pricing-topup-price" />} label={t('pricing:atTopUpPrice')} />
+              <ToggleButtonGroup size="small" exclusive value={currency} onChange={(_, value: Currency | null) => value && setCurrency(value)} data-testid="pricing-currency">
+                <ToggleButton value="USD">USD</ToggleButton>
+                <ToggleButton value="CNY">CNY</ToggleButton>
+              </ToggleButtonGroup>
+            </>
+          )}
+        </Stack>
+        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableContainer>
+          <Table size="small" sx={{ minWidth: 860 }} data-testid="pricing-table">
+            <TableHead>
+              <TableRow>
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    checked={pageAllSelected}
+                    onChange={() =>
+                      setSelected((previous) => {
+                        const next = new Set(previous);
+                        pageRows.forEach((row) => (pageAllSelected ? next.delete(row.model_name) : next.add(row.model_name)));
+                        return next;
+                      })
+                    }
+                    slotProps={{ input: { 'aria-label': t('pricing:selectPage') } }}
+                  />
+                </TableCell>
+                <TableCell>{t('pricing:columns.available')}</TableCell>
+                <TableCell>{t('pricing:columns.model')}</TableCell>
+                <TableCell>{t('pricing:columns.billing')}</TableCell>
+                <TableCell>{t('pricing:columns.groups')}</TableCell>
+                {showRatio && <TableCell>{t('pricing:columns.ratio')}</TableCell>}
+                <TableCell>{t('pricing:columns.price')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {pageRows.map((model) => {
+                const available = model.enable_groups.includes(viewedGroup);
+                const usable = model.enable_groups.filter((group) => group in (data?.usableGroup ?? {}));
+                return (
+                  <TableRow key={model.model_name} hover data-testid={`pricing-row-${model.model_name}`}>
+                    <TableCell padding="checkbox">
+                      <Checkbox size="small" checked={selected.has(model.model_name)} onChange={() => toggleSelected(model.model_name)} slotProps={{ input: { 'aria-label': model.model_name } }} />
+                    </TableCell>
+                    <TableCell data-testid={`pricing-available-${model.model_name}`} data-available={available}>
+                      <Tooltip title={available ? t('pricing:available', { group: viewedGroup }) : t('pricing:unavailable', { group: viewedGroup })}>
+                        {available ? <CheckCircleIcon color="success" fontSize="small" /> : <HighlightOffIcon color="disabled" fontSize="small" />}
+                      </Tooltip>
+                    </TableCell>
+                    <TableCell>
+                      <Tooltip title={t('pricing:clickToCopy')}>
+                        <Chip size="small" variant="outlined" label={model.model_name} onClick={() => void copy(model.model_name)} sx={{ fontWeight: 600 }} />
+                      </Tooltip>
+                    </TableCell>
+                    <TableCell>
+                      <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
+                        {usable.map((group) => (
+                          <Chip
+                            key={group}
+                            size="small"
+                            clickable
+                            color={group === viewedGroup ? 'primary' : 'default'}
+                            variant={group === viewedGroup ? 'filled' : 'outlined'}
+                            label={group}
+                            onClick={() => switchGroup(group)}
+                            data-testid={`pricing-group-${model.model_name}-${group}`}
+                          />
+                        ))}
+                      </Stack>
+                    </TableCell>
+                    {showRatio && (
+                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                        {model.quota_type === 0 ? (
+                          <>
+                            <Typography variant="body2">{t('pricing:ratio.model', { value: model.model_ratio })}</Typography>
+                            <Typography variant="body2">{t('pricing:ratio.completion', { value: model.completion_ratio })}</Typography>
+                          </>
+                        ) : null}
+                        <Typography variant="body2">{t('pricing:ratio.group', { value: groupRatio })}</Typography>
+                      </TableCell>
+                    )}
+                    <TableCell sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid={`pricing-price-${model.model_name}`}>
+                      {priceCell(model)}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+              {!loading && rows.length === 0 && (
+                <TableRow>
+                  <TableCell colSpan={showRatio ? 7 : 6} align="center" sx={{ py: 6, color: 'text.secondary' }}>
+                    {t('common:empty')}
+                  </TableCell>
+                </TableRow>
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <PagedTablePagination total={rows.length} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+      </Card>
+    </PageContainer>
+  );
+}
