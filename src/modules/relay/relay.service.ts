@@ -26,7 +26,7 @@ import { relayEventStream } from './sse-passthrough';
 import { checkModelAllowed, TokenAuthService } from './token-auth.service';
 import { countPromptTokens, countTextTokens, estimatePromptTokens } from './token-counter';
 import { mappedStatus, upstreamFailure } from './upstream-error';
-import { transportError, UpstreamClientService } from './upstream-client.service';
+import { transportError, UpstreamAbort, UpstreamClientService } from './upstream-client.service';
 
 /** Everything one client request carries through its attempts. */
 interface RelayRequest {
@@ -45,7 +45,7 @@ interface RelayRequest {
   startedAt: number;
   /** Channel ids tried, in order. */
   tried: number[];
-  abort: AbortController;
+  abort: UpstreamAbort;
   clientGone: () => boolean;
 }
 
@@ -144,7 +144,7 @@ export class RelayService {
     const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.getNumber('PreConsumedQuota'));
     const hold = await this.holdQuota(caller, holdAmount);
 
-    const abort = new AbortController();
+    const abort = new UpstreamAbort();
     let gone = false;
     response.once('close', () => {
       if (!response.writableFinished) {
@@ -223,7 +223,7 @@ export class RelayService {
         method: 'POST',
         headers,
         body: outgoing,
-        signal: request.abort.signal,
+        signal: request.abort,
         headersTimeoutMs: this.config.relay.timeoutMs,
         bodyTimeoutMs: request.stream ? this.config.relay.streamingTimeoutMs : this.config.relay.timeoutMs,
       });

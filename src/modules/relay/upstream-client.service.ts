@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
 import { Agent, Dispatcher } from 'undici';
 import { RelayError } from './relay-error';
 
@@ -7,11 +8,25 @@ export interface UpstreamCall {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   body?: string | Buffer;
-  signal?: AbortSignal;
+  signal?: UpstreamAbort;
   /** Longest wait for the answer's headers. */
   headersTimeoutMs: number;
   /** Longest silence between two chunks of the answer's body. */
   bodyTimeoutMs: number;
+}
+
+/**
+ * Aborts an upstream call when the client goes away. undici takes an EventEmitter as a
+ * signal; an AbortController costs several times more per request (EventTarget machinery).
+ */
+export class UpstreamAbort extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
 }
 
 /**
