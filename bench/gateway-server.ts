@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +37,11 @@ async function main(): Promise<void> {
   await as('/api/channel/', 'POST', { name: 'bench', type: 1, key: 'sk-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-model', group: 'default' });
   const tokens = (await as('/api/token/', 'POST', { name: 'bench', remain_quota: 1e15, expired_time: -1 })).data as Array<{ key: string }>;
 
+  // The driver ends us with SIGTERM; leave no database behind in the temp folder.
+  process.once('SIGTERM', () => {
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  });
   answerStatsRequests();
   const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key };
   process.send?.(ready);

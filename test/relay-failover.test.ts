@@ -125,8 +125,8 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     const backup = await seed.createChannel({ name: 'backup', base_url: second.url, models: 'fo-model', priority: 0 });
     first.handler = () => ({ status: 401, json: { error: { message: 'Incorrect API key provided' } } });
     await chat(client);
+    expect(await seed.channelStatusEventually(broken, 3)).toBe(3);
     const disabled = await seed.channel(broken);
-    expect(disabled.status).toBe(3);
     expect(JSON.parse(String(disabled.other_info))).toMatchObject({ status_reason: expect.stringContaining('401'), status_time: expect.any(Number) });
     await chat(client);
     expect(first.requests).toHaveLength(1);
@@ -134,7 +134,7 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     const keyword = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 20 });
     first.handler = () => ({ status: 403, json: { error: { message: 'Your Credit Balance Is Too Low to access the API' } } });
     await chat(client);
-    expect((await seed.channel(keyword)).status).toBe(3);
+    expect(await seed.channelStatusEventually(keyword, 3)).toBe(3);
 
     const flaky = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 30 });
     first.handler = () => ({ status: 429, json: { error: { message: 'rate limited' } } });

@@ -31,6 +31,9 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
       db.pragma('busy_timeout = 5000');
       db.pragma('synchronous = NORMAL');
+      // Checkpoints run once a second instead (SqliteCheckpointerService).
+      db.pragma('wal_autocheckpoint = 0');
+      db.pragma('journal_size_limit = 67108864');
     },
   };
 }

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { buildDataSourceOptions } from './data-source-options';
 import { RawSql } from './raw-sql';
+import { SqliteCheckpointerService } from './sqlite-checkpointer.service';
 import { Transactions } from './transactions';
 
 @Global()
@@ -13,7 +14,7 @@ import { Transactions } from './transactions';
       useFactory: (config: AppConfig) => ({ ...buildDataSourceOptions(config), autoLoadEntities: true }),
     }),
   ],
-  providers: [Transactions, RawSql],
+  providers: [Transactions, RawSql, SqliteCheckpointerService],
   exports: [Transactions, RawSql],
 })
 export class DatabaseModule {}

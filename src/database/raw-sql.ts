@@ -7,6 +7,7 @@ interface PreparedStatement {
 
 interface BetterSqliteConnection {
   prepare(sql: string): PreparedStatement;
+  pragma(sql: string): unknown;
   transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T;
 }
 
@@ -111,6 +112,11 @@ export class RawSql {
     await this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.parameters);
     });
+  }
+
+  /** Copies the SQLite write-ahead log into the database file (see SqliteCheckpointerService). */
+  checkpoint(): void {
+    this.sqlite?.pragma('wal_checkpoint(PASSIVE)');
   }
 
   /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */

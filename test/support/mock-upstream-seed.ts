@@ -74,6 +74,16 @@ export class RelaySeed {
     return { ...row, status: Number(row.status), used_quota: Number(row.used_quota), response_time: Number(row.response_time), test_time: Number(row.test_time) };
   }
 
+  /** The channel's status once it is `expected`, or its last status after ~2 s: disabling happens off the request path. */
+  async channelStatusEventually(id: number, expected: number): Promise<number> {
+    let status = (await this.channel(id)).status;
+    for (let attempt = 0; attempt < 40 && status !== expected; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await this.channel(id)).status;
+    }
+    return status;
+  }
+
   /** Waits until every queued settlement is in the database. */
   flush(): Promise<void> {
     return this.app.app.get(SettlementBatcherService).flush();
