@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { AppModule } from './app.module';
+import { AppLogger } from './common/app-logger';
 import { AppConfig } from './config/app-config';
 import { createValidationPipe } from './common/http/validation';
 import { RawRoutes } from './http/raw-routes';
@@ -20,7 +21,9 @@ export interface GatewayApp {
 
 /** Builds the whole gateway; used by main.ts, the tests and the benchmark alike. */
 export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger: logLevels });
+  const logger = new AppLogger();
+  logger.setLogLevels(logLevels);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes });
