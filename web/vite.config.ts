@@ -1,14 +1,24 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, searchForWorkspaceRoot } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The API server listens on 3000 in development; the console proxies /api and /v1 to it.
+// The channel-type table is shared with the server rather than copied (see tsconfig.json `paths`).
+const sharedChannelTypes = fileURLToPath(new URL('../src/modules/channels/channel-types.ts', import.meta.url));
+
+// The API server listens on 3000 in development; the console proxies /api, /v1 and the playground's /pg to it.
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    alias: { '@shared/channel-types': sharedChannelTypes },
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',
       '/v1': 'http://localhost:3000',
+      '/pg': 'http://localhost:3000',
     },
+    // The dev server only serves files under the console; let it reach the one shared server file.
+    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sharedChannelTypes] },
   },
   build: {
     outDir: 'dist',

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Divider, Drawer, IconButton, Stack, Typography } from '@mui/material';
+import { Box, Button, CircularProgress, Divider, Drawer, IconButton, Stack, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { useTranslation } from 'react-i18next';
 
@@ -32,5 +32,37 @@ export function SideDrawer({ open, title, onClose, children, actions, testId }: 
         {actions}
       </Stack>
     </Drawer>
+  );
+}
+
+interface DrawerFormActionsProps {
+  /** The id of the `<form>` in the drawer body that the submit button submits. */
+  formId: string;
+  disabled: boolean;
+  onCancel: () => void;
+  /** Translated submit text; "Submit" when left out. */
+  submitLabel?: string;
+  submitTestId?: string;
+}
+
+/** The usual `actions` of a form drawer: Cancel, and a submit button tied to the body's form by id. */
+export function DrawerFormActions({ formId, disabled, onCancel, submitLabel, submitTestId }: DrawerFormActionsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button onClick={onCancel}>{t('common:actions.cancel')}</Button>
+      <Button variant="contained" type="submit" form={formId} disabled={disabled} data-testid={submitTestId}>
+        {submitLabel ?? t('common:actions.submit')}
+      </Button>
+    </>
+  );
+}
+
+/** A centred spinner for a drawer body whose record is still loading. */
+export function DrawerLoading() {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
+      <CircularProgress />
+    </Box>
   );
 }

@@ -18,7 +18,7 @@ import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormTextField } from '../../components/form/FormTextField';
-import { SideDrawer } from '../../components/SideDrawer';
+import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelWrite } from './api';
 import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, SPARK_DEFAULT_VERSION } from './channelTypes';
@@ -263,19 +263,10 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
       onClose={onClose}
       title={isNew ? t('channels:editor.addTitle') : t('channels:editor.editTitle')}
       testId="channel-editor"
-      actions={
-        <>
-          <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-          <Button variant="contained" type="submit" form="channel-form" disabled={!loaded || formState.isSubmitting} data-testid="channel-submit">
-            {t('common:actions.submit')}
-          </Button>
-        </>
-      }
+      actions={<DrawerFormActions formId="channel-form" disabled={!loaded || formState.isSubmitting} onCancel={onClose} submitTestId="channel-submit" />}
     >
       {!loaded ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-          <CircularProgress />
-        </Box>
+        <DrawerLoading />
       ) : (
         <Box component="form" id="channel-form" noValidate onSubmit={handleSubmit(onSubmit)}>
           <Stack spacing={2.25}>

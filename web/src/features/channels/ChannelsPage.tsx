@@ -7,8 +7,6 @@ import {
   Chip,
   FormControlLabel,
   IconButton,
-  LinearProgress,
-  MenuItem,
   Stack,
   Switch,
   Table,
@@ -17,7 +15,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -33,12 +30,17 @@ import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { GroupFilter } from '../../components/GroupFilter';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { RowIconAction } from '../../components/table/RowIconAction';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { renderQuota } from '../../lib/quota';
+import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
 import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, channelsApi, isTagRow, type Channel, type ChannelListRow, type ChannelQuery, type ChannelTagRow } from './api';
 import { ChannelEditorDrawer } from './ChannelEditorDrawer';
@@ -205,12 +207,7 @@ export function ChannelsPage() {
   }
 
   function toggleSelected(id: number) {
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+    setSelected((previous) => withToggled(previous, id));
   }
 
   const allSelected = visibleChannels.length > 0 && visibleChannels.every((channel) => selected.has(channel.id));
@@ -277,11 +274,7 @@ export function ChannelsPage() {
           </TableCell>
         )}
         <TableCell align="right" sx={stickyActionsSx}>
-          <Tooltip title={t('channels:actions.test')}>
-            <IconButton size="small" onClick={() => void testChannel(channel)} disabled={testing.has(channel.id)} data-testid={`channel-test-${channel.id}`}>
-              <PlayArrowOutlinedIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
+          <RowIconAction title={t('channels:actions.test')} icon={PlayArrowOutlinedIcon} onClick={() => void testChannel(channel)} disabled={testing.has(channel.id)} testId={`channel-test-${channel.id}`} />
           {channel.status === CHANNEL_ENABLED ? (
             <Button size="small" color="warning" onClick={() => void patch(channel, { status: CHANNEL_MANUALLY_DISABLED })} data-testid={`channel-disable-${channel.id}`} sx={{ minWidth: 0 }}>
               {t('channels:actions.disable')}
@@ -291,16 +284,8 @@ export function ChannelsPage() {
               {t('channels:actions.enable')}
             </Button>
           )}
-          <Tooltip title={t('channels:actions.edit')}>
-            <IconButton size="small" onClick={() => navigate(`/channel/edit/${channel.id}`)} data-testid={`channel-edit-${channel.id}`}>
-              <EditOutlinedIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
-          <Tooltip title={t('channels:actions.delete')}>
-            <IconButton size="small" color="error" onClick={() => setConfirm({ kind: 'delete', channel })} data-testid={`channel-delete-${channel.id}`}>
-              <DeleteOutlineIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
+          <RowIconAction title={t('channels:actions.edit')} icon={EditOutlinedIcon} onClick={() => navigate(`/channel/edit/${channel.id}`)} testId={`channel-edit-${channel.id}`} />
+          <RowIconAction title={t('channels:actions.delete')} icon={DeleteOutlineIcon} color="error" onClick={() => setConfirm({ kind: 'delete', channel })} testId={`channel-delete-${channel.id}`} />
         </TableCell>
       </TableRow>
     );
@@ -310,13 +295,7 @@ export function ChannelsPage() {
     const expanded = expandedTags.has(row.tag);
     const childIds = row.children.map((child) => child.id);
     const allChildrenSelected = childIds.length > 0 && childIds.every((id) => selected.has(id));
-    const toggleExpanded = () =>
-      setExpandedTags((previous) => {
-        const next = new Set(previous);
-        if (next.has(row.tag)) next.delete(row.tag);
-        else next.add(row.tag);
-        return next;
-      });
+    const toggleExpanded = () => setExpandedTags((previous) => withToggled(previous, row.tag));
     return (
       <Fragment key={`tag-${row.tag}`}>
         <TableRow hover data-testid={`tag-row-${row.tag}`}>
@@ -386,11 +365,7 @@ export function ChannelsPage() {
             <Button size="small" color="warning" onClick={() => void setTagStatus(row, false)} data-testid={`tag-disable-${row.tag}`} sx={{ minWidth: 0 }}>
               {t('channels:tag.disableAll')}
             </Button>
-            <Tooltip title={t('channels:tag.edit')}>
-              <IconButton size="small" onClick={() => setEditingTag(row)} data-testid={`tag-edit-${row.tag}`}>
-                <EditOutlinedIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowIconAction title={t('channels:tag.edit')} icon={EditOutlinedIcon} onClick={() => setEditingTag(row)} testId={`tag-edit-${row.tag}`} />
           </TableCell>
         </TableRow>
         {expanded && row.children.map((child) => renderChannelRow(child, true))}
@@ -416,36 +391,17 @@ export function ChannelsPage() {
       />
       <Card>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2 }}>
-          <TextField
-            placeholder={t('channels:search.keyword')}
-            value={keyword}
-            onChange={(event) => setKeyword(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            slotProps={{ htmlInput: { 'data-testid': 'channel-search-keyword', 'aria-label': t('channels:search.keyword') } }}
-          />
-          <TextField
-            select
+          <SearchField label={t('channels:search.keyword')} value={keyword} onChange={setKeyword} onSearch={search} testId="channel-search-keyword" />
+          <GroupFilter
             label={t('channels:search.group')}
+            allLabel={t('channels:search.allGroups')}
             value={group}
-            onChange={(event) => setGroup(event.target.value)}
+            onChange={setGroup}
+            groups={groups}
             sx={{ minWidth: 160, maxWidth: { md: 200 } }}
-            data-testid="channel-search-group"
-          >
-            <MenuItem value="">{t('channels:search.allGroups')}</MenuItem>
-            {groups.map((name) => (
-              <MenuItem key={name} value={name}>
-                {name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            placeholder={t('channels:search.model')}
-            value={model}
-            onChange={(event) => setModel(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            slotProps={{ htmlInput: { 'data-testid': 'channel-search-model', 'aria-label': t('channels:search.model') } }}
-            sx={{ maxWidth: { md: 240 } }}
+            testId="channel-search-group"
           />
+          <SearchField label={t('channels:search.model')} value={model} onChange={setModel} onSearch={search} testId="channel-search-model" sx={{ maxWidth: { md: 240 } }} />
           <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="channel-search-submit" sx={{ flexShrink: 0 }}>
             {t('common:actions.search')}
           </Button>
@@ -486,7 +442,7 @@ export function ChannelsPage() {
             onToggle={columns.toggle}
           />
         </Stack>
-        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableLoadingBar loading={loading} />
         <TableContainer>
           <Table size="small" sx={{ minWidth: 900, '& td, & th': { px: 1.25 } }} data-testid="channels-table">
             <TableHead>
@@ -518,13 +474,7 @@ export function ChannelsPage() {
             </TableHead>
             <TableBody>
               {rows.map((row) => (isTagRow(row) ? renderTagRow(row) : renderChannelRow(row, false)))}
-              {!loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={columnCount} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {t('common:empty')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={columnCount} />}
             </TableBody>
           </Table>
         </TableContainer>

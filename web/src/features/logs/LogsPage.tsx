@@ -32,8 +32,10 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
+import { withToggled } from '../../lib/sets';
 import { StorageKey } from '../../lib/storage';
 import { formatTimestamp } from '../../lib/time';
 import { ChargeDetail } from './ChargeDetail';
@@ -176,14 +178,7 @@ export function LogsPage() {
             <IconButton
               size="small"
               aria-label={t('logs:expand')}
-              onClick={() =>
-                setExpanded((previous) => {
-                  const next = new Set(previous);
-                  if (next.has(log.id)) next.delete(log.id);
-                  else next.add(log.id);
-                  return next;
-                })
-              }
+              onClick={() => setExpanded((previous) => withToggled(previous, log.id))}
               data-testid={`log-expand-${log.id}`}
             >
               {isOpen ? <KeyboardArrowDownIcon fontSize="small" /> : <KeyboardArrowRightIcon fontSize="small" />}
@@ -332,7 +327,7 @@ export function LogsPage() {
         </Stack>
       </Card>
       <Card>
-        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableLoadingBar loading={loading} />
         <TableContainer>
           <Table size="small" sx={{ minWidth: admin ? 1060 : 880, '& td, & th': { px: 1.25 } }} data-testid="logs-table">
             <TableHead>
@@ -347,13 +342,7 @@ export function LogsPage() {
             </TableHead>
             <TableBody>
               {rows.map(renderRow)}
-              {!loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={columnCount} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {t('common:empty')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={columnCount} />}
             </TableBody>
           </Table>
         </TableContainer>

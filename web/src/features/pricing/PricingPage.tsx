@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import {
   Alert,
-  Box,
   Button,
   Card,
   Checkbox,
   Chip,
   FormControlLabel,
   InputAdornment,
-  LinearProgress,
   Stack,
   Switch,
   Table,
@@ -32,7 +30,9 @@ import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { useSessionUser } from '../../lib/session';
+import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { comparePricing, fetchPricing, fuzzyMatch, type PricingData, type PricingModel } from './api';
@@ -91,12 +91,7 @@ export function PricingPage() {
   }
 
   function toggleSelected(name: string) {
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (next.has(name)) next.delete(name);
-      else next.add(name);
-      return next;
-    });
+    setSelected((previous) => withToggled(previous, name));
   }
 
   function copySelected() {
@@ -163,7 +158,7 @@ export function PricingPage() {
             </>
           )}
         </Stack>
-        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableLoadingBar loading={loading} />
         <TableContainer>
           <Table size="small" sx={{ minWidth: 860 }} data-testid="pricing-table">
             <TableHead>
@@ -245,13 +240,7 @@ export function PricingPage() {
                   </TableRow>
                 );
               })}
-              {!loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={showRatio ? 7 : 6} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {t('common:empty')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={showRatio ? 7 : 6} />}
             </TableBody>
           </Table>
         </TableContainer>

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Autocomplete, Box, Button, Chip, CircularProgress, Divider, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
+import { Autocomplete, Box, Chip, Divider, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { SideDrawer } from '../../components/SideDrawer';
+import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { useStatus } from '../status/StatusProvider';
 import { renderQuota } from '../../lib/quota';
 import { formatDateTime, formatTimestamp, parseDateTime } from '../../lib/time';
@@ -137,19 +137,10 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       onClose={onClose}
       title={isNew ? t('tokens:drawer.addTitle') : t('tokens:drawer.editTitle')}
       testId="token-drawer"
-      actions={
-        <>
-          <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-          <Button variant="contained" type="submit" form="token-form" disabled={!loaded || formState.isSubmitting} data-testid="token-submit">
-            {t('common:actions.submit')}
-          </Button>
-        </>
-      }
+      actions={<DrawerFormActions formId="token-form" disabled={!loaded || formState.isSubmitting} onCancel={onClose} submitTestId="token-submit" />}
     >
       {!loaded ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-          <CircularProgress />
-        </Box>
+        <DrawerLoading />
       ) : (
         <Box component="form" id="token-form" noValidate onSubmit={handleSubmit(onSubmit)}>
           <Stack spacing={2.25}>

@@ -1,13 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
   Alert,
-  Box,
   Button,
   Card,
   Checkbox,
   Chip,
-  IconButton,
-  LinearProgress,
   ListItemText,
   Menu,
   MenuItem,
@@ -18,7 +15,6 @@ import {
   TableContainer,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -33,9 +29,13 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { RowIconAction } from '../../components/table/RowIconAction';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { renderQuota } from '../../lib/quota';
+import { withToggled } from '../../lib/sets';
 import { formatTimestamp } from '../../lib/time';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
@@ -156,20 +156,8 @@ export function TokensPage() {
       </Alert>
       <Card>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2 }}>
-          <TextField
-            placeholder={t('tokens:search.keyword')}
-            value={keyword}
-            onChange={(event) => setKeyword(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            slotProps={{ htmlInput: { 'data-testid': 'token-search-keyword', 'aria-label': t('tokens:search.keyword') } }}
-          />
-          <TextField
-            placeholder={t('tokens:search.token')}
-            value={tokenFilter}
-            onChange={(event) => setTokenFilter(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            slotProps={{ htmlInput: { 'data-testid': 'token-search-token', 'aria-label': t('tokens:search.token') } }}
-          />
+          <SearchField label={t('tokens:search.keyword')} value={keyword} onChange={setKeyword} onSearch={search} testId="token-search-keyword" />
+          <SearchField label={t('tokens:search.token')} value={tokenFilter} onChange={setTokenFilter} onSearch={search} testId="token-search-token" />
           <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="token-search-submit" sx={{ flexShrink: 0 }}>
             {t('common:actions.search')}
           </Button>
@@ -192,7 +180,7 @@ export function TokensPage() {
             {t('tokens:actions.deleteSelected')}
           </Button>
         </Stack>
-        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableLoadingBar loading={loading} />
         <TableContainer>
           <Table size="small" sx={{ minWidth: 900, '& td, & th': { px: 1.25 } }} data-testid="tokens-table">
             <TableHead>
@@ -228,14 +216,7 @@ export function TokensPage() {
                       <Checkbox
                         size="small"
                         checked={selected.has(token.id)}
-                        onChange={() =>
-                          setSelected((previous) => {
-                            const next = new Set(previous);
-                            if (next.has(token.id)) next.delete(token.id);
-                            else next.add(token.id);
-                            return next;
-                          })
-                        }
+                        onChange={() => setSelected((previous) => withToggled(previous, token.id))}
                         slotProps={{ input: { 'aria-label': t('tokens:select', { name: token.name }) } }}
                         data-testid={`token-select-${token.id}`}
                       />
@@ -265,11 +246,7 @@ export function TokensPage() {
                         {t('tokens:actions.copy')}
                       </Button>
                       {chatLinks.length > 0 && (
-                        <Tooltip title={t('tokens:actions.chat')}>
-                          <IconButton size="small" onClick={(event) => openChatMenu(event.currentTarget, token)} data-testid={`token-chat-${token.id}`}>
-                            <ChatOutlinedIcon fontSize="small" />
-                          </IconButton>
-                        </Tooltip>
+                        <RowIconAction title={t('tokens:actions.chat')} icon={ChatOutlinedIcon} onClick={(event) => openChatMenu(event.currentTarget, token)} testId={`token-chat-${token.id}`} />
                       )}
                       {enabled ? (
                         <Button size="small" color="warning" onClick={() => void setTokenStatus(token, TOKEN_DISABLED)} data-testid={`token-disable-${token.id}`} sx={{ minWidth: 0 }}>
@@ -284,27 +261,13 @@ export function TokensPage() {
                           </span>
                         </Tooltip>
                       )}
-                      <Tooltip title={t('tokens:actions.edit')}>
-                        <IconButton size="small" onClick={() => setDrawerTarget(token.id)} data-testid={`token-edit-${token.id}`}>
-                          <EditOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={t('tokens:actions.delete')}>
-                        <IconButton size="small" color="error" onClick={() => setPendingDelete({ kind: 'one', token })} data-testid={`token-delete-${token.id}`}>
-                          <DeleteOutlinedIcon fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
+                      <RowIconAction title={t('tokens:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(token.id)} testId={`token-edit-${token.id}`} />
+                      <RowIconAction title={t('tokens:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete({ kind: 'one', token })} testId={`token-delete-${token.id}`} />
                     </TableCell>
                   </TableRow>
                 );
               })}
-              {!loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={9} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {t('common:empty')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={9} />}
             </TableBody>
           </Table>
         </TableContainer>

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { Box, Button, Stack } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { SideDrawer } from '../../components/SideDrawer';
+import { DrawerFormActions, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { usersApi } from './api';
 
@@ -43,14 +43,7 @@ export function AddUserDrawer({ open, onClose, onCreated }: { open: boolean; onC
       onClose={onClose}
       title={t('users:add.title')}
       testId="add-user-drawer"
-      actions={
-        <>
-          <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-          <Button variant="contained" type="submit" form="add-user-form" disabled={formState.isSubmitting}>
-            {t('common:actions.submit')}
-          </Button>
-        </>
-      }
+      actions={<DrawerFormActions formId="add-user-form" disabled={formState.isSubmitting} onCancel={onClose} />}
     >
       <Box component="form" id="add-user-form" noValidate onSubmit={handleSubmit(onSubmit)}>
         <Stack spacing={2.5}>

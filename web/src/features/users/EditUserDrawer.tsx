@@ -2,7 +2,6 @@ import { useEffect, useState } from 'react';
 import {
   Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -16,7 +15,7 @@ import {
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { SideDrawer } from '../../components/SideDrawer';
+import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
 import { usersApi, type AdminUser } from './api';
@@ -130,19 +129,10 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
       onClose={onClose}
       title={t('users:edit.title')}
       testId="edit-user-drawer"
-      actions={
-        <>
-          <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-          <Button variant="contained" type="submit" form="edit-user-form" disabled={!user || formState.isSubmitting}>
-            {t('common:actions.save')}
-          </Button>
-        </>
-      }
+      actions={<DrawerFormActions formId="edit-user-form" disabled={!user || formState.isSubmitting} onCancel={onClose} submitLabel={t('common:actions.save')} />}
     >
       {!user ? (
-        <Box sx={{ display: 'flex', justifyContent: 'center', py: 6 }}>
-          <CircularProgress />
-        </Box>
+        <DrawerLoading />
       ) : (
         <Box component="form" id="edit-user-form" noValidate onSubmit={handleSubmit(onSubmit)}>
           <Stack spacing={2.5}>

@@ -1,19 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import {
-  Box,
   Button,
   Card,
-  LinearProgress,
-  MenuItem,
   Stack,
   Table,
   TableBody,
   TableCell,
   TableContainer,
   TableHead,
-  TablePagination,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from '@mui/material';
@@ -21,24 +16,20 @@ import AddIcon from '@mui/icons-material/Add';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { GroupFilter } from '../../components/GroupFilter';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
+import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { renderNumber, renderQuota } from '../../lib/quota';
 import { useSessionUser, type SessionUser } from '../../lib/session';
-import { StorageKey } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { AddUserDrawer } from './AddUserDrawer';
 import { usersApi, type AdminUser, type ManageAction } from './api';
 import { EditUserDrawer } from './EditUserDrawer';
 import { RoleChip, STATUS_ENABLED, StatusChip } from './labels';
 import { blockedReason } from './rowActions';
-
-const PAGE_SIZES = [10, 20, 50, 100];
-
-function initialPageSize(): number {
-  const stored = Number(localStorage.getItem(StorageKey.pageSize));
-  return PAGE_SIZES.includes(stored) ? stored : PAGE_SIZES[0];
-}
 
 interface ActionButtonProps {
   me: SessionUser;
@@ -68,8 +59,7 @@ export function UsersPage() {
   const me = useSessionUser();
   const [rows, setRows] = useState<AdminUser[]>([]);
   const [total, setTotal] = useState(0);
-  const [page, setPage] = useState(0);
-  const [pageSize, setPageSize] = useState(initialPageSize);
+  const { page, setPage, pageSize, setPageSize } = usePaging();
   const [keyword, setKeyword] = useState('');
   const [group, setGroup] = useState('');
   const [query, setQuery] = useState({ keyword: '', group: '' });
@@ -133,34 +123,21 @@ export function UsersPage() {
       />
       <Card>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ p: 2 }}>
-          <TextField
-            placeholder={t('users:search.keyword')}
-            value={keyword}
-            onChange={(event) => setKeyword(event.target.value)}
-            onKeyDown={(event) => event.key === 'Enter' && search()}
-            slotProps={{ htmlInput: { 'data-testid': 'user-search-keyword', 'aria-label': t('users:search.keyword') } }}
-            sx={{ maxWidth: { sm: 360 } }}
-          />
-          <TextField
-            select
+          <SearchField label={t('users:search.keyword')} value={keyword} onChange={setKeyword} onSearch={search} testId="user-search-keyword" sx={{ maxWidth: { sm: 360 } }} />
+          <GroupFilter
             label={t('users:search.group')}
+            allLabel={t('users:search.allGroups')}
             value={group}
-            onChange={(event) => setGroup(event.target.value)}
+            onChange={setGroup}
+            groups={groups}
             sx={{ minWidth: 160, maxWidth: { sm: 220 } }}
-            data-testid="user-search-group"
-          >
-            <MenuItem value="">{t('users:search.allGroups')}</MenuItem>
-            {groups.map((name) => (
-              <MenuItem key={name} value={name}>
-                {name}
-              </MenuItem>
-            ))}
-          </TextField>
+            testId="user-search-group"
+          />
           <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="user-search-submit" sx={{ flexShrink: 0 }}>
             {t('common:actions.search')}
           </Button>
         </Stack>
-        {loading ? <LinearProgress /> : <Box sx={{ height: 4 }} />}
+        <TableLoadingBar loading={loading} />
         <TableContainer>
           <Table size="small" sx={{ minWidth: 900 }}>
             <TableHead>
@@ -222,32 +199,11 @@ export function UsersPage() {
                   </TableRow>
                 );
               })}
-              {!loading && rows.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={7} align="center" sx={{ py: 6, color: 'text.secondary' }}>
-                    {t('common:empty')}
-                  </TableCell>
-                </TableRow>
-              )}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
             </TableBody>
           </Table>
         </TableContainer>
-        <TablePagination
-          component="div"
-          count={total}
-          page={page}
-          rowsPerPage={pageSize}
-          rowsPerPageOptions={PAGE_SIZES}
-          onPageChange={(_, next) => setPage(next)}
-          onRowsPerPageChange={(event) => {
-            const size = Number(event.target.value);
-            localStorage.setItem(StorageKey.pageSize, String(size));
-            setPageSize(size);
-            setPage(0);
-          }}
-          labelRowsPerPage={t('common:pagination.rowsPerPage')}
-          labelDisplayedRows={({ from, to, count }) => t('common:pagination.displayed', { from, to, count })}
-        />
+        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
       </Card>
       <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void load()} />
       <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void load()} />
