@@ -26,6 +26,7 @@ const LOG_COLUMNS: (keyof LogRow)[] = [
   'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota', 'prompt_tokens',
   'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'channel_name', 'group', 'ip', 'other',
 ];
+const LOG_ROW_PLACEHOLDERS = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
 
 interface Sums {
   remain: number;
@@ -46,6 +47,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private queue: Settlement[] = [];
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
+  private logInsertPrefix?: string;
 
   constructor(private readonly sql: RawSql) {}
 
@@ -130,11 +132,12 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
 
   /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
   private insertLogs(rows: LogRow[]): Statement {
-    const columns = LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ');
-    const placeholders = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
-    return {
-      sql: `INSERT INTO logs (${columns}) VALUES ${rows.map(() => placeholders).join(', ')}`,
-      parameters: rows.flatMap((row) => LOG_COLUMNS.map((column) => (column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]))),
-    };
+    this.logInsertPrefix ??= `INSERT INTO logs (${LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ')}) VALUES `;
+    const parameters: unknown[] = [];
+    for (const row of rows) {
+      for (const column of LOG_COLUMNS) parameters.push(column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]);
+    }
+    return { sql: this.logInsertPrefix + new Array(rows.length).fill(LOG_ROW_PLACEHOLDERS).join(', '), parameters };
   }
+
 }
