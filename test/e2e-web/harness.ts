@@ -187,3 +187,11 @@ export async function loginThroughUi(watched: WatchedPage, username: string, pas
   }
   await page.waitForLoadState('networkidle');
 }
+
+/** Ends a test file's browser session: no console errors allowed, then page, browser and server closed. */
+export async function closeSession(session: { watched?: WatchedPage; browser?: Browser; server?: TestServer }) {
+  session.watched?.expectNoConsoleErrors();
+  await session.watched?.close();
+  await session.browser?.close();
+  await session.server?.stop();
+}

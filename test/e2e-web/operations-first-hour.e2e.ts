@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, startServer, WatchedPage, type TestServer } from './harness';
 import { MOCK_MODELS, MockOpenAi, MOCK_TEXT } from './mock-openai';
 import { apiFromPage, expectToast, readClipboard, rowId } from './operations-helpers';
 import { openScratchDb } from './scratch-db';
@@ -26,10 +26,7 @@ describe('operations console: the first hour', () => {
     page = watched.page;
   });
   afterAll(async () => {
-    watched?.expectNoConsoleErrors();
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
+    await closeSession({ watched, browser, server });
     await mock?.stop();
   });
 

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
 import { apiFromPage } from './operations-helpers';
 import { cloneRows, openScratchDb } from './scratch-db';
@@ -81,10 +81,7 @@ describe('operations tables stay usable with 10,000 rows', () => {
     db.close();
   });
   afterAll(async () => {
-    watched?.expectNoConsoleErrors();
-    await watched?.close();
-    await browser?.close();
-    await server?.stop();
+    await closeSession({ watched, browser, server });
     await mock?.stop();
   });
 

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'carol', password: 'carol-pass-1' };
 
@@ -21,12 +21,7 @@ describe('personal settings (/personal)', () => {
     watched = await WatchedPage.open(browser, server.baseUrl);
     await loginThroughUi(watched, USER.username, USER.password);
   });
-  afterAll(async () => {
-    watched.expectNoConsoleErrors();
-    await watched.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeSession({ watched, browser, server }));
 
   test('shows the balance card, invitation link and models; the sidebar collapse is remembered', async () => {
     const { page } = watched;

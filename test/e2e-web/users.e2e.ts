@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 
 async function rowIdFor(page: Page, username: string): Promise<string> {
   const row = page.locator('tr[data-testid^="user-row-"]', { hasText: username });
@@ -19,12 +19,7 @@ describe('user management (/user)', () => {
     watched = await WatchedPage.open(browser, server.baseUrl);
     await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
   });
-  afterAll(async () => {
-    watched.expectNoConsoleErrors();
-    await watched.close();
-    await browser?.close();
-    await server?.stop();
-  });
+  afterAll(() => closeSession({ watched, browser, server }));
 
   test('add a user with validation, then find it by keyword and by group', async () => {
     const { page } = watched;
