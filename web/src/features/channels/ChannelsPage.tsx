@@ -37,6 +37,7 @@ import { SearchField } from '../../components/SearchField';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
 import { RowIconAction } from '../../components/table/RowIconAction';
+import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { renderQuota } from '../../lib/quota';
@@ -210,7 +211,6 @@ export function ChannelsPage() {
     setSelected((previous) => withToggled(previous, id));
   }
 
-  const allSelected = visibleChannels.length > 0 && visibleChannels.every((channel) => selected.has(channel.id));
   const show = columns.isVisible;
   const columnCount = 3 + OPTIONAL_COLUMNS.filter((key) => show(key)).length;
 
@@ -448,13 +448,12 @@ export function ChannelsPage() {
             <TableHead>
               <TableRow>
                 <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    checked={allSelected}
-                    indeterminate={!allSelected && visibleChannels.some((channel) => selected.has(channel.id))}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(visibleChannels.map((channel) => channel.id)))}
-                    slotProps={{ input: { 'aria-label': t('channels:selectAll') } }}
-                    data-testid="channels-select-all"
+                  <SelectAllCheckbox
+                    ids={visibleChannels.map((channel) => channel.id)}
+                    selected={selected}
+                    onChange={setSelected}
+                    label={t('channels:selectAll')}
+                    testId="channels-select-all"
                   />
                 </TableCell>
                 {show('id') && <TableCell>{t('channels:columns.id')}</TableCell>}

@@ -32,6 +32,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { SearchField } from '../../components/SearchField';
 import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
 import { RowIconAction } from '../../components/table/RowIconAction';
+import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
 import { renderQuota } from '../../lib/quota';
@@ -137,7 +138,6 @@ export function TokensPage() {
     void copy(chosen.map((row) => `${row.name}    ${row.key}`).join('\n'), t('tokens:copiedMany', { count: chosen.length }));
   }
 
-  const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.id));
   const chatLinks = parseChatLinks(status.chats) ?? [];
 
   return (
@@ -186,13 +186,7 @@ export function TokensPage() {
             <TableHead>
               <TableRow>
                 <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    checked={allSelected}
-                    indeterminate={!allSelected && rows.some((row) => selected.has(row.id))}
-                    onChange={() => setSelected(allSelected ? new Set() : new Set(rows.map((row) => row.id)))}
-                    slotProps={{ input: { 'aria-label': t('tokens:selectAll') } }}
-                  />
+                  <SelectAllCheckbox ids={rows.map((row) => row.id)} selected={selected} onChange={setSelected} label={t('tokens:selectAll')} />
                 </TableCell>
                 <TableCell>{t('tokens:columns.name')}</TableCell>
                 <TableCell>{t('tokens:columns.status')}</TableCell>
