@@ -63,6 +63,18 @@ describe('relay: chat, streaming, billing', () => {
     expect((await seed.channel(channelId)).used_quota).toBeGreaterThanOrEqual(66);
   });
 
+  it("sends the client's bytes as they are when the channel changes nothing, and rewrites them when it does", async () => {
+    const send = (body: string) =>
+      fetch(`${app.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' }, body });
+    const untouched = '{ "model": "test-model",\n  "messages": [{"role": "user", "content": "héllo"}], "x_vendor_flag": 1 }';
+    expect((await send(untouched)).status).toBe(200);
+    expect(upstream.requests[0].raw.toString('utf8')).toBe(untouched);
+
+    // A chat's group field is ours, not the provider's: the body is rewritten without it.
+    expect((await send('{"model": "test-model", "group": "default", "messages": [{"role": "user", "content": "x"}]}')).status).toBe(200);
+    expect(upstream.requests[1].body).toEqual({ model: 'test-model', messages: [{ role: 'user', content: 'x' }] });
+  });
+
   it('streams chunk by chunk, asks for usage, and bills the reported usage', async () => {
     const stream = await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'Stream please' }], stream: true });
     let text = '';

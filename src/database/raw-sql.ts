@@ -29,12 +29,6 @@ class GuardFailed extends Error {
   }
 }
 
-interface PendingGuarded {
-  updates: GuardedUpdate[];
-  resolve(failedIndex: number): void;
-  reject(error: unknown): void;
-}
-
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
  * building costs several times the statement itself. On SQLite statements run as cached
@@ -48,8 +42,7 @@ interface PendingGuarded {
 export class RawSql {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly sqlite?: BetterSqliteConnection;
-  private pendingGuarded: PendingGuarded[] = [];
-  private readonly applyGuardedBatch?: (batch: GuardedUpdate[][]) => number[];
+  private readonly applyGuardedOnSqlite?: (groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined) => number[];
   private readonly runAll?: (statements: Statement[]) => void;
 
   constructor(private readonly dataSource: DataSource) {
@@ -62,17 +55,19 @@ export class RawSql {
         if (this.runSqlite(update.sql, update.parameters) === 0) throw new GuardFailed(index);
       });
     });
-    this.applyGuardedBatch = sqlite.transaction((batch: GuardedUpdate[][]) =>
-      batch.map((updates) => {
-        try {
-          applyGroup(updates);
-          return -1;
-        } catch (error) {
-          if (error instanceof GuardFailed) return error.index;
-          throw error;
-        }
-      }),
-    );
+    const tryGroup = (updates: GuardedUpdate[]): number => {
+      try {
+        applyGroup(updates);
+        return -1;
+      } catch (error) {
+        if (error instanceof GuardFailed) return error.index;
+        throw error;
+      }
+    };
+    this.applyGuardedOnSqlite = sqlite.transaction((groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined) => {
+      if (combined && tryGroup(combined) < 0) return groups.map(() => -1);
+      return groups.map(tryGroup);
+    });
     this.runAll = sqlite.transaction((statements: Statement[]) => {
       for (const statement of statements) this.runSqlite(statement.sql, statement.parameters);
     });
@@ -91,20 +86,20 @@ export class RawSql {
   }
 
   /**
-   * Applies the updates in order, all or none: at the first one that changes no row (its
-   * guard failed) the earlier ones are taken back, and its index is returned; -1 when all
-   * applied. On SQLite the groups of all requests arriving in one turn of the event loop go
-   * into one transaction (one commit, each group a savepoint of it); on MySQL each update
-   * commits by itself and a failure runs the undo statements of the earlier ones.
+   * Applies each group's updates in order, all or none: at the first one that changes no row
+   * (its guard failed) the group's earlier ones are taken back. Answers, per group, the index
+   * of the update that failed, or -1 when all applied.
+   *
+   * `combined`, when given, does the work of all groups at once (their amounts summed per
+   * row): tried first, and when every guard holds the groups need not run one by one. On
+   * SQLite everything is one transaction (one commit, each group a savepoint of it); on MySQL
+   * each update commits by itself and a failed group runs the undo statements of its earlier
+   * updates.
    */
-  applyGuarded(updates: GuardedUpdate[]): Promise<number> {
-    if (this.sqlite) {
-      return new Promise((resolve, reject) => {
-        this.pendingGuarded.push({ updates, resolve, reject });
-        if (this.pendingGuarded.length === 1) setImmediate(() => this.flushGuarded());
-      });
-    }
-    return this.applyGuardedOneByOne(updates);
+  async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[]): Promise<number[]> {
+    if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined);
+    if (combined && (await this.applyGuardedOneByOne(combined)) < 0) return groups.map(() => -1);
+    return Promise.all(groups.map((updates) => this.applyGuardedOneByOne(updates)));
   }
 
   /** Runs the statements in one transaction. */
@@ -123,17 +118,6 @@ export class RawSql {
   /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
   quote(name: string): string {
     return this.dataSource.driver.escape(name);
-  }
-
-  private flushGuarded(): void {
-    const batch = this.pendingGuarded;
-    this.pendingGuarded = [];
-    try {
-      const results = this.applyGuardedBatch!(batch.map((item) => item.updates));
-      batch.forEach((item, index) => item.resolve(results[index]));
-    } catch (error) {
-      for (const item of batch) item.reject(error);
-    }
   }
 
   private async applyGuardedOneByOne(updates: GuardedUpdate[]): Promise<number> {

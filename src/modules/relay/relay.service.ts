@@ -214,7 +214,7 @@ export class RelayService {
 
     const headers = adaptor.buildHeaders(target);
     headers['content-type'] = request.contentType;
-    const outgoing = request.body ? JSON.stringify(this.outgoingBody(adaptor, target, request.body)) : request.rawBody;
+    const outgoing = this.outgoingBytes(adaptor, target, request);
 
     let answer;
     try {
@@ -279,15 +279,26 @@ export class RelayService {
     return { ok: true, delivery: { channel, upstreamModel: target.upstreamModel, usage: reading.usage, text: () => text, firstByteAt: headersAt } };
   }
 
+  /** The body to send: the client's own bytes when this channel would change nothing in them. */
+  private outgoingBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, request: RelayRequest): string | Buffer {
+    const clientBody = request.body;
+    if (!clientBody) return request.rawBody;
+    const unchanged =
+      clientBody.model === target.upstreamModel &&
+      !(target.endpoint === 'chat' && 'group' in clientBody) &&
+      systemPromptToAdd(target, clientBody) === undefined &&
+      Object.keys(target.channel.paramOverride).length === 0 &&
+      adaptor.keepsClientBody(target, clientBody);
+    return unchanged ? request.rawBody : JSON.stringify(this.outgoingBody(adaptor, target, clientBody));
+  }
+
   /** The client's body for this channel: its own copy, with the upstream model, setting and param_override. */
   private outgoingBody(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject): JsonObject {
     const body: JsonObject = { ...clientBody };
     if (target.endpoint === 'chat') {
       delete body.group;
-      const systemPrompt = target.channel.setting.system_prompt;
-      if (systemPrompt && Array.isArray(body.messages) && !(body.messages as JsonObject[]).some((message) => message?.role === 'system')) {
-        body.messages = [{ role: 'system', content: systemPrompt }, ...(body.messages as JsonObject[])];
-      }
+      const systemPrompt = systemPromptToAdd(target, body);
+      if (systemPrompt !== undefined) body.messages = [{ role: 'system', content: systemPrompt }, ...(body.messages as JsonObject[])];
     }
     const converted = adaptor.convertRequest(target, body);
     return Object.assign(converted, target.channel.paramOverride);
@@ -420,6 +431,13 @@ function parseJsonBody(raw: Buffer): JsonObject {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new RelayError('invalid_request', 'The request body must be a JSON object', 400);
   return parsed as JsonObject;
+}
+
+/** The channel's system prompt, for a chat that brings no system message of its own. */
+function systemPromptToAdd(target: UpstreamTarget, body: JsonObject): string | undefined {
+  const systemPrompt = target.channel.setting.system_prompt;
+  if (target.endpoint !== 'chat' || !systemPrompt || !Array.isArray(body.messages)) return undefined;
+  return (body.messages as JsonObject[]).some((message) => message?.role === 'system') ? undefined : systemPrompt;
 }
 
 function numberField(value: unknown): number {

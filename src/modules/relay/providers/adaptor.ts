@@ -39,6 +39,12 @@ export interface ProviderAdaptor {
   buildHeaders(target: UpstreamTarget): Record<string, string>;
   /** The outgoing JSON body for a client body in OpenAI's format (already a private copy). */
   convertRequest(target: UpstreamTarget, body: JsonObject): JsonObject;
+  /**
+   * True when convertRequest would send the client's body as it is (with `model` set to the
+   * upstream model, which the relay checks): then the client's bytes go out untouched, and a
+   * long conversation is not serialised again. False whenever unsure.
+   */
+  keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean;
   /** Reads a complete (non-streamed) JSON answer. */
   parseResponse(body: unknown): AnswerReading;
   /** Reads the data of one server-sent event; undefined for events that carry nothing we count. */

@@ -24,11 +24,18 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing {
 
   convertRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     body.model = target.upstreamModel;
-    if (target.stream && this.provider.streamUsage && (target.endpoint === 'chat' || target.endpoint === 'completions')) {
-      const options = typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
-      body.stream_options = { ...options, include_usage: true };
-    }
+    if (this.asksForStreamUsage(target, body)) body.stream_options = { ...streamOptions(body), include_usage: true };
     return body;
+  }
+
+  keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean {
+    return !this.asksForStreamUsage(target, body);
+  }
+
+  /** Streams of chats and completions ask for usage in their last chunk, unless the client already did. */
+  private asksForStreamUsage(target: UpstreamTarget, body: JsonObject): boolean {
+    if (!target.stream || !this.provider.streamUsage || (target.endpoint !== 'chat' && target.endpoint !== 'completions')) return false;
+    return streamOptions(body).include_usage !== true;
   }
 
   parseResponse(body: unknown): AnswerReading {
@@ -69,6 +76,10 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing {
     // Operators often paste a base URL ending in /v1; we add /v1 ourselves.
     return base.replace(/\/v1$/, '');
   }
+}
+
+function streamOptions(body: JsonObject): JsonObject {
+  return typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
 }
 
 function count(value: unknown): number {
