@@ -16,7 +16,7 @@ import { pickChannel } from './channel-selector';
 import { PlaygroundAuthService } from './playground-auth.service';
 import { adaptorForChannelType } from './providers/provider-registry';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget, Usage } from './providers/adaptor';
-import { canTranslateResponse } from './providers/adaptor';
+import { canReadRawUsage, canTranslateResponse } from './providers/adaptor';
 import { PLAYGROUND_TOKEN_NAME, type RelayCaller } from './relay-caller';
 import { endpointForPath, type EndpointSpec } from './relay-endpoints';
 import { RelayError, sendRelayError } from './relay-error';
@@ -259,24 +259,20 @@ export class RelayService {
       if (request.clientGone()) return failed(clientGoneError());
       return failed(transportError(error));
     }
-    let reading: { usage?: Usage; text: string } = { text: '' };
+    let reading: { usage?: Usage; text: () => string } = { text: () => '' };
     if (upstreamType.includes('json')) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON', 502));
-      }
-      reading = adaptor.parseResponse(parsed);
-      if (canTranslateResponse(adaptor)) bytes = Buffer.from(JSON.stringify(adaptor.translateResponse(parsed, target)));
+      const answer = readJsonAnswer(adaptor, target, bytes);
+      if (!answer) return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON', 502));
+      reading = answer;
+      bytes = answer.bytes;
     } else if (upstreamType.startsWith('text/')) {
-      reading = { text: bytes.toString('utf8') };
+      const text = bytes.toString('utf8');
+      reading = { text: () => text };
     }
     if (request.clientGone()) return failed(clientGoneError());
     response.writeHead(answer.statusCode, { 'content-type': upstreamType || 'application/json', 'content-length': bytes.length });
     response.end(bytes);
-    const text = reading.text;
-    return { ok: true, delivery: { channel, upstreamModel: target.upstreamModel, usage: reading.usage, text: () => text, firstByteAt: headersAt } };
+    return { ok: true, delivery: { channel, upstreamModel: target.upstreamModel, usage: reading.usage, text: reading.text, firstByteAt: headersAt } };
   }
 
   /** The body to send: the client's own bytes when this channel would change nothing in them. */
@@ -438,6 +434,31 @@ function systemPromptToAdd(target: UpstreamTarget, body: JsonObject): string | u
   const systemPrompt = target.channel.setting.system_prompt;
   if (target.endpoint !== 'chat' || !systemPrompt || !Array.isArray(body.messages)) return undefined;
   return (body.messages as JsonObject[]).some((message) => message?.role === 'system') ? undefined : systemPrompt;
+}
+
+/**
+ * A complete JSON answer: its usage, its text (read only when usage does not add up) and the
+ * bytes for the client; undefined when it is not JSON. An answer passed through as it is is
+ * parsed whole only if its usage cannot be read straight from the bytes.
+ */
+function readJsonAnswer(adaptor: ProviderAdaptor, target: UpstreamTarget, bytes: Buffer): { usage?: Usage; text: () => string; bytes: Buffer } | undefined {
+  if (!canTranslateResponse(adaptor) && canReadRawUsage(adaptor)) {
+    const usage = adaptor.readUsageFromBytes(bytes);
+    if (usage && isBelievableUsage(usage)) return { usage, text: () => adaptor.parseResponse(parseJson(bytes)).text, bytes };
+  }
+  const parsed = parseJson(bytes);
+  if (parsed === undefined) return undefined;
+  const reading = adaptor.parseResponse(parsed);
+  const clientBytes = canTranslateResponse(adaptor) ? Buffer.from(JSON.stringify(adaptor.translateResponse(parsed, target))) : bytes;
+  return { usage: reading.usage, text: () => reading.text, bytes: clientBytes };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function numberField(value: unknown): number {

@@ -59,6 +59,12 @@ export interface ModelListing {
   parseModelList(body: unknown): string[];
 }
 
+/** Optional, for answers passed through as they are: their usage, read without parsing the whole answer. */
+export interface RawUsageReader {
+  /** Undefined when the usage cannot be read this way (the relay then parses the answer). */
+  readUsageFromBytes(bytes: Buffer): Usage | undefined;
+}
+
 /** Optional, for native providers: turns their answer into OpenAI's wire format for the client. */
 export interface ResponseTranslator {
   translateResponse(body: unknown, target: UpstreamTarget): JsonObject;
@@ -71,6 +77,10 @@ export interface StreamTranslator {
 
 export function canListModels(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ModelListing {
   return typeof (adaptor as Partial<ModelListing>).modelsUrl === 'function';
+}
+
+export function canReadRawUsage(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & RawUsageReader {
+  return typeof (adaptor as Partial<RawUsageReader>).readUsageFromBytes === 'function';
 }
 
 export function canTranslateResponse(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ResponseTranslator {

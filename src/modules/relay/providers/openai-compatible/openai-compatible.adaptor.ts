@@ -1,13 +1,14 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, UpstreamTarget, Usage } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, UpstreamTarget, Usage } from '../adaptor';
+import { topLevelUsage } from './usage-at-end';
 import type { OpenAICompatibleProvider } from './openai-channel-types';
 
 /**
  * Every provider that speaks OpenAI's wire format. Requests and answers pass through as they
  * are; only the URL, the headers and a few body fields (model, stream usage) change.
  */
-export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing {
+export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
   readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
 
   constructor(readonly provider: OpenAICompatibleProvider) {}
@@ -42,6 +43,10 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing {
     if (typeof body !== 'object' || body === null) return { text: '' };
     const answer = body as JsonObject;
     return { usage: readUsage(answer.usage), text: answerText(answer) };
+  }
+
+  readUsageFromBytes(bytes: Buffer): Usage | undefined {
+    return readUsage(topLevelUsage(bytes));
   }
 
   parseStreamEvent(data: string): AnswerReading | undefined {
