@@ -3,6 +3,7 @@ import { registerUser, setupRoot, type Session } from './support/accounts';
 import { chatStreamEvents, MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { startTestApp, TestApp } from './support/test-app';
+import { QuotaLedgerService } from '../src/modules/billing/quota-ledger.service';
 
 /** Mock usage (12 prompt, 7 completion) at ratio 2 and completion ratio 3: (12 + 21) × 2 = 66 quota per request. */
 const COST = 66;
@@ -87,6 +88,57 @@ describe('billing: holds, refunds and the quota invariant', () => {
     await seed.flush();
     expect((await seed.tokenQuota(token.id)).remain_quota).toBe(1_000_000);
     expect((await seed.userQuota(user.id)).quota).toBe(5);
+  });
+
+  it("concurrent requests: a poor user's fail on their own while a rich user's all go through", async () => {
+    const rich = await registerUser(app, 'rich-user');
+    const poor = await registerUser(app, 'poorer-user');
+    await seed.setUserQuota(rich.id, 1_000_000);
+    // One hold (≈ 76) fits in 120, two (≥ 132) do not.
+    await seed.setUserQuota(poor.id, 120);
+    const richToken = await seed.createToken(rich.id, { remain_quota: 1_000_000 });
+    const poorToken = await seed.createToken(poor.id, { remain_quota: 1_000_000 });
+    const ask = (apiKey: string) =>
+      openaiClient(app, apiKey)
+        .chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 25 })
+        .then(
+          () => 'ok',
+          (error: APIError) => String(error.code),
+        );
+    const outcomes = await Promise.all([...Array.from({ length: 20 }, () => ask(richToken.apiKey)), ...Array.from({ length: 4 }, () => ask(poorToken.apiKey))]);
+    expect(outcomes.slice(0, 20)).toEqual(Array(20).fill('ok'));
+    expect(outcomes.slice(20).sort()).toEqual(['insufficient_quota', 'insufficient_quota', 'insufficient_quota', 'ok']);
+    expect(await expectLedgerBalanced(rich, richToken.id, 1_000_000, 1_000_000)).toBe(20);
+    expect(await expectLedgerBalanced(poor, poorToken.id, 120, 1_000_000)).toBe(1);
+  });
+
+  it('takes the holds asked for in one turn together, and one by one when their sum does not fit', async () => {
+    const ledger = app.app.get(QuotaLedgerService);
+    const rich = await registerUser(app, 'batch-rich');
+    const poor = await registerUser(app, 'batch-poor');
+    await seed.setUserQuota(rich.id, 1000);
+    await seed.setUserQuota(poor.id, 100);
+    const richToken = await seed.createToken(rich.id, { remain_quota: 1000 });
+    const poorToken = await seed.createToken(poor.id, { remain_quota: 1000 });
+    const hold = (token: { id: number }, user: Session, amount: number) => ledger.preConsumeQuota(token.id, true, user.id, amount);
+
+    // Asked for in the same turn: the poor user's sum (180) does not fit in 100, so each is decided alone.
+    const outcomes = await Promise.allSettled([hold(richToken, rich, 100), hold(poorToken, poor, 60), hold(richToken, rich, 100), hold(poorToken, poor, 60), hold(poorToken, poor, 60)]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect((outcomes[3] as PromiseRejectedResult).reason).toMatchObject({ holder: 'user' });
+    expect(outcomes[1]).toMatchObject({ value: { fromToken: 60, fromUser: 60 } });
+    expect((await seed.userQuota(rich.id)).quota).toBe(800);
+    expect((await seed.tokenQuota(richToken.id)).remain_quota).toBe(800);
+    expect((await seed.userQuota(poor.id)).quota).toBe(40);
+    expect((await seed.tokenQuota(poorToken.id)).remain_quota).toBe(940);
+
+    // All of them fit: taken as one sum per row, every hold granted in full.
+    const granted = await Promise.all([hold(richToken, rich, 300), hold(richToken, rich, 300), hold(poorToken, poor, 40)]);
+    expect(granted.map((taken) => taken.fromUser)).toEqual([300, 300, 40]);
+    expect((await seed.userQuota(rich.id)).quota).toBe(200);
+    expect((await seed.tokenQuota(richToken.id)).remain_quota).toBe(200);
+    expect((await seed.userQuota(poor.id)).quota).toBe(0);
+    expect((await seed.tokenQuota(poorToken.id)).remain_quota).toBe(900);
   });
 
   it('aborts the upstream when the client disconnects mid-stream and bills what was delivered', async () => {

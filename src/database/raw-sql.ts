@@ -99,7 +99,10 @@ export class RawSql {
   async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[]): Promise<number[]> {
     if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined);
     if (combined && (await this.applyGuardedOneByOne(combined)) < 0) return groups.map(() => -1);
-    return Promise.all(groups.map((updates) => this.applyGuardedOneByOne(updates)));
+    // In order, as on SQLite: when quota runs short, the first asked is the first served.
+    const failures: number[] = [];
+    for (const updates of groups) failures.push(await this.applyGuardedOneByOne(updates));
+    return failures;
   }
 
   /** Runs the statements in one transaction. */
