@@ -3,6 +3,8 @@ import { defineConfig, searchForWorkspaceRoot } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The channel-type table is shared with the server rather than copied (see tsconfig.json `paths`).
+// `@shared/*.wire` needs no alias: the wire files hold types only, imported with `import type` and erased before
+// bundling. A value import would build (rolldown reads tsconfig `paths`) but not load in dev: alias and allow it first.
 const sharedChannelTypes = fileURLToPath(new URL('../src/modules/channels/channel-types.ts', import.meta.url));
 
 // The API server listens on 3000 in development; the console proxies /api, /v1 and the playground's /pg to it.

@@ -5,7 +5,8 @@ import { OptionsService } from '../options/options.service';
 import { SetupService } from '../system/setup.service';
 import { ROLE_ROOT, USER_STATUS_ENABLED } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
-import { toUserView, UserView } from '../users/user.view';
+import { toUserView } from '../users/user.view';
+import { UserView } from '../users/user.wire';
 import { RegisterDto } from './dto/auth.dto';
 import { SessionsService } from '../sessions/sessions.service';
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
 import { AdminOnly } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
-import { ChannelView } from './channel.view';
+import { ChannelView } from './channel.wire';
 import { ChannelsService } from './channels.service';
 
 const channelId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common'
 import { AdminOnly } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
 import { Page } from '../../common/http/pagination';
-import { ChannelListRow, ChannelView } from './channel.view';
+import { ChannelListRow, ChannelView } from './channel.wire';
 import { ChannelsService, KnownModel } from './channels.service';
 import { parseChannelListQuery } from './dto/channel-query';
 import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './dto/channel.dto';

@@ -22,7 +22,8 @@ import {
   splitList,
 } from './channel-fields';
 import { CHANNEL_TYPE_SPARK, CHANNEL_TYPES, SPARK_DEFAULT_VERSION } from './channel-types';
-import { ChannelListRow, ChannelView, toChannelView, toTagRow } from './channel.view';
+import { toChannelView, toTagRow } from './channel.view';
+import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
 import { AbilityEntity } from './entities/ability.entity';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED, ChannelEntity } from './entities/channel.entity';

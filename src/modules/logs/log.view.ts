@@ -1,31 +1,5 @@
 import { LogEntity } from './entities/log.entity';
-
-/** A log entry as the user's own log page shows it: no channel, IP or admin_info. */
-export interface LogView {
-  id: number;
-  created_at: number;
-  type: number;
-  user_id: number;
-  username: string;
-  token_name: string;
-  model_name: string;
-  group: string;
-  is_stream: boolean;
-  use_time: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  quota: number;
-  content: string;
-  /** JSON text. */
-  other: string;
-}
-
-/** What administrators see besides: the channel, the caller's IP and the whole `other`. */
-export interface AdminLogView extends LogView {
-  channel: number;
-  channel_name: string;
-  ip: string;
-}
+import { AdminLogView, LogView } from './log.wire';
 
 export function toAdminLogView(log: LogEntity): AdminLogView {
   return { ...toLogView(log), channel: log.channel_id, channel_name: log.channel_name, ip: log.ip, other: log.other ?? '' };

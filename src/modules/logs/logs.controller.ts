@@ -3,8 +3,8 @@ import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/aut
 import { ApiResult } from '../../common/http/envelope';
 import { Page, parsePageQuery } from '../../common/http/pagination';
 import { adminLogFilter, DeleteLogsQueryDto, LogQueryDto, ownLogFilter } from './dto/log-query.dto';
-import { LogsService, LogStat } from './logs.service';
-import { AdminLogView, LogView } from './log.view';
+import { LogsService } from './logs.service';
+import { AdminLogView, LogStat, LogView } from './log.wire';
 
 @Controller('api/log')
 export class LogsController {

@@ -4,7 +4,8 @@ import { EntityManager, LessThan, Repository, SelectQueryBuilder } from 'typeorm
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
 import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from './entities/log.entity';
-import { AdminLogView, LogView, toAdminLogView, toLogView } from './log.view';
+import { toAdminLogView, toLogView } from './log.view';
+import { AdminLogView, LogStat, LogView } from './log.wire';
 
 /** Which entries a list or a statistic covers. Absent or empty fields do not filter. */
 export interface LogFilter {
@@ -21,15 +22,6 @@ export interface LogFilter {
   startTimestamp?: number;
   endTimestamp?: number;
   channelId?: number;
-}
-
-export interface LogStat {
-  /** Quota charged by consume entries in the filter. */
-  quota: number;
-  /** Consume entries in the last 60 seconds that match the filter (its time range aside). */
-  rpm: number;
-  /** Prompt plus completion tokens of those entries. */
-  tpm: number;
 }
 
 /** Whose entry a top-up, management or system row is. */

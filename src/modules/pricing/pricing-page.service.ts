@@ -2,27 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AbilitiesRepository } from '../channels/abilities.repository';
 import { OptionsService } from '../options/options.service';
 import { usableGroups } from '../users/usable-groups';
-import { PricingService, QuotaType } from './pricing.service';
-
-/** One row of the public pricing table. */
-export interface PricingRow {
-  model_name: string;
-  quota_type: QuotaType;
-  model_ratio: number;
-  completion_ratio: number;
-  /** USD per call for quota_type 1; -1 otherwise. */
-  model_price: number;
-  /** Groups in which an enabled channel serves the model. */
-  enable_groups: string[];
-}
-
-export interface PricingPage {
-  models: PricingRow[];
-  /** Ratios of the groups the viewer may use (the viewer's own overrides applied). */
-  group_ratio: Record<string, number>;
-  /** Groups the viewer may use → description; anonymous viewers get UserUsableGroups. */
-  usable_group: Record<string, string>;
-}
+import { PricingService } from './pricing.service';
+import { PricingPage, PricingRow } from './pricing.wire';
 
 /** The public pricing page: every model some enabled channel serves, with its price and groups. */
 @Injectable()

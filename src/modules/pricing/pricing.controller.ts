@@ -1,7 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { AuthenticatedUser, OptionalUser, Public } from '../../common/auth/auth.decorators';
 import { ApiResultWithExtras } from '../../common/http/envelope';
-import { PricingPageService, PricingRow } from './pricing-page.service';
+import { PricingPageService } from './pricing-page.service';
+import { PricingRow } from './pricing.wire';
 
 @Controller('api/pricing')
 export class PricingController {

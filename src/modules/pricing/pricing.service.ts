@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../options/options.service';
-
-/** Billing type: 0 pay per token usage, 1 pay per call (fixed price). */
-export type QuotaType = 0 | 1;
+import { QuotaType } from './pricing.wire';
 
 export interface ModelPricing {
   quota_type: QuotaType;

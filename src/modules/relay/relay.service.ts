@@ -146,7 +146,7 @@ export class RelayService {
 
     const abort = new UpstreamAbort();
     let gone = false;
-    response.once('close', () => {
+    response.on('close', () => {
       if (!response.writableFinished) {
         gone = true;
         abort.abort();

@@ -2,7 +2,7 @@ import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
 import { AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { TokensService } from './tokens.service';
-import { TokenView } from './token.view';
+import { TokenView } from './token.wire';
 
 const tokenId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
 

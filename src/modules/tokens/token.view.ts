@@ -1,25 +1,7 @@
 import { TokenEntity } from './entities/token.entity';
+import { TokenView } from './token.wire';
 
 export const TOKEN_KEY_PREFIX = 'sk-';
-
-/** A token as its owner sees it; the key carries the `sk-` prefix clients send. */
-export interface TokenView {
-  id: number;
-  user_id: number;
-  name: string;
-  key: string;
-  status: number;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
-  expired_time: number;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-  created_time: number;
-  accessed_time: number;
-}
 
 export function toTokenView(token: TokenEntity): TokenView {
   return {

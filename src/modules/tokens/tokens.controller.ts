@@ -3,7 +3,7 @@ import { AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorator
 import { Page, parsePageQuery } from '../../common/http/pagination';
 import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './dto/token.dto';
 import { TokensService } from './tokens.service';
-import { TokenView } from './token.view';
+import { TokenView } from './token.wire';
 
 /** /api/token/*: the caller's own tokens. The `:id` routes live in TokenByIdController. */
 @Controller('api/token')

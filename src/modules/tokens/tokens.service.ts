@@ -15,7 +15,8 @@ import { usableGroups } from '../users/usable-groups';
 import { normaliseAllowIps } from './allow-ips';
 import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
 import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TokenEntity } from './entities/token.entity';
-import { TOKEN_KEY_PREFIX, TokenView, toTokenView } from './token.view';
+import { TOKEN_KEY_PREFIX, toTokenView } from './token.view';
+import { TokenView } from './token.wire';
 
 const TOKEN_KEY_LENGTH = 48;
 const NAME_SUFFIX_LENGTH = 6;

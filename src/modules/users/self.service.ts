@@ -7,21 +7,8 @@ import { UpdateSelfDto, UserSettingDto } from './dto/user.dto';
 import { ROLE_ROOT, UserEntity } from './entities/user.entity';
 import { UsersService } from './users.service';
 import { usableGroups } from './usable-groups';
-import { toUserView, UserView } from './user.view';
-
-export interface UserSetting {
-  notify_type: 'email' | 'webhook';
-  quota_warning_threshold: number;
-  webhook_url: string;
-  webhook_secret: string;
-  notification_email: string;
-  accept_unset_model_ratio_model: boolean;
-}
-
-export interface GroupChoice {
-  desc: string;
-  ratio: number;
-}
+import { toUserView } from './user.view';
+import { GroupChoice, UserSetting, UserView } from './user.wire';
 
 export function parseUserSetting(raw: string | null): Partial<UserSetting> {
   if (!raw) return {};

@@ -2,7 +2,7 @@ import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { UserManagementService } from './user-management.service';
-import { UserView } from './user.view';
+import { UserView } from './user.wire';
 
 /**
  * GET /api/user/:id would swallow every static GET /api/user/<name> registered after it, so

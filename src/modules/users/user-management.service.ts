@@ -10,7 +10,8 @@ import { SessionsService } from '../sessions/sessions.service';
 import { CreateUserDto, ManageAction, UpdateUserDto } from './dto/user.dto';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
 import { UsersService } from './users.service';
-import { toUserView, UserView } from './user.view';
+import { toUserView } from './user.view';
+import { UserView } from './user.wire';
 
 /**
  * What administrators do to accounts. The rules: nobody acts on the same or a higher role

@@ -1,32 +1,5 @@
 import { UserEntity } from './entities/user.entity';
-
-/** What any answer may say about a user: never the password hash or the access token. */
-export interface UserView {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  email: string;
-  github_id: string;
-  oidc_id: string;
-  wechat_id: string;
-  telegram_id: string;
-  linux_do_id: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  group: string;
-  aff_code: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  inviter_id: number;
-  setting: string;
-  remark: string;
-  created_time: number;
-  DeletedAt: string | null;
-}
+import { UserView } from './user.wire';
 
 export function toUserView(user: UserEntity): UserView {
   return {

@@ -3,9 +3,9 @@ import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/aut
 import { ApiResult } from '../../common/http/envelope';
 import { Page, parsePageQuery } from '../../common/http/pagination';
 import { AffTransferDto, CreateUserDto, ManageUserDto, UpdateSelfDto, UpdateUserDto, UserSettingDto } from './dto/user.dto';
-import { GroupChoice, SelfService } from './self.service';
+import { SelfService } from './self.service';
 import { UserManagementService } from './user-management.service';
-import { UserView } from './user.view';
+import { GroupChoice, UserView } from './user.wire';
 
 /** /api/user/*: the caller's own account, and user management for admins. */
 @Controller('api/user')

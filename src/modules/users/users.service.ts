@@ -8,7 +8,8 @@ import { randomAlphanumeric, sha256Hex } from '../../common/crypto/secret-box';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
-import { toUserView, UserView } from './user.view';
+import { toUserView } from './user.view';
+import { UserView } from './user.wire';
 
 const BCRYPT_ROUNDS = 10;
 /** Compared against when a username is unknown, so a miss takes as long as a wrong password. */

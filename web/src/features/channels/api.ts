@@ -1,55 +1,12 @@
+import type { ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
 import { api, type Page } from '../../api/client';
+
+// Declared once, beside the server code that builds the answer.
+export type { Channel, ChannelListRow, ChannelTagRow };
 
 export const CHANNEL_ENABLED = 1;
 export const CHANNEL_MANUALLY_DISABLED = 2;
 export const CHANNEL_AUTO_DISABLED = 3;
-
-/** A channel as the server shows it; `key` is always empty (keys never leave the server). */
-export interface Channel {
-  id: number;
-  type: number;
-  key: string;
-  name: string;
-  status: number;
-  openai_organization: string;
-  test_model: string;
-  base_url: string;
-  other: string;
-  models: string;
-  group: string;
-  model_mapping: string;
-  status_code_mapping: string;
-  setting: string;
-  param_override: string;
-  /** JSON text: {status_reason, status_time}. */
-  other_info: string;
-  tag: string;
-  priority: number;
-  weight: number;
-  auto_ban: number;
-  max_input_tokens: number;
-  /** Milliseconds; 0 means never tested. */
-  response_time: number;
-  balance: number;
-  balance_updated_time: number;
-  used_quota: number;
-  created_time: number;
-  test_time: number;
-  expired_time: number;
-}
-
-/** In tag mode, one row for all channels sharing a tag. */
-export interface ChannelTagRow {
-  is_tag: true;
-  tag: string;
-  children: Channel[];
-  channel_count: number;
-  enabled_count: number;
-  priority: number;
-  weight: number;
-}
-
-export type ChannelListRow = Channel | ChannelTagRow;
 
 export function isTagRow(row: ChannelListRow): row is ChannelTagRow {
   return 'is_tag' in row && row.is_tag;
@@ -63,11 +20,11 @@ export interface ChannelQuery {
   tagMode: boolean;
 }
 
-/** The body of a create or full edit; list fields travel as comma strings. */
+/** The body of a create or full edit; list fields travel as comma strings, and `key` is sent though never shown. */
 export type ChannelWrite = Omit<
   Channel,
-  'id' | 'status' | 'other_info' | 'response_time' | 'balance' | 'balance_updated_time' | 'used_quota' | 'created_time' | 'test_time' | 'expired_time'
-> & { id?: number; mode?: 'single' | 'batch' };
+  'id' | 'key' | 'status' | 'other_info' | 'response_time' | 'balance' | 'balance_updated_time' | 'used_quota' | 'created_time' | 'test_time' | 'expired_time'
+> & { id?: number; key: string; mode?: 'single' | 'batch' };
 
 export type ChannelPatch = { id: number } & Partial<Pick<Channel, 'status' | 'priority' | 'weight'>>;
 

@@ -1,31 +1,15 @@
+import type { AdminLogView, LogStat, LogView } from '@shared/logs/log.wire';
+import type { UserView } from '@shared/users/user.wire';
 import { api, type Page } from '../../api/client';
+
+// Declared once, beside the server code that builds the answer.
+export type { LogStat };
 
 export const LOG_TYPES = [1, 2, 3, 4] as const;
 export const LOG_TYPE_CONSUME = 2;
 
-/** A usage-log entry; channel fields are present for administrators only. */
-export interface LogEntry {
-  id: number;
-  created_at: number;
-  type: number;
-  user_id: number;
-  username: string;
-  token_name: string;
-  model_name: string;
-  group: string;
-  is_stream: boolean;
-  /** Seconds. */
-  use_time: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-  quota: number;
-  content: string;
-  /** JSON text, see {@link LogOther}. */
-  other: string;
-  channel?: number;
-  channel_name?: string;
-  ip?: string;
-}
+/** One table lists both answers, so the admin-only fields are optional here. */
+export type LogEntry = LogView & Partial<Omit<AdminLogView, keyof LogView>>;
 
 /** What the relay records about a charge in `other`. */
 export interface LogOther {
@@ -71,21 +55,8 @@ export interface LogFilters {
   channel: string;
 }
 
-export interface LogStat {
-  quota: number;
-  rpm: number;
-  tpm: number;
-}
-
-export interface UserInfo {
-  id: number;
-  username: string;
-  display_name: string;
-  group: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-}
+/** The part of GET /api/user/:id the user-info dialog shows. */
+export type UserInfo = Pick<UserView, 'id' | 'username' | 'display_name' | 'group' | 'quota' | 'used_quota' | 'request_count'>;
 
 function toQuery(filters: LogFilters, admin: boolean) {
   return {

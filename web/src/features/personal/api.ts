@@ -1,35 +1,10 @@
+import type { GroupChoice, UserSetting, UserView as SelfUser } from '@shared/users/user.wire';
 import { api } from '../../api/client';
 
-/** The signed-in user's own record from GET /api/user/self. */
-export interface SelfUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  group: string;
-  email?: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_code?: string;
-  aff_count: number;
-  aff_quota: number;
-  aff_history_quota: number;
-  /** JSON text of {@link UserSetting}. */
-  setting?: string;
-}
+// Declared once, beside the server code that builds the answer.
+export type { SelfUser, UserSetting };
 
-export interface UserSetting {
-  notify_type: 'email' | 'webhook';
-  quota_warning_threshold: number;
-  webhook_url: string;
-  webhook_secret: string;
-  notification_email: string;
-  accept_unset_model_ratio_model: boolean;
-}
-
-export type GroupRatios = Record<string, { desc: string; ratio: number }>;
+export type GroupRatios = Record<string, GroupChoice>;
 
 export const personalApi = {
   self: () => api.get<SelfUser>('/api/user/self'),

@@ -65,7 +65,7 @@ export function PricingPage() {
 
   const rows = useMemo(() => (data?.models ?? []).filter((model) => fuzzyMatch(model.model_name, search)).sort(comparePricing), [data, search]);
   const pageRows = rows.slice(page * pageSize, page * pageSize + pageSize);
-  const groupRatio = data?.groupRatio[viewedGroup] ?? 1;
+  const groupRatio = data?.group_ratio[viewedGroup] ?? 1;
   const ownGroup = user?.group || DEFAULT_GROUP;
   const topUpEnabled = !!status.enable_online_topup;
   const exchangeRate = status.usd_exchange_rate || 7.3;
@@ -101,7 +101,7 @@ export function PricingPage() {
 
   function switchGroup(group: string) {
     setViewedGroup(group);
-    toast.info(t('pricing:groupSwitched', { group, ratio: data?.groupRatio[group] ?? 1 }));
+    toast.info(t('pricing:groupSwitched', { group, ratio: data?.group_ratio[group] ?? 1 }));
   }
 
   const pageAllSelected = pageRows.length > 0 && pageRows.every((row) => selected.has(row.model_name));
@@ -111,12 +111,12 @@ export function PricingPage() {
       <PageHeader title={t('pricing:title')} subtitle={t('pricing:subtitle')} />
       {user ? (
         <Alert severity="info" sx={{ mb: 2 }} data-testid="pricing-banner">
-          {t('pricing:banner.user', { group: ownGroup, ratio: data?.groupRatio[ownGroup] ?? 1 })}
+          {t('pricing:banner.user', { group: ownGroup, ratio: data?.group_ratio[ownGroup] ?? 1 })}
           {viewedGroup !== ownGroup && ` ${t('pricing:banner.viewing', { group: viewedGroup, ratio: groupRatio })}`}
         </Alert>
       ) : (
         <Alert severity="warning" sx={{ mb: 2 }} data-testid="pricing-banner">
-          {t('pricing:banner.guest', { group: DEFAULT_GROUP, ratio: data?.groupRatio[DEFAULT_GROUP] ?? 1 })}
+          {t('pricing:banner.guest', { group: DEFAULT_GROUP, ratio: data?.group_ratio[DEFAULT_GROUP] ?? 1 })}
           {viewedGroup !== DEFAULT_GROUP && ` ${t('pricing:banner.viewing', { group: viewedGroup, ratio: groupRatio })}`}
         </Alert>
       )}
@@ -188,7 +188,7 @@ export function PricingPage() {
             <TableBody>
               {pageRows.map((model) => {
                 const available = model.enable_groups.includes(viewedGroup);
-                const usable = model.enable_groups.filter((group) => group in (data?.usableGroup ?? {}));
+                const usable = model.enable_groups.filter((group) => group in (data?.usable_group ?? {}));
                 return (
                   <TableRow key={model.model_name} hover data-testid={`pricing-row-${model.model_name}`}>
                     <TableCell padding="checkbox">

@@ -1,24 +1,8 @@
+import type { PricingPage as PricingData, PricingRow as PricingModel } from '@shared/pricing/pricing.wire';
 import { api } from '../../api/client';
 
-/** Billing type: 0 per token usage, 1 per call. */
-export type QuotaType = 0 | 1;
-
-export interface PricingModel {
-  model_name: string;
-  quota_type: QuotaType;
-  model_ratio: number;
-  completion_ratio: number;
-  /** USD per call for quota_type 1. */
-  model_price: number;
-  /** Groups in which an enabled channel serves the model. */
-  enable_groups: string[];
-}
-
-export interface PricingData {
-  models: PricingModel[];
-  groupRatio: Record<string, number>;
-  usableGroup: Record<string, string>;
-}
+// Declared once, beside the server code that builds the answer; renamed here, where PricingPage is the page component.
+export type { PricingData, PricingModel };
 
 /** GET /api/pricing: rows in data, the group maps beside the envelope. */
 export async function fetchPricing(): Promise<PricingData | null> {
@@ -26,8 +10,8 @@ export async function fetchPricing(): Promise<PricingData | null> {
   if (!result.ok) return null;
   return {
     models: result.data ?? [],
-    groupRatio: (result.extras.group_ratio ?? {}) as Record<string, number>,
-    usableGroup: (result.extras.usable_group ?? {}) as Record<string, string>,
+    group_ratio: (result.extras.group_ratio ?? {}) as PricingData['group_ratio'],
+    usable_group: (result.extras.usable_group ?? {}) as PricingData['usable_group'],
   };
 }
 

@@ -1,4 +1,9 @@
+import type { TokenView as Token } from '@shared/tokens/token.wire';
+import type { GroupChoice } from '@shared/users/user.wire';
 import { api, type Page } from '../../api/client';
+
+// Declared once, beside the server code that builds the answer.
+export type { Token };
 
 export const TOKEN_ENABLED = 1;
 export const TOKEN_DISABLED = 2;
@@ -6,39 +11,10 @@ export const TOKEN_EXPIRED = 3;
 export const TOKEN_EXHAUSTED = 4;
 export const NEVER_EXPIRES = -1;
 
-/** A token as its owner sees it; `key` already carries the sk- prefix. */
-export interface Token {
-  id: number;
-  name: string;
-  key: string;
-  status: number;
-  remain_quota: number;
-  used_quota: number;
-  unlimited_quota: boolean;
-  /** Unix seconds, or -1 for never. */
-  expired_time: number;
-  model_limits_enabled: boolean;
-  /** Comma-separated model names. */
-  model_limits: string;
-  /** One IP or CIDR per line. */
-  allow_ips: string;
-  group: string;
-  created_time: number;
-  accessed_time: number;
-}
+/** The writable fields of a token, as a create or edit sends them. */
+export type TokenWrite = Pick<Token, 'name' | 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group'>;
 
-export interface TokenWrite {
-  name: string;
-  remain_quota: number;
-  unlimited_quota: boolean;
-  expired_time: number;
-  model_limits_enabled: boolean;
-  model_limits: string;
-  allow_ips: string;
-  group: string;
-}
-
-export type GroupChoices = Record<string, { desc: string; ratio: number }>;
+export type GroupChoices = Record<string, GroupChoice>;
 
 export const tokensApi = {
   list: (page: number, size: number) => api.get<Page<Token>>('/api/token/', { query: { p: page, size } }),

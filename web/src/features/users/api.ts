@@ -1,27 +1,8 @@
+import type { UserView as AdminUser } from '@shared/users/user.wire';
 import { api, type Page } from '../../api/client';
 
-/** A user row as the admin list returns it. */
-export interface AdminUser {
-  id: number;
-  username: string;
-  display_name: string;
-  role: number;
-  status: number;
-  group: string;
-  email?: string;
-  quota: number;
-  used_quota: number;
-  request_count: number;
-  aff_count?: number;
-  inviter_id?: number;
-  remark?: string;
-  github_id?: string;
-  oidc_id?: string;
-  wechat_id?: string;
-  telegram_id?: string;
-  linux_do_id?: string;
-  DeletedAt: string | null;
-}
+// Declared once, beside the server code that builds the answer.
+export type { AdminUser };
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
 

@@ -1,0 +1,53 @@
+// The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+
+/** A channel as every answer shows it. `key` is always empty: keys never leave the server. */
+export interface ChannelView {
+  id: number;
+  type: number;
+  key: '';
+  name: string;
+  status: number;
+  openai_organization: string;
+  test_model: string;
+  base_url: string;
+  other: string;
+  models: string;
+  group: string;
+  model_mapping: string;
+  status_code_mapping: string;
+  setting: string;
+  param_override: string;
+  /** JSON text: {status_reason, status_time}. */
+  other_info: string;
+  tag: string;
+  priority: number;
+  weight: number;
+  auto_ban: number;
+  max_input_tokens: number;
+  /** Milliseconds; 0 means never tested. */
+  response_time: number;
+  balance: number;
+  balance_updated_time: number;
+  used_quota: number;
+  created_time: number;
+  test_time: number;
+  expired_time: number;
+}
+
+/**
+ * In tag mode one row stands for all channels sharing a tag; untagged channels are rows of
+ * their own (plain ChannelView, without `is_tag`).
+ */
+export interface ChannelTagRow {
+  is_tag: true;
+  tag: string;
+  /** Channels with this tag (those matching the search, in search), in list order. */
+  children: ChannelView[];
+  channel_count: number;
+  enabled_count: number;
+  /** The highest priority and the sum of weights of the children, for display. */
+  priority: number;
+  weight: number;
+}
+
+export type ChannelListRow = ChannelView | ChannelTagRow;

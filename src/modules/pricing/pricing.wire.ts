@@ -1,0 +1,25 @@
+// The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+
+/** Billing type: 0 pay per token usage, 1 pay per call (fixed price). */
+export type QuotaType = 0 | 1;
+
+/** One row of the public pricing table. */
+export interface PricingRow {
+  model_name: string;
+  quota_type: QuotaType;
+  model_ratio: number;
+  completion_ratio: number;
+  /** USD per call for quota_type 1; -1 otherwise. */
+  model_price: number;
+  /** Groups in which an enabled channel serves the model. */
+  enable_groups: string[];
+}
+
+/** GET /api/pricing answers `models` as the envelope's data and the two maps beside it. */
+export interface PricingPage {
+  models: PricingRow[];
+  /** Ratios of the groups the viewer may use (the viewer's own overrides applied). */
+  group_ratio: Record<string, number>;
+  /** Groups the viewer may use → description; anonymous viewers get UserUsableGroups. */
+  usable_group: Record<string, string>;
+}

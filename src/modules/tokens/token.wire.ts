@@ -1,0 +1,23 @@
+// The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+
+/** A token as its owner sees it; the key carries the `sk-` prefix clients send. */
+export interface TokenView {
+  id: number;
+  user_id: number;
+  name: string;
+  key: string;
+  status: number;
+  remain_quota: number;
+  used_quota: number;
+  unlimited_quota: boolean;
+  /** Unix seconds, or -1 for never. */
+  expired_time: number;
+  model_limits_enabled: boolean;
+  /** Comma-separated model names. */
+  model_limits: string;
+  /** One IP or CIDR per line. */
+  allow_ips: string;
+  group: string;
+  created_time: number;
+  accessed_time: number;
+}
