@@ -35,15 +35,16 @@ import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchField } from '../../components/SearchField';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
-import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { PagedTablePagination } from '../../components/table/PagedTablePagination';
 import { RowIconAction } from '../../components/table/RowIconAction';
 import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
 import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
-import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, channelsApi, isTagRow, type Channel, type ChannelListRow, type ChannelQuery, type ChannelTagRow } from './api';
+import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, channelsApi, isTagRow, type Channel, type ChannelTagRow } from './api';
 import { ChannelEditorDrawer } from './ChannelEditorDrawer';
 import { channelTypeName } from './channelTypes';
 import { InlineNumberField, isValidPriority, isValidWeight } from './InlineNumberField';
@@ -92,21 +93,17 @@ export function ChannelsPage() {
   const params = useParams();
   const editorTarget = pathname.endsWith('/channel/add') ? 'add' : params.id ? Number(params.id) : null;
 
-  const [rows, setRows] = useState<ChannelListRow[]>([]);
-  const [total, setTotal] = useState(0);
-  const { page, setPage, pageSize, setPageSize } = usePaging();
-  const [keyword, setKeyword] = useState('');
-  const [group, setGroup] = useState('');
-  const [model, setModel] = useState('');
-  const [query, setQuery] = useState<ChannelQuery>(() => ({
+  const { rows, setRows, loading, query, applyQuery, reload, pagination } = usePagedRows(channelsApi.list, () => ({
     keyword: '',
     group: '',
     model: '',
     idSort: localStorage.getItem(ID_SORT_KEY) === 'true',
     tagMode: localStorage.getItem(TAG_MODE_KEY) === 'true',
   }));
+  const [keyword, setKeyword] = useState('');
+  const [group, setGroup] = useState('');
+  const [model, setModel] = useState('');
   const [groups, setGroups] = useState<string[]>([]);
-  const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [expandedTags, setExpandedTags] = useState<Set<string>>(new Set());
   const [testing, setTesting] = useState<Set<number>>(new Set());
@@ -116,20 +113,6 @@ export function ChannelsPage() {
   const columns = useColumnVisibility(COLUMNS_KEY, HIDDEN_BY_DEFAULT);
   const closeEditor = useCallback(() => navigate('/channel'), [navigate]);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = await channelsApi.list(query, page + 1, pageSize);
-    setLoading(false);
-    if (result.ok) {
-      setRows(result.data.items ?? []);
-      setTotal(result.data.total ?? 0);
-    }
-  }, [query, page, pageSize]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   useEffect(() => {
     void channelsApi.groups().then((result) => result.ok && setGroups(result.data ?? []));
   }, []);
@@ -137,15 +120,13 @@ export function ChannelsPage() {
   const visibleChannels = useMemo(() => rows.flatMap((row) => (isTagRow(row) ? row.children : [row])), [rows]);
 
   function search() {
-    setPage(0);
     setSelected(new Set());
-    setQuery((previous) => ({ ...previous, keyword: keyword.trim(), group, model: model.trim() }));
+    applyQuery((previous) => ({ ...previous, keyword: keyword.trim(), group, model: model.trim() }));
   }
 
   function setFlag(flag: 'idSort' | 'tagMode', value: boolean) {
     localStorage.setItem(flag === 'idSort' ? ID_SORT_KEY : TAG_MODE_KEY, String(value));
-    setPage(0);
-    setQuery((previous) => ({ ...previous, [flag]: value }));
+    applyQuery((previous) => ({ ...previous, [flag]: value }));
   }
 
   /** Replaces one channel in the rows (also inside tag rows) after a patch. */
@@ -196,14 +177,14 @@ export function ChannelsPage() {
       const result = await channelsApi.removeDisabled();
       if (result.ok) toast.success(t('channels:deletedDisabled', { count: result.data }));
     }
-    void load();
+    void reload();
   }
 
   async function setTagStatus(row: ChannelTagRow, enable: boolean) {
     const result = enable ? await channelsApi.enableTag(row.tag) : await channelsApi.disableTag(row.tag);
     if (result.ok) {
       toast.success(t('common:operationDone'));
-      void load();
+      void reload();
     }
   }
 
@@ -477,10 +458,10 @@ export function ChannelsPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+        <PagedTablePagination {...pagination} />
       </Card>
-      <ChannelEditorDrawer target={editorTarget} groups={groups} onClose={closeEditor} onSaved={() => void load()} />
-      <TagEditDrawer row={editingTag} groups={groups} onClose={() => setEditingTag(null)} onSaved={() => void load()} />
+      <ChannelEditorDrawer target={editorTarget} groups={groups} onClose={closeEditor} onSaved={() => void reload()} />
+      <TagEditDrawer row={editingTag} groups={groups} onClose={() => setEditingTag(null)} onSaved={() => void reload()} />
       <SetTagDialog
         open={setTagOpen}
         ids={[...selected]}
@@ -488,7 +469,7 @@ export function ChannelsPage() {
         onDone={() => {
           setSetTagOpen(false);
           setSelected(new Set());
-          void load();
+          void reload();
         }}
       />
       <ConfirmDialog

@@ -31,8 +31,9 @@ import { useTranslation } from 'react-i18next';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
-import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { PagedTablePagination } from '../../components/table/PagedTablePagination';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { usePagedRows } from '../../components/table/usePagedRows';
 import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
 import { withToggled } from '../../lib/sets';
@@ -123,42 +124,30 @@ export function LogsPage() {
   const { t } = useTranslation();
   const admin = isAdmin(useSessionUser());
   const [draft, setDraft] = useState<LogFilters>(defaultFilters);
-  const [filters, setFilters] = useState<LogFilters>(draft);
-  const { page, setPage, pageSize, setPageSize } = usePaging();
-  const [rows, setRows] = useState<LogEntry[]>([]);
-  const [total, setTotal] = useState(0);
   const [stat, setStat] = useState<LogStat | null>(null);
-  const [loading, setLoading] = useState(false);
+  // The statistics share the table's filters, so they are asked together and the table shows loading until both are in.
+  const fetchLogs = useCallback(
+    async (filters: LogFilters, page: number, pageSize: number) => {
+      const [list, stats] = await Promise.all([logsApi.list(filters, admin, page, pageSize), logsApi.stat(filters, admin)]);
+      if (stats.ok) setStat(stats.data);
+      return list;
+    },
+    [admin],
+  );
+  const { rows, loading, applyQuery, pagination } = usePagedRows(fetchLogs, draft);
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [userInfoId, setUserInfoId] = useState<number | null>(null);
   const columns = useColumnVisibility(COLUMNS_KEY, ['details']);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const [list, stats] = await Promise.all([logsApi.list(filters, admin, page + 1, pageSize), logsApi.stat(filters, admin)]);
-    setLoading(false);
-    if (list.ok) {
-      setRows(list.data.items ?? []);
-      setTotal(list.data.total ?? 0);
-    }
-    if (stats.ok) setStat(stats.data);
-  }, [filters, admin, page, pageSize]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   function search() {
-    setPage(0);
     setExpanded(new Set());
-    setFilters({ ...draft });
+    applyQuery({ ...draft });
   }
 
   function reset() {
     const fresh = defaultFilters();
     setDraft(fresh);
-    setPage(0);
-    setFilters(fresh);
+    applyQuery(fresh);
   }
 
   const update = (change: Partial<LogFilters>) => setDraft((previous) => ({ ...previous, ...change }));
@@ -346,7 +335,7 @@ export function LogsPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+        <PagedTablePagination {...pagination} />
       </Card>
       {admin && <UserInfoDialog userId={userInfoId} onClose={() => setUserInfoId(null)} />}
     </PageContainer>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import {
   Alert,
   Button,
@@ -30,11 +30,12 @@ import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchField } from '../../components/SearchField';
-import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { PagedTablePagination } from '../../components/table/PagedTablePagination';
 import { RowIconAction } from '../../components/table/RowIconAction';
 import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
 import { withToggled } from '../../lib/sets';
 import { formatTimestamp } from '../../lib/time';
@@ -59,43 +60,28 @@ function maskKey(key: string): string {
 
 type PendingDelete = { kind: 'one'; token: Token } | { kind: 'selected' };
 
+const fetchTokens = searchWhenFiltered(tokensApi.list, (filters: { keyword: string; token: string }, page, size) =>
+  tokensApi.search(filters.keyword, filters.token, page, size),
+);
+
 /** The user's API tokens: search, create and edit, copy, open in a chat client, enable/disable, delete. */
 export function TokensPage() {
   const { t } = useTranslation();
   const { status } = useStatus();
   const copy = useCopy();
-  const [rows, setRows] = useState<Token[]>([]);
-  const [total, setTotal] = useState(0);
-  const { page, setPage, pageSize, setPageSize } = usePaging();
+  const { rows, setRows, loading, applyQuery, reload, pagination } = usePagedRows(fetchTokens, { keyword: '', token: '' });
   const [keyword, setKeyword] = useState('');
   const [tokenFilter, setTokenFilter] = useState('');
-  const [query, setQuery] = useState({ keyword: '', token: '' });
-  const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [drawerTarget, setDrawerTarget] = useState<'add' | number | null>(null);
   const [pendingDelete, setPendingDelete] = useState<PendingDelete | null>(null);
   const [chatMenu, setChatMenu] = useState<{ anchor: HTMLElement; token: Token } | null>(null);
 
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result = query.keyword || query.token ? await tokensApi.search(query.keyword, query.token, page + 1, pageSize) : await tokensApi.list(page + 1, pageSize);
-    setLoading(false);
-    if (result.ok) {
-      setRows(result.data.items ?? []);
-      setTotal(result.data.total ?? 0);
-    }
-  }, [query, page, pageSize]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const closeDrawer = useCallback(() => setDrawerTarget(null), []);
 
   function search() {
-    setPage(0);
     setSelected(new Set());
-    setQuery({ keyword: keyword.trim(), token: tokenFilter.trim() });
+    applyQuery({ keyword: keyword.trim(), token: tokenFilter.trim() });
   }
 
   async function setTokenStatus(token: Token, next: number) {
@@ -115,7 +101,7 @@ export function TokensPage() {
       if (result.ok) toast.success(t('tokens:deletedCount', { count: result.data }));
       setSelected(new Set());
     }
-    void load();
+    void reload();
   }
 
   function openChatMenu(anchor: HTMLElement, token: Token) {
@@ -265,7 +251,7 @@ export function TokensPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+        <PagedTablePagination {...pagination} />
       </Card>
       <Menu anchorEl={chatMenu?.anchor} open={!!chatMenu} onClose={() => setChatMenu(null)}>
         {chatLinks.map((link) => (
@@ -274,7 +260,7 @@ export function TokensPage() {
           </MenuItem>
         ))}
       </Menu>
-      <TokenDrawer target={drawerTarget} onClose={closeDrawer} onSaved={() => void load()} />
+      <TokenDrawer target={drawerTarget} onClose={closeDrawer} onSaved={() => void reload()} />
       <ConfirmDialog
         open={!!pendingDelete}
         title={t('tokens:confirm.title')}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   Button,
   Card,
@@ -20,8 +20,9 @@ import { GroupFilter } from '../../components/GroupFilter';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchField } from '../../components/SearchField';
-import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
+import { PagedTablePagination } from '../../components/table/PagedTablePagination';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
 import { renderNumber, renderQuota } from '../../lib/quota';
 import { useSessionUser, type SessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
@@ -53,38 +54,21 @@ function ActionButton({ me, row, action, color = 'primary', onClick }: ActionBut
   );
 }
 
+const fetchUsers = searchWhenFiltered(usersApi.list, (filters: { keyword: string; group: string }, page, pageSize) =>
+  usersApi.search(filters.keyword, filters.group, page, pageSize),
+);
+
 /** Admin user management: search, paged table, row actions and the add/edit drawers. */
 export function UsersPage() {
   const { t } = useTranslation();
   const me = useSessionUser();
-  const [rows, setRows] = useState<AdminUser[]>([]);
-  const [total, setTotal] = useState(0);
-  const { page, setPage, pageSize, setPageSize } = usePaging();
+  const { rows, setRows, loading, applyQuery, reload, pagination } = usePagedRows(fetchUsers, { keyword: '', group: '' });
   const [keyword, setKeyword] = useState('');
   const [group, setGroup] = useState('');
-  const [query, setQuery] = useState({ keyword: '', group: '' });
   const [groups, setGroups] = useState<string[]>([]);
-  const [loading, setLoading] = useState(false);
   const [addOpen, setAddOpen] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    const result =
-      query.keyword || query.group
-        ? await usersApi.search(query.keyword, query.group, page + 1, pageSize)
-        : await usersApi.list(page + 1, pageSize);
-    setLoading(false);
-    if (result.ok) {
-      setRows(result.data.items ?? []);
-      setTotal(result.data.total ?? 0);
-    }
-  }, [page, pageSize, query]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   useEffect(() => {
     void usersApi.groups().then((result) => result.ok && setGroups(result.data ?? []));
@@ -93,8 +77,7 @@ export function UsersPage() {
   if (!me) return null;
 
   function search() {
-    setPage(0);
-    setQuery({ keyword: keyword.trim(), group });
+    applyQuery({ keyword: keyword.trim(), group });
   }
 
   async function manage(row: AdminUser, action: ManageAction) {
@@ -203,10 +186,10 @@ export function UsersPage() {
             </TableBody>
           </Table>
         </TableContainer>
-        <PagedTablePagination total={total} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+        <PagedTablePagination {...pagination} />
       </Card>
-      <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void load()} />
-      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void load()} />
+      <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void reload()} />
+      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void reload()} />
       <ConfirmDialog
         open={!!deleting}
         title={t('users:delete.title')}
