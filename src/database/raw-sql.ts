@@ -22,13 +22,6 @@ export interface GuardedUpdate extends Statement {
   undo: Statement;
 }
 
-/** Thrown inside a SQLite (nested) transaction to roll it back at the guard that failed. */
-class GuardFailed extends Error {
-  constructor(readonly index: number) {
-    super('guard failed');
-  }
-}
-
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
  * building costs several times the statement itself. On SQLite statements run as cached
@@ -49,24 +42,18 @@ export class RawSql {
     if (dataSource.options.type !== 'better-sqlite3') return;
     const sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
     this.sqlite = sqlite;
-    // Called inside the batch's transaction, so each group becomes a savepoint of it.
-    const applyGroup = sqlite.transaction((updates: GuardedUpdate[]) => {
-      updates.forEach((update, index) => {
-        if (this.runSqlite(update.sql, update.parameters) === 0) throw new GuardFailed(index);
-      });
-    });
-    const tryGroup = (updates: GuardedUpdate[]): number => {
-      try {
-        applyGroup(updates);
-        return -1;
-      } catch (error) {
-        if (error instanceof GuardFailed) return error.index;
-        throw error;
+    // Inside one transaction, so a group's undo commits together with it (or not at all).
+    const applyInOrder = (updates: GuardedUpdate[]): number => {
+      for (let index = 0; index < updates.length; index++) {
+        if (this.runSqlite(updates[index].sql, updates[index].parameters) > 0) continue;
+        for (let earlier = index - 1; earlier >= 0; earlier--) this.runSqlite(updates[earlier].undo.sql, updates[earlier].undo.parameters);
+        return index;
       }
+      return -1;
     };
     this.applyGuardedOnSqlite = sqlite.transaction((groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined) => {
-      if (combined && tryGroup(combined) < 0) return groups.map(() => -1);
-      return groups.map(tryGroup);
+      if (combined && applyInOrder(combined) < 0) return groups.map(() => -1);
+      return groups.map(applyInOrder);
     });
     this.runAll = sqlite.transaction((statements: Statement[]) => {
       for (const statement of statements) this.runSqlite(statement.sql, statement.parameters);
@@ -92,9 +79,7 @@ export class RawSql {
    *
    * `combined`, when given, does the work of all groups at once (their amounts summed per
    * row): tried first, and when every guard holds the groups need not run one by one. On
-   * SQLite everything is one transaction (one commit, each group a savepoint of it); on MySQL
-   * each update commits by itself and a failed group runs the undo statements of its earlier
-   * updates.
+   * SQLite everything is one transaction (one commit); on MySQL each update commits by itself.
    */
   async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[]): Promise<number[]> {
     if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined);
