@@ -100,6 +100,9 @@ describe('console shell, setup and sign-in', () => {
     await page.getByTestId('register-submit').click();
     await page.waitForURL('**/login');
     await page.getByTestId('toast-success').waitFor();
+    // The URL changes before the router swaps the pages, and the register form has the same
+    // input names: wait for the login form itself, or the fills can land on the old page.
+    await page.getByTestId('login-submit').waitFor();
 
     await page.locator('input[name="username"]').fill('alice');
     await page.locator('input[name="password"]').fill('alice-pass-1');
