@@ -42,11 +42,12 @@ export class RawSql {
     if (dataSource.options.type !== 'better-sqlite3') return;
     const sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
     this.sqlite = sqlite;
-    // Inside one transaction, so a group's undo commits together with it (or not at all).
+    // Inside one transaction, so a group's undo commits together with it (or not at all);
+    // applyGuardedOneByOne is its twin for MySQL, where each statement is awaited.
     const applyInOrder = (updates: GuardedUpdate[]): number => {
       for (let index = 0; index < updates.length; index++) {
-        if (this.runSqlite(updates[index].sql, updates[index].parameters) > 0) continue;
-        for (let earlier = index - 1; earlier >= 0; earlier--) this.runSqlite(updates[earlier].undo.sql, updates[earlier].undo.parameters);
+        if (this.runSqlite(updates[index]) > 0) continue;
+        for (let earlier = index - 1; earlier >= 0; earlier--) this.runSqlite(updates[earlier].undo);
         return index;
       }
       return -1;
@@ -56,20 +57,8 @@ export class RawSql {
       return groups.map(applyInOrder);
     });
     this.runAll = sqlite.transaction((statements: Statement[]) => {
-      for (const statement of statements) this.runSqlite(statement.sql, statement.parameters);
+      for (const statement of statements) this.runSqlite(statement);
     });
-  }
-
-  /** Runs one INSERT, UPDATE or DELETE and answers how many rows it changed. */
-  async run(sql: string, parameters: unknown[]): Promise<number> {
-    if (this.sqlite) return this.runSqlite(sql, parameters);
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(sql, parameters, true);
-      return result.affected ?? 0;
-    } finally {
-      await runner.release();
-    }
   }
 
   /**
@@ -108,18 +97,30 @@ export class RawSql {
     return this.dataSource.driver.escape(name);
   }
 
+  /** MySQL's twin of the SQLite loop in the constructor: each update commits by itself, so the undo is its own statement. */
   private async applyGuardedOneByOne(updates: GuardedUpdate[]): Promise<number> {
     for (let index = 0; index < updates.length; index++) {
-      if ((await this.run(updates[index].sql, updates[index].parameters)) > 0) continue;
-      for (let earlier = index - 1; earlier >= 0; earlier--) await this.run(updates[earlier].undo.sql, updates[earlier].undo.parameters);
+      if ((await this.runOnPool(updates[index])) > 0) continue;
+      for (let earlier = index - 1; earlier >= 0; earlier--) await this.runOnPool(updates[earlier].undo);
       return index;
     }
     return -1;
   }
 
-  private runSqlite(sql: string, parameters: unknown[]): number {
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.sqlite!.prepare(sql)));
-    return statement.run(parameters).changes;
+  /** Runs one UPDATE on a pooled MySQL connection and answers how many rows it changed. */
+  private async runOnPool(statement: Statement): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const result = await runner.query(statement.sql, statement.parameters, true);
+      return result.affected ?? 0;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private runSqlite({ sql, parameters }: Statement): number {
+    let prepared = this.statements.get(sql);
+    if (!prepared) this.statements.set(sql, (prepared = this.sqlite!.prepare(sql)));
+    return prepared.run(parameters).changes;
   }
 }

@@ -275,29 +275,29 @@ export class RelayService {
     return { ok: true, delivery: { channel, upstreamModel: target.upstreamModel, usage: reading.usage, text: reading.text, firstByteAt: headersAt } };
   }
 
-  /** The body to send: the client's own bytes when this channel would change nothing in them. */
+  /** The body to send: the client's own bytes when this channel changes nothing in them. */
   private outgoingBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, request: RelayRequest): string | Buffer {
-    const clientBody = request.body;
-    if (!clientBody) return request.rawBody;
-    const unchanged =
-      clientBody.model === target.upstreamModel &&
-      !(target.endpoint === 'chat' && 'group' in clientBody) &&
-      systemPromptToAdd(target, clientBody) === undefined &&
-      Object.keys(target.channel.paramOverride).length === 0 &&
-      adaptor.keepsClientBody(target, clientBody);
-    return unchanged ? request.rawBody : JSON.stringify(this.outgoingBody(adaptor, target, clientBody));
+    if (!request.body) return request.rawBody;
+    const body = this.outgoingBody(adaptor, target, request.body);
+    return body === request.body ? request.rawBody : JSON.stringify(body);
   }
 
-  /** The client's body for this channel: its own copy, with the upstream model, setting and param_override. */
+  /**
+   * The client's body for this channel: a copy with the upstream model, the setting and
+   * param_override, or the client's own object when none of them changes anything.
+   */
   private outgoingBody(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject): JsonObject {
-    const body: JsonObject = { ...clientBody };
-    if (target.endpoint === 'chat') {
-      delete body.group;
-      const systemPrompt = systemPromptToAdd(target, body);
-      if (systemPrompt !== undefined) body.messages = [{ role: 'system', content: systemPrompt }, ...(body.messages as JsonObject[])];
+    // `group` picks the playground's group; it is ours, not the provider's.
+    const dropsGroup = target.endpoint === 'chat' && 'group' in clientBody;
+    const systemPrompt = systemPromptToAdd(target, clientBody);
+    const overrides = Object.keys(target.channel.paramOverride).length > 0;
+    if (!dropsGroup && systemPrompt === undefined && !overrides && clientBody.model === target.upstreamModel && adaptor.keepsClientBody(target, clientBody)) {
+      return clientBody;
     }
-    const converted = adaptor.convertRequest(target, body);
-    return Object.assign(converted, target.channel.paramOverride);
+    const body: JsonObject = { ...clientBody };
+    if (dropsGroup) delete body.group;
+    if (systemPrompt !== undefined) body.messages = [{ role: 'system', content: systemPrompt }, ...(body.messages as JsonObject[])];
+    return Object.assign(adaptor.convertRequest(target, body), target.channel.paramOverride);
   }
 
   private priceSheet(caller: RelayCaller, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
