@@ -16,6 +16,8 @@ export const ROLE_ROOT = 100;
 
 let current: SessionUser | null = readJson<SessionUser>(StorageKey.user);
 const listeners = new Set<() => void>();
+/** Where the user chose to go on signing out; unset, a signed-out visitor is sent to /login. */
+let signedOutTo: string | undefined;
 
 export function getSessionUser(): SessionUser | null {
   return current;
@@ -23,6 +25,7 @@ export function getSessionUser(): SessionUser | null {
 
 export function setSessionUser(user: SessionUser | null): void {
   current = user;
+  if (user) signedOutTo = undefined;
   if (user) {
     writeJson(StorageKey.user, {
       id: user.id,
@@ -36,6 +39,20 @@ export function setSessionUser(user: SessionUser | null): void {
     localStorage.removeItem(StorageKey.user);
   }
   listeners.forEach((listener) => listener());
+}
+
+/**
+ * Signs out on purpose and names the page to land on. The guard of the page being left sees
+ * the user gone before the router has moved on, and would otherwise send the visitor to /login.
+ */
+export function endSession(goTo: string): void {
+  signedOutTo = goTo;
+  setSessionUser(null);
+}
+
+/** Where a guard sends a visitor who is not signed in. */
+export function signedOutDestination(): string {
+  return signedOutTo ?? '/login';
 }
 
 function subscribe(listener: () => void) {

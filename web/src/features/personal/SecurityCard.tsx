@@ -20,7 +20,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/CopyProvider';
 import { FormTextField } from '../../components/form/FormTextField';
-import { setSessionUser } from '../../lib/session';
+import { endSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { personalApi, type SelfUser } from './api';
 
@@ -106,7 +106,7 @@ function DeleteAccountDialog({ open, username, onClose }: { open: boolean; usern
     const result = await personalApi.deleteSelf();
     if (result.ok) {
       toast.success(t('personal:security.deleted'));
-      setSessionUser(null);
+      endSession('/');
       navigate('/');
     }
   }
