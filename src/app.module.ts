@@ -13,6 +13,7 @@ import { BillingModule } from './modules/billing/billing.module';
 import { ChannelByIdModule } from './modules/channels/channel-by-id.module';
 import { ChannelsModule } from './modules/channels/channels.module';
 import { LogsModule } from './modules/logs/logs.module';
+import { MailModule } from './modules/mail/mail.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { RelayModule } from './modules/relay/relay.module';
@@ -39,6 +40,7 @@ export class AppModule {
         SessionsModule,
         UsersModule,
         SystemModule,
+        MailModule,
         AuthModule,
         PricingModule,
         ChannelsModule,

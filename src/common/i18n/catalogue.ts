@@ -3,6 +3,7 @@ import { usersMessages } from './messages/users.messages';
 import { optionsMessages } from './messages/options.messages';
 import { relayMessages } from './messages/relay.messages';
 import { managementMessages } from './messages/management.messages';
+import { signinMessages } from './messages/signin.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -15,6 +16,7 @@ export const MESSAGES = {
   ...optionsMessages,
   ...relayMessages,
   ...managementMessages,
+  ...signinMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;
