@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { OptionEntity } from '../src/modules/options/entities/option.entity';
-import { OPTION_DEFINITIONS } from '../src/modules/options/option-definitions';
+import { OPTION_DEFINITIONS, OptionDefinition } from '../src/modules/options/option-definitions';
+import { normaliseOptionValue, OptionsService } from '../src/modules/options/options.service';
 import { createAdmin, Session, setupRoot } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -53,10 +54,25 @@ describe('options', () => {
       ['DataExportInterval', '0', 'DataExportInterval must be at least 1'],
       ['DataExportDefaultTime', 'month', 'DataExportDefaultTime must be one of hour, day, week'],
       ['ModelRatio', '{"gpt-4o": 2.5,', 'ModelRatio is not a valid JSON string'],
-      ['ModelRatio', '{"gpt-4o": "cheap"}', 'ModelRatio does not have the expected JSON structure'],
-      ['ModelRatio', '[1,2]', 'ModelRatio does not have the expected JSON structure'],
-      ['GroupRatio', '{"default": -1}', 'GroupRatio does not have the expected JSON structure'],
-      ['PayMethods', '[{"name": "x"}]', 'PayMethods does not have the expected JSON structure'],
+      ['ModelRatio', '{"gpt-4o": "cheap"}', 'ModelRatio must be a JSON object whose values are non-negative numbers'],
+      ['ModelRatio', '[1,2]', 'ModelRatio must be a JSON object whose values are non-negative numbers'],
+      ['GroupRatio', '{"default": -1}', 'GroupRatio must be a JSON object whose values are non-negative numbers'],
+      ['PayMethods', '[{"name": "x"}]', 'PayMethods must be a JSON array of entries with string name, type and optional color'],
+      ['AutoGroups', '{"default": 1}', 'AutoGroups must be a JSON array of strings'],
+      ['UserUsableGroups', '{"vip": 2}', 'UserUsableGroups must be a JSON object whose values are strings'],
+      ['GroupGroupRatio', '{"vip": 2}', 'GroupGroupRatio must be a JSON object mapping each group to an object of non-negative numbers'],
+      ['Chats', '[["x"]]', 'Chats must be a JSON array of objects mapping a name to a link'],
+      ['claude.model_headers_settings', '{"m": {"h": "v"}}', 'claude.model_headers_settings must be a JSON object: model → { header: [value, …] }'],
+      ['claude.default_max_tokens', '{"default": 1.5}', 'claude.default_max_tokens must be a JSON object whose values are non-negative integers'],
+      ['ModelRequestRateLimitGroup', '{"vip": [1]}', 'ModelRequestRateLimitGroup must be a JSON object: group → [request count, success count], integers from 0 to 100000000'],
+      ['QuotaForNewUser', '1e20', 'QuotaForNewUser must be at most 1000000000000000'],
+      ['PreConsumedQuota', 1e20, 'PreConsumedQuota must be at most 1000000000000000'],
+      ['QuotaPerUnit', '1e308', 'QuotaPerUnit must be at most 1000000000'],
+      ['QuotaPerUnit', 'Infinity', 'QuotaPerUnit must be a number'],
+      ['QuotaPerUnit', '0x10', 'QuotaPerUnit must be a number'],
+      ['USDExchangeRate', '', 'USDExchangeRate must be a number'],
+      ['SMTPPort', 70000, 'SMTPPort must be at most 65535'],
+      ['ModelRequestRateLimitSuccessCount', 0, 'ModelRequestRateLimitSuccessCount must be at least 1'],
       ['claude.thinking_adapter_budget_tokens_percentage', '1.5', 'claude.thinking_adapter_budget_tokens_percentage must be at most 1'],
       ['ServerAddress', 'ftp://example.com', 'ServerAddress must start with http:// or https://'],
       ['NoSuchKey', 'x', 'Unknown option: NoSuchKey'],
@@ -84,6 +100,29 @@ describe('options', () => {
     expect((await app.http.get('/api/notice')).body.data).toBe('# Hello');
   });
 
+  it('declares bounds for every number, and no published secret', () => {
+    for (const [key, definition] of Object.entries(OPTION_DEFINITIONS) as [string, OptionDefinition][]) {
+      if (definition.kind === 'int' || definition.kind === 'number') {
+        expect({ key, bounded: Number.isFinite(definition.min) && Number.isFinite(definition.max) }).toEqual({ key, bounded: true });
+      }
+      expect({ key, publishedSecret: Boolean(definition.secret && definition.status) }).toEqual({ key, publishedSecret: false });
+      expect({ key, readers: definition.readBy.length > 0 }).toEqual({ key, readers: true });
+      expect({ key, defaultValid: normaliseOptionValue(key, definition, definition.default) }).toEqual({ key, defaultValid: definition.default });
+    }
+  });
+
+  it('gives readers typed values that change at once', async () => {
+    const options = app.app.get(OptionsService);
+    expect(options.get('QuotaPerUnit')).toBe(500000);
+    expect(options.get('DisplayTokenStatEnabled')).toBe(true);
+    expect((await put(root, 'AutomaticDisableKeywords', ' first \n\n second')).body.success).toBe(true);
+    expect(options.get('AutomaticDisableKeywords')).toEqual(['first', 'second']);
+    expect((await put(root, 'EmailDomainWhitelist', 'a.com, b.com,,')).body.success).toBe(true);
+    expect(options.get('EmailDomainWhitelist')).toEqual(['a.com', 'b.com']);
+    expect((await put(root, 'GroupRatio', '{"default": 1, "vip": 0.5}')).body.success).toBe(true);
+    expect(options.get('GroupRatio')).toEqual({ default: 1, vip: 0.5 });
+  });
+
   it('keeps root-only keys away from admins', async () => {
     const response = await put(admin, 'PasswordLoginEnabled', 'false');
     expect(response.body).toMatchObject({ success: false, message: 'Only the super administrator may change PasswordLoginEnabled' });
@@ -96,5 +135,6 @@ describe('options', () => {
     expect((await admin.post('/api/option/rest_model_ratio')).status).toBe(403);
     expect((await root.post('/api/option/rest_model_ratio')).body.success).toBe(true);
     expect(JSON.parse((await valueOf('ModelRatio'))!)).toEqual(JSON.parse(OPTION_DEFINITIONS.ModelRatio.default));
+    expect(app.app.get(OptionsService).get('ModelRatio')).toEqual(JSON.parse(OPTION_DEFINITIONS.ModelRatio.default));
   });
 });

@@ -31,7 +31,7 @@ export class AuthService {
   /** Signs in and starts a fresh session; any session the browser had is ended (id rotation). */
   async login(username: string, password: string, previousSessionId?: string): Promise<LoginResult> {
     await this.setup.assertInitialised();
-    if (!this.options.getBool('PasswordLoginEnabled')) throw new AppError('user.password_login_disabled');
+    if (!this.options.get('PasswordLoginEnabled')) throw new AppError('user.password_login_disabled');
     const user = await this.users.verifyCredentials(username.trim(), password);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
     if (previousSessionId) await this.sessions.destroy(previousSessionId);
@@ -47,10 +47,10 @@ export class AuthService {
   /** New account, welcome quota and the inviter's reward land together or not at all. */
   async register(dto: RegisterDto): Promise<void> {
     await this.setup.assertInitialised();
-    if (!this.options.getBool('RegisterEnabled')) throw new AppError('user.register_disabled');
-    if (!this.options.getBool('PasswordRegisterEnabled')) throw new AppError('user.password_register_disabled');
+    if (!this.options.get('RegisterEnabled')) throw new AppError('user.register_disabled');
+    if (!this.options.get('PasswordRegisterEnabled')) throw new AppError('user.password_register_disabled');
     if (dto.password2 !== undefined && dto.password2 !== dto.password) throw new AppError('user.password_mismatch');
-    if (this.options.getBool('EmailVerificationEnabled')) {
+    if (this.options.get('EmailVerificationEnabled')) {
       // Verification codes arrive with the mail issue; until then a code can never be valid.
       if (!dto.email || !dto.verification_code) throw new AppError('user.email_verification_required');
       throw new AppError('user.email_verification_unavailable');
@@ -58,9 +58,9 @@ export class AuthService {
     const username = dto.username.trim();
     const affCode = dto.aff_code?.trim();
     const inviter = affCode ? await this.users.findByAffCode(affCode) : null;
-    const quotaForNewUser = this.options.getNumber('QuotaForNewUser');
-    const quotaForInvitee = inviter ? this.options.getNumber('QuotaForInvitee') : 0;
-    const quotaForInviter = inviter ? this.options.getNumber('QuotaForInviter') : 0;
+    const quotaForNewUser = this.options.get('QuotaForNewUser');
+    const quotaForInvitee = inviter ? this.options.get('QuotaForInvitee') : 0;
+    const quotaForInviter = inviter ? this.options.get('QuotaForInviter') : 0;
 
     const passwordHash = await this.users.hashPassword(dto.password);
     await this.transactions.run(async (manager) => {

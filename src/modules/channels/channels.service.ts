@@ -226,8 +226,8 @@ export class ChannelsService {
     for (const { models, type } of rows) {
       for (const model of splitList(models)) if (!ownerByModel.has(model)) ownerByModel.set(model, CHANNEL_TYPES[type] ?? 'custom');
     }
-    for (const option of ['ModelRatio', 'ModelPrice']) {
-      for (const model of Object.keys(this.options.getJson<Record<string, number>>(option))) if (!ownerByModel.has(model)) ownerByModel.set(model, 'custom');
+    for (const option of ['ModelRatio', 'ModelPrice'] as const) {
+      for (const model of Object.keys(this.options.get(option))) if (!ownerByModel.has(model)) ownerByModel.set(model, 'custom');
     }
     return [...ownerByModel.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

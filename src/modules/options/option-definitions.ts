@@ -1,61 +1,157 @@
+import type { MessageCode } from '../../common/i18n/catalogue';
 import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
-/** How a value is checked and normalised on write. Every stored value is a string. */
-export type OptionKind = 'bool' | 'int' | 'number' | 'string' | 'text' | 'url' | 'json' | 'enum';
+/**
+ * Runtime settings, one declaration per key. To add a setting, append one line in its area:
+ * `MyKey: int({ default: 5, min: 0, max: 60, readBy: ['relay'] })`. `OptionKey` then includes
+ * it and `options.get('MyKey')` returns a `number`. Every stored value is a string; the
+ * declaration checks and normalises it on write and parses it once per change for readers.
+ */
 
-export interface OptionDefinition {
+/** How a value is checked on write and what readers get back. */
+export type OptionKind = 'bool' | 'int' | 'number' | 'string' | 'text' | 'lines' | 'list' | 'url' | 'json' | 'enum';
+
+/** Modules that read a setting. `console` means only the web console reads it (through /api/status or the settings page). */
+export type OptionReader =
+  | 'auth'
+  | 'users'
+  | 'tokens'
+  | 'channels'
+  | 'relay'
+  | 'pricing'
+  | 'logs'
+  | 'system'
+  | 'console'
+  | 'payment'
+  | 'mail'
+  | 'oauth'
+  | 'tasks'
+  | 'monitoring';
+
+/** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
+export interface JsonShape<T> {
+  test: (value: unknown) => value is T;
+  rule: MessageCode;
+}
+
+export interface OptionDefinition<T = unknown> {
   kind: OptionKind;
+  /** The default, in its stored (string) form. */
   default: string;
+  /** Stored string (already validated) → the typed value readers get. */
+  parse: (stored: string) => T;
+  /** Bounds, required for every number. */
   min?: number;
   max?: number;
-  /** Never sent back to the console; only whether it is set. */
+  /** Never sent back to the console; only whether it is set. Never published. */
   secret?: boolean;
   /** Only the super administrator may change it (the system tab). */
   rootOnly?: boolean;
-  /** For kind 'json': the shape the parsed value must have. */
-  shape?: (value: unknown) => boolean;
+  /** For kind 'json': the structure the parsed value must have. */
+  shape?: JsonShape<T>;
   /** For kind 'enum'. */
-  values?: string[];
+  values?: readonly string[];
+  /** The /api/status field that publishes the value to everyone; absent = not published. */
+  status?: string;
+  /** Modules that read it (documentation, and what the settings page test checks against). */
+  readBy: readonly OptionReader[];
+  /** Stored and validated, but no feature reads it yet: the feature (issue) it waits for. */
+  waitsFor?: string;
 }
+
+/** Fields every declaration helper accepts besides the default. */
+type Common = Pick<OptionDefinition, 'readBy' | 'secret' | 'rootOnly' | 'status' | 'waitsFor'>;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNonNegativeNumber = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isNonNegativeNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+const isNonNegativeInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+const isString = (value: unknown): value is string => typeof value === 'string';
+const mapOf = <T>(value: unknown, item: (v: unknown) => v is T): value is Record<string, T> => isPlainObject(value) && Object.values(value).every(item);
+const listOf = <T>(value: unknown, item: (v: unknown) => v is T): value is T[] => Array.isArray(value) && value.every(item);
 
-/** JSON shapes, named for what they hold. */
+export type NumberMap = Record<string, number>;
+export type StringMap = Record<string, string>;
+export interface PayMethod {
+  name: string;
+  type: string;
+  color?: string;
+}
+/** [request count, success count] per group; a count of 0 means unlimited. */
+export type RateLimitPair = [number, number];
+
+/** JSON structures, named for what they hold. */
 export const shapes = {
-  numberMap: (value: unknown) => isPlainObject(value) && Object.values(value).every(isNonNegativeNumber),
-  stringMap: (value: unknown) => isPlainObject(value) && Object.values(value).every((v) => typeof v === 'string'),
-  numberMapByGroup: (value: unknown) =>
-    isPlainObject(value) && Object.values(value).every((inner) => isPlainObject(inner) && Object.values(inner).every(isNonNegativeNumber)),
-  stringList: (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string'),
+  numberMap: { test: (v): v is NumberMap => mapOf(v, isNonNegativeNumber), rule: 'option.shape.number_map' },
+  stringMap: { test: (v): v is StringMap => mapOf(v, isString), rule: 'option.shape.string_map' },
+  numberMapByGroup: {
+    test: (v): v is Record<string, NumberMap> => mapOf(v, (inner): inner is NumberMap => mapOf(inner, isNonNegativeNumber)),
+    rule: 'option.shape.number_map_by_group',
+  },
+  stringList: { test: (v): v is string[] => listOf(v, isString), rule: 'option.shape.string_list' },
   /** [{name, type, color?}] */
-  payMethods: (value: unknown) =>
-    Array.isArray(value) &&
-    value.every((m) => isPlainObject(m) && typeof m.name === 'string' && typeof m.type === 'string' && (m.color === undefined || typeof m.color === 'string')),
+  payMethods: {
+    test: (v): v is PayMethod[] =>
+      listOf(v, (m): m is PayMethod => isPlainObject(m) && isString(m.name) && isString(m.type) && (m.color === undefined || isString(m.color))),
+    rule: 'option.shape.pay_methods',
+  },
   /** [{"Chat name": "https://…{key}…{address}"}] */
-  chats: (value: unknown) => Array.isArray(value) && value.every((entry) => isPlainObject(entry) && Object.values(entry).every((v) => typeof v === 'string')),
+  chats: { test: (v): v is StringMap[] => listOf(v, (entry): entry is StringMap => mapOf(entry, isString)), rule: 'option.shape.chats' },
   /** {"model": {"header-name": ["value", …]}} */
-  headersByModel: (value: unknown) =>
-    isPlainObject(value) &&
-    Object.values(value).every((headers) => isPlainObject(headers) && Object.values(headers).every((list) => Array.isArray(list) && list.every((v) => typeof v === 'string'))),
-  intMap: (value: unknown) => isPlainObject(value) && Object.values(value).every((v) => Number.isInteger(v) && (v as number) >= 0),
-};
+  headersByModel: {
+    test: (v): v is Record<string, Record<string, string[]>> =>
+      mapOf(v, (headers): headers is Record<string, string[]> => mapOf(headers, (list): list is string[] => listOf(list, isString))),
+    rule: 'option.shape.headers_by_model',
+  },
+  intMap: { test: (v): v is NumberMap => mapOf(v, isNonNegativeInt), rule: 'option.shape.int_map' },
+  /** {"group": [count, successCount]} */
+  rateLimitByGroup: {
+    test: (v): v is Record<string, RateLimitPair> =>
+      mapOf(v, (pair): pair is RateLimitPair => Array.isArray(pair) && pair.length === 2 && pair.every((n) => isNonNegativeInt(n) && n <= 100_000_000)),
+    rule: 'option.shape.rate_limit_by_group',
+  },
+} satisfies Record<string, JsonShape<unknown>>;
 
-const bool = (value: boolean, extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'bool', default: String(value), ...extra });
-const int = (value: number, min: number, extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'int', default: String(value), min, ...extra });
-const num = (value: number, min: number, extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'number', default: String(value), min, ...extra });
-const str = (value = '', extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'string', default: value, ...extra });
-const text = (value = '', extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'text', default: value, ...extra });
-const url = (value = '', extra: Partial<OptionDefinition> = {}): OptionDefinition => ({ kind: 'url', default: value, ...extra });
-const json = (value: unknown, shape: (value: unknown) => boolean, extra: Partial<OptionDefinition> = {}): OptionDefinition => ({
-  kind: 'json',
-  default: JSON.stringify(value, null, 2),
-  shape,
-  ...extra,
+/** Non-empty trimmed lines; what one-per-line settings hold. */
+export const splitLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+const bool = (o: Common & { default: boolean }): OptionDefinition<boolean> => ({ ...o, kind: 'bool', default: String(o.default), parse: (s) => s === 'true' });
+const int = (o: Common & { default: number; min: number; max: number }): OptionDefinition<number> => ({ ...o, kind: 'int', default: String(o.default), parse: Number });
+const num = (o: Common & { default: number; min: number; max: number }): OptionDefinition<number> => ({ ...o, kind: 'number', default: String(o.default), parse: Number });
+const str = (o: Common & { default?: string }): OptionDefinition<string> => ({ ...o, kind: 'string', default: o.default ?? '', parse: (s) => s });
+const text = (o: Common & { default?: string }): OptionDefinition<string> => ({ ...o, kind: 'text', default: o.default ?? '', parse: (s) => s });
+/** One entry per line, stored as text, read as the list of non-empty trimmed lines. */
+const lines = (o: Common & { default?: string }): OptionDefinition<string[]> => ({ ...o, kind: 'lines', default: o.default ?? '', parse: splitLines });
+/** Comma-separated, read as the list of non-empty trimmed entries. */
+const list = (o: Common & { default?: string }): OptionDefinition<string[]> => ({
+  ...o,
+  kind: 'list',
+  default: o.default ?? '',
+  parse: (s) => s.split(',').map((item) => item.trim()).filter((item) => item !== ''),
 });
-const root = { rootOnly: true };
-const secret = { rootOnly: true, secret: true };
+/** http(s) address without trailing slashes, or empty. */
+const url = (o: Common & { default?: string }): OptionDefinition<string> => ({ ...o, kind: 'url', default: o.default ?? '', parse: (s) => s });
+const json = <T>(o: Common & { default: T; shape: JsonShape<T> }): OptionDefinition<T> => ({
+  ...o,
+  kind: 'json',
+  default: JSON.stringify(o.default, null, 2),
+  parse: (s) => JSON.parse(s) as T,
+});
+const oneOf = <V extends string>(o: Common & { default: V; values: readonly V[] }): OptionDefinition<V> => ({
+  ...o,
+  kind: 'enum',
+  default: o.default,
+  parse: (s) => s as V,
+});
+
+/** Upper bound of quota amounts in settings: far above any real grant, far below 2^53 so sums stay exact. */
+const MAX_QUOTA = 1_000_000_000_000_000;
+const ROOT = { rootOnly: true } as const;
+const SECRET = { rootOnly: true, secret: true } as const;
 
 export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
   'Your credit balance is too low',
@@ -69,163 +165,204 @@ export const DEFAULT_AUTOMATIC_DISABLE_KEYWORDS = [
   'invalid_api_key',
 ].join('\n');
 
-/** Every option the console can read or write, with its default. Unknown keys are refused. */
-export const OPTION_DEFINITIONS: Record<string, OptionDefinition> = {
+/** Every setting the console can read or write, with its default. Unknown keys are refused. */
+export const OPTION_DEFINITIONS = {
   // General and quota
-  TopUpLink: url(),
-  'general_setting.docs_link': url(),
-  QuotaPerUnit: num(500000, 1),
-  RetryTimes: int(0, 0, { max: 10 }),
-  USDExchangeRate: num(7.3, 0),
-  DisplayInCurrencyEnabled: bool(true),
-  DisplayTokenStatEnabled: bool(true),
-  DefaultCollapseSidebar: bool(false),
-  DemoSiteEnabled: bool(false),
-  SelfUseModeEnabled: bool(false),
-  QuotaForNewUser: int(0, 0),
-  PreConsumedQuota: int(500, 0),
-  QuotaForInviter: int(0, 0),
-  QuotaForInvitee: int(0, 0),
-  QuotaRemindThreshold: int(1000, 0),
-  StreamCacheQueueLength: int(0, 0),
-  ChatLink: url(),
-  ChatLink2: url(),
+  TopUpLink: url({ readBy: ['console'], status: 'top_up_link' }),
+  'general_setting.docs_link': url({ readBy: ['console'], status: 'docs_link' }),
+  QuotaPerUnit: num({ default: 500000, min: 1, max: 1_000_000_000, readBy: ['pricing', 'users', 'console'], status: 'quota_per_unit' }),
+  RetryTimes: int({ default: 0, min: 0, max: 10, readBy: ['relay'] }),
+  USDExchangeRate: num({ default: 7.3, min: 0, max: 1_000_000, readBy: ['console'], status: 'usd_exchange_rate' }),
+  DisplayInCurrencyEnabled: bool({ default: true, readBy: ['console'], status: 'display_in_currency' }),
+  DisplayTokenStatEnabled: bool({ default: true, readBy: ['console'], status: 'display_token_stat' }),
+  DefaultCollapseSidebar: bool({ default: false, readBy: ['console'], status: 'default_collapse_sidebar' }),
+  DemoSiteEnabled: bool({ default: false, readBy: ['console'], status: 'demo_site_enabled' }),
+  SelfUseModeEnabled: bool({ default: false, readBy: ['relay', 'console'], status: 'self_use_mode_enabled' }),
+  QuotaForNewUser: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
+  PreConsumedQuota: int({ default: 500, min: 0, max: MAX_QUOTA, readBy: ['relay'] }),
+  QuotaForInviter: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
+  QuotaForInvitee: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
+  QuotaRemindThreshold: int({ default: 1000, min: 0, max: MAX_QUOTA, readBy: ['monitoring'], waitsFor: 'quota reminder mail (issues 12 mail, 13 monitoring)' }),
+  StreamCacheQueueLength: int({ default: 0, min: 0, max: 100_000, readBy: ['relay'], waitsFor: 'stream buffering (issue 11)' }),
+  ChatLink: url({ readBy: ['console'], status: 'chat_link' }),
+  ChatLink2: url({ readBy: ['console'], status: 'chat_link2' }),
 
   // Drawing and tasks
-  DrawingEnabled: bool(false),
-  TaskEnabled: bool(false),
-  MjNotifyEnabled: bool(false),
-  MjAccountFilterEnabled: bool(false),
-  MjForwardUrlEnabled: bool(true),
-  MjModeClearEnabled: bool(true),
-  MjActionCheckSuccessEnabled: bool(true),
+  DrawingEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_drawing', waitsFor: 'Midjourney drawing (issue 14)' }),
+  TaskEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_task', waitsFor: 'async tasks (issue 14)' }),
+  MjNotifyEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'mj_notify_enabled', waitsFor: 'Midjourney drawing (issue 14)' }),
+  MjAccountFilterEnabled: bool({ default: false, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
+  MjForwardUrlEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
+  MjModeClearEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
+  MjActionCheckSuccessEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
 
   // Sensitive words
-  CheckSensitiveEnabled: bool(false),
-  CheckSensitiveOnPromptEnabled: bool(false),
-  SensitiveWords: text(''),
+  CheckSensitiveEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
+  CheckSensitiveOnPromptEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
+  SensitiveWords: lines({ readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
 
   // Logs and dashboard
-  LogConsumeEnabled: bool(true),
-  DataExportEnabled: bool(false),
-  DataExportInterval: int(5, 1),
-  DataExportDefaultTime: { kind: 'enum', default: 'hour', values: ['hour', 'day', 'week'] },
+  LogConsumeEnabled: bool({ default: true, readBy: ['relay'] }),
+  DataExportEnabled: bool({ default: false, readBy: ['console', 'monitoring'], status: 'enable_data_export', waitsFor: 'data dashboard export (issue 13)' }),
+  DataExportInterval: int({ default: 5, min: 1, max: 1440, readBy: ['monitoring'], waitsFor: 'data dashboard export (issue 13)' }),
+  DataExportDefaultTime: oneOf({ default: 'hour', values: ['hour', 'day', 'week'], readBy: ['console'], status: 'data_export_default_time' }),
 
   // Monitoring
-  ChannelDisableThreshold: num(5, 0),
-  AutomaticDisableChannelEnabled: bool(false),
-  AutomaticEnableChannelEnabled: bool(false),
-  AutomaticDisableKeywords: text(DEFAULT_AUTOMATIC_DISABLE_KEYWORDS),
+  /** Seconds: a channel test slower than this disables the channel (0 = never for slowness). */
+  ChannelDisableThreshold: num({ default: 5, min: 0, max: 86_400, readBy: ['relay', 'monitoring'], waitsFor: 'channel test rule (issue 11)' }),
+  AutomaticDisableChannelEnabled: bool({ default: false, readBy: ['relay'] }),
+  AutomaticEnableChannelEnabled: bool({ default: false, readBy: ['relay', 'monitoring'], waitsFor: 'channel test rule (issue 11)' }),
+  /** One per line, matched case-insensitively. */
+  AutomaticDisableKeywords: lines({ default: DEFAULT_AUTOMATIC_DISABLE_KEYWORDS, readBy: ['relay'] }),
 
   // Chat
-  Chats: json(
-    [
+  Chats: json({
+    default: [
       { 'ChatGPT Next Web': 'https://app.nextchat.dev/#/?settings={"key":"{key}","url":"{address}"}' },
       { 'Lobe Chat': 'https://chat-preview.lobehub.com/?settings={"keyVaults":{"openai":{"apiKey":"{key}","baseURL":"{address}/v1"}}}' },
     ],
-    shapes.chats,
-  ),
+    shape: shapes.chats,
+    readBy: ['console'],
+    status: 'chats',
+  }),
 
   // Pricing and groups
-  ModelPrice: json(DEFAULT_MODEL_PRICE, shapes.numberMap),
-  ModelRatio: json(DEFAULT_MODEL_RATIO, shapes.numberMap),
-  CompletionRatio: json(DEFAULT_COMPLETION_RATIO, shapes.numberMap),
-  CacheRatio: json(DEFAULT_CACHE_RATIO, shapes.numberMap),
-  GroupRatio: json({ default: 1, vip: 1, svip: 1 }, shapes.numberMap),
-  UserUsableGroups: json({ default: '默认分组', vip: 'vip分组' }, shapes.stringMap),
-  GroupGroupRatio: json({}, shapes.numberMapByGroup),
-  DefaultUseAutoGroup: bool(false),
-  AutoGroups: json(['default'], shapes.stringList),
+  ModelPrice: json({ default: DEFAULT_MODEL_PRICE, shape: shapes.numberMap, readBy: ['pricing', 'channels'] }),
+  ModelRatio: json({ default: DEFAULT_MODEL_RATIO, shape: shapes.numberMap, readBy: ['pricing', 'channels'] }),
+  CompletionRatio: json({ default: DEFAULT_COMPLETION_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  CacheRatio: json({ default: DEFAULT_CACHE_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users'] }),
+  UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
+  GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
+  DefaultUseAutoGroup: bool({ default: false, readBy: ['tokens', 'relay', 'console'], status: 'default_use_auto_group' }),
+  AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'], waitsFor: 'auto group (issue 11)' }),
 
-  // Rate limits
-  ModelRequestRateLimitEnabled: bool(false),
-  ModelRequestRateLimitCount: int(-1, 0),
-  ModelRequestRateLimitSuccessCount: int(1000, 1),
-  ModelRequestRateLimitDurationMinutes: int(1, 0),
+  // Rate limits (per user, on model requests)
+  ModelRequestRateLimitEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  /** Requests per window, failed ones included; 0 or -1 = unlimited. */
+  ModelRequestRateLimitCount: int({ default: -1, min: -1, max: 100_000_000, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  ModelRequestRateLimitSuccessCount: int({ default: 1000, min: 1, max: 100_000_000, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  ModelRequestRateLimitDurationMinutes: int({ default: 1, min: 0, max: 1440, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  /** Per-group overrides: {"group": [count, successCount]}. */
+  ModelRequestRateLimitGroup: json({ default: {}, shape: shapes.rateLimitByGroup, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
 
   // Model-specific
-  'gemini.safety_settings': json({ default: 'OFF', HARM_CATEGORY_CIVIC_INTEGRITY: 'BLOCK_NONE' }, shapes.stringMap),
-  'gemini.version_settings': json({ default: 'v1beta' }, shapes.stringMap),
-  'claude.model_headers_settings': json({}, shapes.headersByModel),
-  'claude.thinking_adapter_enabled': bool(true),
-  'claude.default_max_tokens': json({ default: 8192, 'claude-3-haiku-20240307': 4096, 'claude-3-opus-20240229': 4096 }, shapes.intMap),
-  'claude.thinking_adapter_budget_tokens_percentage': num(0.8, 0.1, { max: 1 }),
-  'global.pass_through_request_enabled': bool(false),
+  'gemini.safety_settings': json({
+    default: { default: 'OFF', HARM_CATEGORY_CIVIC_INTEGRITY: 'BLOCK_NONE' },
+    shape: shapes.stringMap,
+    readBy: ['relay'],
+    waitsFor: 'Gemini adaptor (issue 10)',
+  }),
+  'gemini.version_settings': json({ default: { default: 'v1beta' }, shape: shapes.stringMap, readBy: ['relay'], waitsFor: 'Gemini adaptor (issue 10)' }),
+  'claude.model_headers_settings': json({ default: {}, shape: shapes.headersByModel, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
+  'claude.thinking_adapter_enabled': bool({ default: true, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
+  'claude.default_max_tokens': json({
+    default: { default: 8192, 'claude-3-haiku-20240307': 4096, 'claude-3-opus-20240229': 4096 },
+    shape: shapes.intMap,
+    readBy: ['relay'],
+    waitsFor: 'Claude adaptor (issue 10)',
+  }),
+  'claude.thinking_adapter_budget_tokens_percentage': num({ default: 0.8, min: 0.1, max: 1, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
+  'global.pass_through_request_enabled': bool({ default: false, readBy: ['relay'], waitsFor: 'request conversion between formats (issue 10)' }),
 
   // Login and registration (system tab)
-  PasswordLoginEnabled: bool(true, root),
-  PasswordRegisterEnabled: bool(true, root),
-  EmailVerificationEnabled: bool(false, root),
-  RegisterEnabled: bool(true, root),
-  EmailDomainRestrictionEnabled: bool(false, root),
-  EmailAliasRestrictionEnabled: bool(false, root),
-  EmailDomainWhitelist: str('gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com', root),
+  PasswordLoginEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'password_login_enabled' }),
+  PasswordRegisterEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'password_register_enabled' }),
+  EmailVerificationEnabled: bool({ default: false, ...ROOT, readBy: ['auth', 'console'], status: 'email_verification' }),
+  RegisterEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'register_enabled' }),
+  EmailDomainRestrictionEnabled: bool({ default: false, ...ROOT, readBy: ['mail'], waitsFor: 'email verification (issue 12)' }),
+  EmailAliasRestrictionEnabled: bool({ default: false, ...ROOT, readBy: ['mail'], waitsFor: 'email verification (issue 12)' }),
+  EmailDomainWhitelist: list({
+    default: 'gmail.com,163.com,126.com,qq.com,outlook.com,hotmail.com,icloud.com,yahoo.com,foxmail.com',
+    ...ROOT,
+    readBy: ['mail'],
+    waitsFor: 'email verification (issue 12)',
+  }),
 
   // Mail
-  SMTPServer: str('', root),
-  SMTPPort: int(587, 1, { max: 65535, ...root }),
-  SMTPAccount: str('', root),
-  SMTPFrom: str('', root),
-  SMTPToken: str('', secret),
-  SMTPSSLEnabled: bool(false, root),
+  SMTPServer: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPPort: int({ default: 587, min: 1, max: 65535, ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPAccount: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPFrom: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPToken: str({ ...SECRET, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
 
   // Server
-  ServerAddress: url('', root),
-  WorkerUrl: url('', root),
-  WorkerValidKey: str('', secret),
+  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth'], status: 'server_address' }),
+  WorkerUrl: url({ ...ROOT, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
+  WorkerValidKey: str({ ...SECRET, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
 
   // Payment
-  PayAddress: url('', root),
-  EpayId: str('', root),
-  EpayKey: str('', secret),
-  CustomCallbackAddress: url('', root),
-  Price: num(7.3, 0, root),
-  MinTopUp: int(1, 1, root),
-  TopupGroupRatio: json({ default: 1, vip: 1, svip: 1 }, shapes.numberMap, root),
-  PayMethods: json(
-    [
+  PayAddress: url({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  EpayId: str({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  EpayKey: str({ ...SECRET, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  CustomCallbackAddress: url({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  Price: num({ default: 7.3, min: 0, max: 1_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'price' }),
+  MinTopUp: int({ default: 1, min: 1, max: 1_000_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'min_topup' }),
+  TopupGroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  PayMethods: json({
+    default: [
       { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'alipay' },
       { name: '微信', color: 'rgba(var(--semi-green-5), 1)', type: 'wxpay' },
     ],
-    shapes.payMethods,
-    root,
-  ),
+    shape: shapes.payMethods,
+    ...ROOT,
+    readBy: ['payment', 'console'],
+    status: 'pay_methods',
+  }),
 
   // Third-party sign-in
-  GitHubOAuthEnabled: bool(false, root),
-  GitHubClientId: str('', root),
-  GitHubClientSecret: str('', secret),
-  'oidc.enabled': bool(false, root),
-  'oidc.client_id': str('', root),
-  'oidc.client_secret': str('', secret),
-  'oidc.well_known': url('', root),
-  'oidc.authorization_endpoint': url('', root),
-  'oidc.token_endpoint': url('', root),
-  'oidc.user_info_endpoint': url('', root),
-  LinuxDOOAuthEnabled: bool(false, root),
-  LinuxDOClientId: str('', root),
-  LinuxDOClientSecret: str('', secret),
-  WeChatAuthEnabled: bool(false, root),
-  WeChatServerAddress: url('', root),
-  WeChatServerToken: str('', secret),
-  WeChatAccountQRCodeImageURL: url('', root),
-  TelegramOAuthEnabled: bool(false, root),
-  TelegramBotToken: str('', secret),
-  TelegramBotName: str('', root),
-  TurnstileCheckEnabled: bool(false, root),
-  TurnstileSiteKey: str('', root),
-  TurnstileSecretKey: str('', secret),
+  GitHubOAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'github_oauth', waitsFor: 'GitHub sign-in (issue 12)' }),
+  GitHubClientId: str({ ...ROOT, readBy: ['oauth', 'console'], status: 'github_client_id', waitsFor: 'GitHub sign-in (issue 12)' }),
+  GitHubClientSecret: str({ ...SECRET, readBy: ['oauth'], waitsFor: 'GitHub sign-in (issue 12)' }),
+  'oidc.enabled': bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'oidc_enabled', waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.client_id': str({ ...ROOT, readBy: ['oauth', 'console'], status: 'oidc_client_id', waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.client_secret': str({ ...SECRET, readBy: ['oauth'], waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.well_known': url({ ...ROOT, readBy: ['oauth'], waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.authorization_endpoint': url({ ...ROOT, readBy: ['oauth', 'console'], status: 'oidc_authorization_endpoint', waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.token_endpoint': url({ ...ROOT, readBy: ['oauth'], waitsFor: 'OIDC sign-in (issue 12)' }),
+  'oidc.user_info_endpoint': url({ ...ROOT, readBy: ['oauth'], waitsFor: 'OIDC sign-in (issue 12)' }),
+  LinuxDOOAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'linuxdo_oauth', waitsFor: 'LinuxDO sign-in (issue 12)' }),
+  LinuxDOClientId: str({ ...ROOT, readBy: ['oauth', 'console'], status: 'linuxdo_client_id', waitsFor: 'LinuxDO sign-in (issue 12)' }),
+  LinuxDOClientSecret: str({ ...SECRET, readBy: ['oauth'], waitsFor: 'LinuxDO sign-in (issue 12)' }),
+  WeChatAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'wechat_login', waitsFor: 'WeChat sign-in (issue 12)' }),
+  WeChatServerAddress: url({ ...ROOT, readBy: ['oauth'], waitsFor: 'WeChat sign-in (issue 12)' }),
+  WeChatServerToken: str({ ...SECRET, readBy: ['oauth'], waitsFor: 'WeChat sign-in (issue 12)' }),
+  WeChatAccountQRCodeImageURL: url({ ...ROOT, readBy: ['console'], status: 'wechat_qrcode' }),
+  TelegramOAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_oauth', waitsFor: 'Telegram sign-in (issue 12)' }),
+  TelegramBotToken: str({ ...SECRET, readBy: ['oauth'], waitsFor: 'Telegram sign-in (issue 12)' }),
+  TelegramBotName: str({ ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_bot_name' }),
+  TurnstileCheckEnabled: bool({ default: false, ...ROOT, readBy: ['auth', 'console'], status: 'turnstile_check', waitsFor: 'Turnstile verification (issue 12)' }),
+  TurnstileSiteKey: str({ ...ROOT, readBy: ['console'], status: 'turnstile_site_key' }),
+  TurnstileSecretKey: str({ ...SECRET, readBy: ['auth'], waitsFor: 'Turnstile verification (issue 12)' }),
 
   // Branding and content (other tab)
-  Notice: text(''),
-  SystemName: str('AI Gateway'),
-  Logo: url(''),
-  Footer: text(''),
-  About: text(''),
-  HomePageContent: text(''),
-};
+  Notice: text({ readBy: ['system'] }),
+  SystemName: str({ default: 'AI Gateway', readBy: ['console'], status: 'system_name' }),
+  Logo: url({ readBy: ['console'], status: 'logo' }),
+  Footer: text({ readBy: ['console'], status: 'footer_html' }),
+  About: text({ readBy: ['system'] }),
+  HomePageContent: text({ readBy: ['system'] }),
+} satisfies Record<string, OptionDefinition<unknown>>;
 
+/** Every setting's key; a typo does not compile. */
 export type OptionKey = keyof typeof OPTION_DEFINITIONS;
 
+/** What `options.get(key)` returns for a key. */
+export type OptionValue<K extends OptionKey> = (typeof OPTION_DEFINITIONS)[K] extends OptionDefinition<infer T> ? T : never;
+
+/** The full set of typed values, as readers see it. */
+export type OptionValues = { [K in OptionKey]: OptionValue<K> };
+
+export const OPTION_KEYS = Object.keys(OPTION_DEFINITIONS) as OptionKey[];
+
+export function isOptionKey(key: string): key is OptionKey {
+  return Object.prototype.hasOwnProperty.call(OPTION_DEFINITIONS, key);
+}
+
+export function definitionOf(key: OptionKey): OptionDefinition<unknown> {
+  return OPTION_DEFINITIONS[key];
+}
+
 /** Options the pricing reset puts back to the shipped defaults. */
-export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const;
+export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const satisfies readonly OptionKey[];

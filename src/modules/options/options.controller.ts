@@ -2,7 +2,8 @@ import { Body, Controller, Get, Post, Put } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser, RootOnly } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
 import { UpdateOptionDto } from './dto/update-option.dto';
-import { OptionsService, OptionView } from './options.service';
+import { OptionsService } from './options.service';
+import type { OptionView } from './option.wire';
 
 @Controller('api/option')
 export class OptionsController {

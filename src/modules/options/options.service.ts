@@ -7,16 +7,12 @@ import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { ROLE_ROOT } from '../users/entities/user.entity';
 import { OptionEntity } from './entities/option.entity';
-import { OPTION_DEFINITIONS, OptionDefinition, PRICING_OPTION_KEYS } from './option-definitions';
-
-export interface OptionView {
-  key: string;
-  value: string;
-  /** Present on secret options, whose value is never sent back. */
-  is_set?: boolean;
-}
+import { definitionOf, isOptionKey, OPTION_DEFINITIONS, OPTION_KEYS, OptionDefinition, OptionKey, OptionValue, OptionValues, PRICING_OPTION_KEYS } from './option-definitions';
+import type { OptionView } from './option.wire';
 
 const MAX_VALUE_LENGTH = 1_000_000;
+/** A plain decimal number (no hex, no Infinity, no blanks). */
+const DECIMAL = /^-?\d+(\.\d+)?(e[+-]?\d+)?$/i;
 const CACHE_CHANNEL = CACHE_NAMES.options;
 
 /**
@@ -26,9 +22,11 @@ const CACHE_CHANNEL = CACHE_NAMES.options;
 @Injectable()
 export class OptionsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(OptionsService.name);
-  private values = new Map<string, string>();
-  private parsed = new Map<string, unknown>();
-  private readonly listeners = new Set<(key: string) => void>();
+  /** Stored (string) form of every key, defaults included. */
+  private stored = new Map<OptionKey, string>();
+  /** Typed values, parsed once per change; what readers get. */
+  private readonly values = {} as OptionValues;
+  private readonly listeners = new Set<(key: OptionKey) => void>();
   private unsubscribe?: () => void;
 
   constructor(
@@ -48,64 +46,48 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
 
   async reload(): Promise<void> {
     const rows = await this.repository.find();
-    const next = new Map<string, string>();
-    for (const [key, definition] of Object.entries(OPTION_DEFINITIONS)) next.set(key, definition.default);
-    for (const row of rows) if (row.key in OPTION_DEFINITIONS) next.set(row.key, row.value);
-    const changed = [...next.keys()].filter((key) => next.get(key) !== this.values.get(key));
-    this.values = next;
-    this.parsed.clear();
-    for (const key of changed) this.notify(key);
+    const next = new Map<OptionKey, string>();
+    for (const key of OPTION_KEYS) next.set(key, definitionOf(key).default);
+    for (const row of rows) if (isOptionKey(row.key)) next.set(row.key, this.storedOrDefault(row.key, row.value));
+    for (const [key, value] of next) if (value !== this.stored.get(key)) this.apply(key, value);
   }
 
-  get(key: string): string {
-    const value = this.values.get(key);
-    if (value === undefined) throw new Error(`option ${key} is not defined`);
-    return value;
-  }
-
-  getBool(key: string): boolean {
-    return this.get(key) === 'true';
-  }
-
-  getNumber(key: string): number {
-    return Number(this.get(key));
-  }
-
-  /** Parsed once per write; callers must not mutate the result. */
-  getJson<T>(key: string): T {
-    if (!this.parsed.has(key)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(this.get(key));
-      } catch {
-        value = JSON.parse(OPTION_DEFINITIONS[key].default);
-      }
-      this.parsed.set(key, value);
-    }
-    return this.parsed.get(key) as T;
+  /** The typed value of a setting, kept in memory; callers must not mutate objects they get. */
+  get<K extends OptionKey>(key: K): OptionValue<K> {
+    return this.values[key];
   }
 
   /** Called with the key after any change, here or on another instance. */
-  onChange(listener: (key: string) => void): () => void {
+  /** Called with the key after any change, here or on another instance. */
+  onChange(listener: (key: OptionKey) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
   list(): OptionView[] {
-    return Object.entries(OPTION_DEFINITIONS).map(([key, definition]) =>
-      definition.secret ? { key, value: '', is_set: this.get(key) !== '' } : { key, value: this.get(key) },
-    );
+    return OPTION_KEYS.map((key) => {
+      const value = this.stored.get(key) ?? '';
+      return definitionOf(key).secret ? { key, value: '', is_set: value !== '' } : { key, value };
+    });
+  }
+
+  /** The published settings, by their /api/status field names. */
+  published(): Record<string, unknown> {
+    const fields: Record<string, unknown> = {};
+    for (const key of OPTION_KEYS) {
+      const { status, secret } = definitionOf(key);
+      if (status && !secret) fields[status] = this.values[key];
+    }
+    return fields;
   }
 
   async set(key: string, rawValue: unknown, actorRole: number): Promise<void> {
-    const definition = OPTION_DEFINITIONS[key];
-    if (!definition) throw new AppError('option.unknown_key', { key });
+    if (!isOptionKey(key)) throw new AppError('option.unknown_key', { key: key.slice(0, 191) });
+    const definition = definitionOf(key);
     if (definition.rootOnly && actorRole < ROLE_ROOT) throw new AppError('option.root_only', { key });
     const value = normaliseOptionValue(key, definition, rawValue);
     await this.repository.upsert({ key, value }, ['key']);
-    this.values.set(key, value);
-    this.parsed.delete(key);
-    this.notify(key);
+    this.apply(key, value);
     this.cacheSync.publish(CACHE_CHANNEL);
   }
 
@@ -117,14 +99,29 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
   async resetPricing(): Promise<void> {
     for (const key of PRICING_OPTION_KEYS) {
       await this.repository.delete({ key });
-      this.values.set(key, OPTION_DEFINITIONS[key].default);
-      this.parsed.delete(key);
-      this.notify(key);
+      this.apply(key, OPTION_DEFINITIONS[key].default);
     }
     this.cacheSync.publish(CACHE_CHANNEL);
   }
 
-  private notify(key: string): void {
+  private apply(key: OptionKey, value: string): void {
+    this.stored.set(key, value);
+    (this.values as Record<OptionKey, unknown>)[key] = definitionOf(key).parse(value);
+    this.notify(key);
+  }
+
+  /** A stored row that no longer passes its rule (written by an older version, or by hand) reads as the default. */
+  private storedOrDefault(key: OptionKey, value: string): string {
+    const definition = definitionOf(key);
+    try {
+      return normaliseOptionValue(key, definition, value);
+    } catch {
+      this.logger.warn(`option ${key} holds an invalid stored value; using its default`);
+      return definition.default;
+    }
+  }
+
+  private notify(key: OptionKey): void {
     for (const listener of this.listeners) {
       try {
         listener(key);
@@ -154,7 +151,7 @@ export function normaliseOptionValue(key: string, definition: OptionDefinition, 
     case 'number': {
       const trimmed = value.trim();
       const number = Number(trimmed);
-      if (trimmed === '' || !Number.isFinite(number)) throw new AppError(definition.kind === 'int' ? 'option.invalid_int' : 'option.invalid_number', { key });
+      if (!DECIMAL.test(trimmed) || !Number.isFinite(number)) throw new AppError(definition.kind === 'int' ? 'option.invalid_int' : 'option.invalid_number', { key });
       if (definition.kind === 'int' && !Number.isInteger(number)) throw new AppError('option.invalid_int', { key });
       if (definition.min !== undefined && number < definition.min) throw new AppError('option.too_small', { key, min: definition.min });
       if (definition.max !== undefined && number > definition.max) throw new AppError('option.too_large', { key, max: definition.max });
@@ -172,15 +169,17 @@ export function normaliseOptionValue(key: string, definition: OptionDefinition, 
       } catch {
         throw new AppError('option.invalid_json', { key });
       }
-      if (definition.shape && !definition.shape(parsed)) throw new AppError('option.invalid_json_shape', { key });
+      if (definition.shape && !definition.shape.test(parsed)) throw new AppError(definition.shape.rule, { key });
       return value;
     }
     case 'enum':
       if (!definition.values?.includes(value)) throw new AppError('option.invalid_enum', { key, values: (definition.values ?? []).join(', ') });
       return value;
     case 'string':
+    case 'list':
       return value.trim();
     case 'text':
+    case 'lines':
       return value;
   }
 }

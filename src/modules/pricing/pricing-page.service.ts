@@ -29,7 +29,7 @@ export class PricingPageService {
     });
     const usable = usableGroups(this.options, viewerGroup ?? '');
     const groupRatio: Record<string, number> = {};
-    for (const group of Object.keys(this.options.getJson<Record<string, number>>('GroupRatio'))) {
+    for (const group of Object.keys(this.options.get('GroupRatio'))) {
       if (group in usable) groupRatio[group] = this.pricing.groupRatio(viewerGroup ?? '', group).ratio;
     }
     return { models, group_ratio: groupRatio, usable_group: usable };

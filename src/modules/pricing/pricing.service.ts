@@ -23,10 +23,10 @@ export class PricingService {
   constructor(private readonly options: OptionsService) {}
 
   modelPricing(model: string): ModelPricing {
-    const prices = this.options.getJson<Record<string, number>>('ModelPrice');
-    const ratios = this.options.getJson<Record<string, number>>('ModelRatio');
-    const completion = this.options.getJson<Record<string, number>>('CompletionRatio');
-    const cache = this.options.getJson<Record<string, number>>('CacheRatio');
+    const prices = this.options.get('ModelPrice');
+    const ratios = this.options.get('ModelRatio');
+    const completion = this.options.get('CompletionRatio');
+    const cache = this.options.get('CacheRatio');
     const completionRatio = completion[model] ?? 1;
     const cacheRatio = cache[model] ?? 1;
     if (model in prices) {
@@ -40,12 +40,12 @@ export class PricingService {
 
   /** The ratio of the group a request runs in; GroupGroupRatio overrides it for the user's own group. */
   groupRatio(userGroup: string, usingGroup: string): { ratio: number; userGroupRatio: number | null } {
-    const special = this.options.getJson<Record<string, Record<string, number>>>('GroupGroupRatio')[userGroup]?.[usingGroup];
+    const special = this.options.get('GroupGroupRatio')[userGroup]?.[usingGroup];
     if (special !== undefined) return { ratio: special, userGroupRatio: special };
-    return { ratio: this.options.getJson<Record<string, number>>('GroupRatio')[usingGroup] ?? 1, userGroupRatio: null };
+    return { ratio: this.options.get('GroupRatio')[usingGroup] ?? 1, userGroupRatio: null };
   }
 
   quotaPerUnit(): number {
-    return this.options.getNumber('QuotaPerUnit');
+    return this.options.get('QuotaPerUnit');
   }
 }

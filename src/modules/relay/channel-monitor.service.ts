@@ -26,15 +26,11 @@ export class ChannelMonitorService {
   ) {}
 
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
-    if (!this.options.getBool('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
+    if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
     if (upstreamStatus === 401) return true;
     if (upstreamStatus === 429 || (upstreamStatus !== undefined && upstreamStatus >= 500)) return false;
     const lower = message.toLowerCase();
-    return this.options
-      .get('AutomaticDisableKeywords')
-      .split('\n')
-      .map((line) => line.trim().toLowerCase())
-      .some((keyword) => keyword !== '' && lower.includes(keyword));
+    return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));
   }
 
   /** Sets status 3 with the reason, only if the channel is still enabled, then reloads every channel cache. */

@@ -141,7 +141,7 @@ export class RelayService {
     const stream = body?.stream === true;
     const promptEstimate = body ? estimatePromptTokens(spec.endpoint, body) : 0;
     const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
-    const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.getNumber('PreConsumedQuota'));
+    const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
     const hold = await this.holdQuota(caller, holdAmount);
 
     const abort = new UpstreamAbort();
@@ -181,7 +181,7 @@ export class RelayService {
 
   /** Tries channels until one answers, RetryTimes more at most, never the same one twice. */
   private async attemptWithFailover(request: RelayRequest, tiers: ReturnType<ChannelCacheService['tiers']>, response: ServerResponse): Promise<Delivery> {
-    const attempts = attemptsAllowed(this.options.getNumber('RetryTimes'));
+    const attempts = attemptsAllowed(this.options.get('RetryTimes'));
     let lastError: RelayError | undefined;
     let lastChannel: RelayChannel | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
@@ -302,7 +302,7 @@ export class RelayService {
 
   private priceSheet(caller: RelayCaller, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
     const price = this.pricing.modelPricing(model);
-    if (!price.priced && !this.options.getBool('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (!price.priced && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its ratio or price`, 403);
     }
     const group = this.pricing.groupRatio(caller.user.group, caller.group);
@@ -352,7 +352,7 @@ export class RelayService {
     const tokenLimited = caller.token !== null && !caller.token.unlimitedQuota;
     const isMapped = delivery.upstreamModel !== request.model;
     const now = performance.now();
-    const log = this.options.getBool('LogConsumeEnabled')
+    const log = this.options.get('LogConsumeEnabled')
       ? {
           user_id: caller.user.id,
           created_at: Math.floor(Date.now() / 1000),

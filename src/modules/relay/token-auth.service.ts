@@ -44,7 +44,7 @@ export class TokenAuthService {
     const user = await this.users.get(token.userId);
     checkUserActive(user);
     const group = token.group || user.group;
-    if (group !== user.group && !(group in this.options.getJson<Record<string, string>>('UserUsableGroups'))) {
+    if (group !== user.group && !(group in this.options.get('UserUsableGroups'))) {
       throw new RelayError('group_not_allowed', `The group ${group} of this API key is not available to its user`, 403);
     }
     return { user, token, tokenKey: key, group, ip };

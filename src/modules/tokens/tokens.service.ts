@@ -149,7 +149,7 @@ export class TokensService {
     const group = raw.trim();
     if (group === '') return group;
     const allowed = new Set(Object.keys(usableGroups(this.options, actor.group)));
-    if (this.options.getBool('DefaultUseAutoGroup')) allowed.add('auto');
+    if (this.options.get('DefaultUseAutoGroup')) allowed.add('auto');
     if (!allowed.has(group)) throw new AppError('token.group_not_allowed', { group: group.slice(0, 64) });
     return group;
   }

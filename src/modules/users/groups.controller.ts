@@ -10,6 +10,6 @@ export class GroupsController {
   @AdminOnly()
   @Get()
   list(): string[] {
-    return Object.keys(this.options.getJson<Record<string, number>>('GroupRatio'));
+    return Object.keys(this.options.get('GroupRatio'));
   }
 }

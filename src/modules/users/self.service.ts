@@ -83,7 +83,7 @@ export class SelfService {
   }
 
   async transferAffQuota(actor: AuthenticatedUser, quota: number): Promise<void> {
-    const minimum = this.options.getNumber('QuotaPerUnit');
+    const minimum = this.options.get('QuotaPerUnit');
     if (quota < minimum) throw new AppError('user.transfer_too_small', { min: minimum });
     if (!(await this.users.transferAffQuota(actor.id, quota))) throw new AppError('user.transfer_insufficient');
   }
@@ -91,7 +91,7 @@ export class SelfService {
   /** Groups the user may pick for tokens: the usable groups plus their own, each with its ratio. */
   async groups(actor: AuthenticatedUser): Promise<Record<string, GroupChoice>> {
     const user = await this.load(actor);
-    const ratios = this.options.getJson<Record<string, number>>('GroupRatio');
+    const ratios = this.options.get('GroupRatio');
     const result: Record<string, GroupChoice> = {};
     for (const [group, desc] of Object.entries(usableGroups(this.options, user.group))) result[group] = { desc, ratio: ratios[group] ?? 1 };
     return result;

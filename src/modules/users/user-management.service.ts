@@ -128,7 +128,7 @@ export class UserManagementService {
   }
 
   private assertGroupExists(group: string): void {
-    const groups = this.options.getJson<Record<string, number>>('GroupRatio');
+    const groups = this.options.get('GroupRatio');
     if (!(group in groups)) throw new AppError('user.invalid_group', { group });
   }
 }

@@ -9,7 +9,27 @@ export const optionsMessages = {
   'option.too_small': { zh: '配置项 {key} 不能小于 {min}', en: '{key} must be at least {min}' },
   'option.too_large': { zh: '配置项 {key} 不能大于 {max}', en: '{key} must be at most {max}' },
   'option.invalid_json': { zh: '配置项 {key} 不是合法的 JSON 字符串', en: '{key} is not a valid JSON string' },
-  'option.invalid_json_shape': { zh: '配置项 {key} 的 JSON 结构不正确', en: '{key} does not have the expected JSON structure' },
+  'option.shape.number_map': { zh: '配置项 {key} 必须是 JSON 对象，值为非负数字', en: '{key} must be a JSON object whose values are non-negative numbers' },
+  'option.shape.int_map': { zh: '配置项 {key} 必须是 JSON 对象，值为非负整数', en: '{key} must be a JSON object whose values are non-negative integers' },
+  'option.shape.string_map': { zh: '配置项 {key} 必须是 JSON 对象，值为字符串', en: '{key} must be a JSON object whose values are strings' },
+  'option.shape.number_map_by_group': {
+    zh: '配置项 {key} 必须是 JSON 对象，每个分组对应一个值为非负数字的对象',
+    en: '{key} must be a JSON object mapping each group to an object of non-negative numbers',
+  },
+  'option.shape.string_list': { zh: '配置项 {key} 必须是字符串组成的 JSON 数组', en: '{key} must be a JSON array of strings' },
+  'option.shape.pay_methods': {
+    zh: '配置项 {key} 必须是 JSON 数组，每项包含字符串 name、type 和可选的 color',
+    en: '{key} must be a JSON array of entries with string name, type and optional color',
+  },
+  'option.shape.chats': { zh: '配置项 {key} 必须是 JSON 数组，每项为 名称→链接 的对象', en: '{key} must be a JSON array of objects mapping a name to a link' },
+  'option.shape.headers_by_model': {
+    zh: '配置项 {key} 必须是 JSON 对象：模型 → { 请求头: [值, …] }',
+    en: '{key} must be a JSON object: model → { header: [value, …] }',
+  },
+  'option.shape.rate_limit_by_group': {
+    zh: '配置项 {key} 必须是 JSON 对象：分组 → [请求次数, 成功次数]，均为 0 到 100000000 的整数',
+    en: '{key} must be a JSON object: group → [request count, success count], integers from 0 to 100000000',
+  },
   'option.invalid_url': { zh: '配置项 {key} 必须以 http:// 或 https:// 开头', en: '{key} must start with http:// or https://' },
   'option.invalid_enum': { zh: '配置项 {key} 只能是 {values} 之一', en: '{key} must be one of {values}' },
   'option.too_long': { zh: '配置项 {key} 过长', en: '{key} is too long' },
