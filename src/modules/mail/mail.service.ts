@@ -3,6 +3,7 @@ import nodemailer, { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { AppError } from '../../common/errors/app-error';
 import { OptionsService } from '../options/options.service';
+import type { OptionKey } from '../options/option-definitions';
 
 /** One message. Give `html`, `text`, or both. */
 export interface MailMessage {
@@ -22,7 +23,7 @@ export interface SmtpSettings {
   from: string;
 }
 
-const SMTP_OPTION_KEYS = new Set(['SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken', 'SMTPSSLEnabled']);
+const SMTP_OPTION_KEYS = new Set<OptionKey>(['SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken', 'SMTPSSLEnabled']);
 /** A dead or slow mail server answers the caller with an error within this time. */
 const SMTP_TIMEOUT_MS = 15_000;
 
@@ -72,12 +73,12 @@ export class MailService implements OnModuleDestroy {
 
   private settings(): SmtpSettings {
     const o = this.options;
-    const port = o.getNumber('SMTPPort');
+    const port = o.get('SMTPPort');
     const account = o.get('SMTPAccount');
     return {
       host: o.get('SMTPServer'),
       port,
-      secure: o.getBool('SMTPSSLEnabled'),
+      secure: o.get('SMTPSSLEnabled'),
       account,
       token: o.get('SMTPToken'),
       from: o.get('SMTPFrom') || account,

@@ -280,12 +280,12 @@ export const OPTION_DEFINITIONS = {
   }),
 
   // Mail
-  SMTPServer: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
-  SMTPPort: int({ default: 587, min: 1, max: 65535, ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
-  SMTPAccount: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
-  SMTPFrom: str({ ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
-  SMTPToken: str({ ...SECRET, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
-  SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'], waitsFor: 'mail (issue 12)' }),
+  SMTPServer: str({ ...ROOT, readBy: ['mail'] }),
+  SMTPPort: int({ default: 587, min: 1, max: 65535, ...ROOT, readBy: ['mail'] }),
+  SMTPAccount: str({ ...ROOT, readBy: ['mail'] }),
+  SMTPFrom: str({ ...ROOT, readBy: ['mail'] }),
+  SMTPToken: str({ ...SECRET, readBy: ['mail'] }),
+  SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'] }),
 
   // Server
   ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth'], status: 'server_address' }),
