@@ -1,5 +1,6 @@
 import { AccountsAndOptions1732233600000 } from './1732233600000-accounts-and-options';
 import { RelayTables1732233700000 } from './1732233700000-relay-tables';
+import { MoneyTables1732233800000 } from './1732233800000-money-tables';
 
 /** Every migration, oldest first. Add new ones at the end. */
-export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000];
+export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000, MoneyTables1732233800000];

@@ -16,6 +16,7 @@ import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
+import { RedemptionByIdModule, RedemptionsModule } from './modules/redemptions/redemptions.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { TokenByIdModule } from './modules/tokens/token-by-id.module';
 import { TokensModule } from './modules/tokens/tokens.module';
@@ -47,11 +48,13 @@ export class AppModule {
         TokensModule,
         LogsModule,
         BillingModule,
+        RedemptionsModule,
         RelayModule,
         PricingPageModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,
         TokenByIdModule,
+        RedemptionByIdModule,
         // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
         UserByIdModule,
       ],

@@ -4,6 +4,7 @@ import { optionsMessages } from './messages/options.messages';
 import { relayMessages } from './messages/relay.messages';
 import { managementMessages } from './messages/management.messages';
 import { signinMessages } from './messages/signin.messages';
+import { moneyMessages } from './messages/money.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -17,6 +18,7 @@ export const MESSAGES = {
   ...relayMessages,
   ...managementMessages,
   ...signinMessages,
+  ...moneyMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

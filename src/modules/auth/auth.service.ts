@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
+import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
 import { SetupService } from '../system/setup.service';
 import { ROLE_ROOT, USER_STATUS_ENABLED } from '../users/entities/user.entity';
@@ -26,6 +28,7 @@ export class AuthService {
     private readonly options: OptionsService,
     private readonly setup: SetupService,
     private readonly transactions: Transactions,
+    private readonly ledger: QuotaLedgerService,
   ) {}
 
   /** Signs in and starts a fresh session; any session the browser had is ended (id rotation). */
@@ -65,11 +68,18 @@ export class AuthService {
     const passwordHash = await this.users.hashPassword(dto.password);
     await this.transactions.run(async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-      await this.users.create(
-        { username, passwordHash, quota: quotaForNewUser + quotaForInvitee, inviter_id: inviter?.id ?? 0, email: dto.email?.trim() ?? '' },
-        manager,
-      );
-      if (inviter) await this.users.rewardInviter(inviter.id, quotaForInviter, manager);
+      const user = await this.users.create({ username, passwordHash, inviter_id: inviter?.id ?? 0, email: dto.email?.trim() ?? '' }, manager);
+      const credit = (reason: 'new_user' | 'invite_reward', quota: number, content: string) =>
+        this.ledger.applyDelta({ userId: user.id, username, reason, quota, content }, manager);
+      if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, translate('log.new_user_quota', 'zh', { quota: quotaForNewUser }));
+      if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, translate('log.invitee_reward', 'zh', { quota: quotaForInvitee }));
+      if (inviter) {
+        await this.users.countInvitation(inviter.id, manager);
+        if (quotaForInviter > 0) {
+          const content = translate('log.inviter_reward', 'zh', { invitee: username, quota: quotaForInviter });
+          await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, content }, manager);
+        }
+      }
     });
   }
 }

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CACHE_NAMES } from '../../common/cache/cache-names';
+import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { nowSeconds } from '../../database/columns';
 import { GuardedUpdate, RawSql } from '../../database/raw-sql';
+import { Transactions } from '../../database/transactions';
+import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
 
 /** The token or the user whose quota ran short. */
 export type QuotaHolder = 'token' | 'user';
@@ -41,6 +47,56 @@ interface PendingHold {
 }
 
 /**
+ * Why a balance moves outside the relay. Each reason writes its log row with a fixed type:
+ * top-ups and redeemed codes are type 1, admin adjustments type 3, the rest type 4 (system).
+ */
+export type LedgerReason = 'top_up' | 'redeem' | 'admin_adjustment' | 'invite_reward' | 'new_user' | 'aff_transfer' | 'refund';
+
+const LOG_TYPE_FOR: Record<LedgerReason, number> = {
+  top_up: LOG_TYPE_TOPUP,
+  redeem: LOG_TYPE_TOPUP,
+  admin_adjustment: LOG_TYPE_MANAGE,
+  invite_reward: LOG_TYPE_SYSTEM,
+  new_user: LOG_TYPE_SYSTEM,
+  aff_transfer: LOG_TYPE_SYSTEM,
+  refund: LOG_TYPE_SYSTEM,
+};
+
+/**
+ * One movement of a user's money, applied as deltas (never as a value read earlier).
+ * `quota` moves users.quota and is the log row's quota; `affQuota` moves the invitation
+ * balance (aff_quota, and aff_history_quota when positive), noted in the row's `other`.
+ */
+export interface BalanceMovement {
+  userId: number;
+  username: string;
+  reason: LedgerReason;
+  quota: number;
+  affQuota?: number;
+  /** The log row's text (stored in the product's default language, Chinese). */
+  content: string;
+  /**
+   * Runs first, inside the same transaction: the conditional update that makes the movement
+   * happen once (a code 1→3, an order pending→success). Answering false moves nothing.
+   */
+  claim?: (manager: EntityManager) => Promise<boolean>;
+  /** Only apply when the balance covers a negative delta (aff transfer, a refund taken back). */
+  requireCovered?: boolean;
+}
+
+/**
+ * THE LEDGER: the only code that changes users.quota, used_quota, request_count, aff_quota,
+ * aff_history_quota and tokens.remain_quota, used_quota (SettlementBatcherService is its
+ * write-behind for the relay's settlements). How other modules use it:
+ *
+ *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
+ *     transfer):  `applyDelta({ userId, username, reason, quota, content, claim? })` — one
+ *     transaction with the log row; `claim` is the exactly-once guard.
+ *   - a token's spending cap edited by its owner:  `adjustTokenLimit(tokenId, from, to)` —
+ *     a delta, so spending that landed meanwhile is kept. The cap is not money: no log row.
+ *   - the relay:  `preConsumeQuota(...)` before the call, then a Settlement queued on
+ *     SettlementBatcherService (which settles or refunds the hold with the consume log row).
+ *
  * Takes quota before an upstream call with one conditional UPDATE per holder, so concurrent
  * requests can never overdraw: the database decides, row by row.
  *
@@ -54,7 +110,63 @@ interface PendingHold {
 export class QuotaLedgerService {
   private pending: PendingHold[] = [];
 
-  constructor(private readonly sql: RawSql) {}
+  constructor(
+    private readonly sql: RawSql,
+    private readonly transactions: Transactions,
+    private readonly cacheSync: CacheSyncService,
+  ) {}
+
+  /**
+   * Applies one movement with its log row in one transaction (or inside the caller's, when a
+   * manager is given: the caller then invalidates the user cache after commit). Answers false,
+   * moving nothing, when the claim fails or a required cover is missing.
+   */
+  async applyDelta(movement: BalanceMovement, manager?: EntityManager): Promise<boolean> {
+    if (!Number.isSafeInteger(movement.quota) || !Number.isSafeInteger(movement.affQuota ?? 0)) throw new Error('ledger amounts must be integers');
+    if (manager) return this.applyInTransaction(movement, manager);
+    const applied = await this.transactions.run((inner) => this.applyInTransaction(movement, inner));
+    if (applied) await this.cacheSync.invalidate(CACHE_NAMES.users, String(movement.userId));
+    return applied;
+  }
+
+  private async applyInTransaction(movement: BalanceMovement, manager: EntityManager): Promise<boolean> {
+    if (movement.claim && !(await movement.claim(manager))) return false;
+    const affQuota = movement.affQuota ?? 0;
+    const guards: string[] = [];
+    if (movement.requireCovered) guards.push('quota + :quota >= 0', 'aff_quota + :affQuota >= 0');
+    const result = await manager
+      .createQueryBuilder()
+      .update('users')
+      .set({
+        quota: () => 'quota + :quota',
+        aff_quota: () => 'aff_quota + :affQuota',
+        aff_history_quota: () => 'aff_history_quota + :affEarned',
+      })
+      .where(['id = :id', ...guards].join(' AND '), { id: movement.userId })
+      .setParameters({ quota: movement.quota, affQuota, affEarned: Math.max(0, affQuota) })
+      .execute();
+    if ((result.affected ?? 0) === 0) {
+      // A failed claim already returned; here the user is missing or not covered: undo the claim too.
+      if (movement.claim) throw new LedgerRefusedError();
+      return false;
+    }
+    await manager.insert(LogEntity, {
+      type: LOG_TYPE_FOR[movement.reason],
+      user_id: movement.userId,
+      username: movement.username,
+      content: movement.content,
+      quota: movement.quota,
+      created_at: nowSeconds(),
+      other: affQuota !== 0 ? JSON.stringify({ reason: movement.reason, aff_quota: affQuota }) : JSON.stringify({ reason: movement.reason }),
+    });
+    return true;
+  }
+
+  /** A token's cap moved from what the editor saw to what it asked for, as a delta. */
+  async adjustTokenLimit(tokenId: number, from: number, to: number): Promise<void> {
+    if (from === to) return;
+    await this.sql.runInTransaction([{ sql: 'UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', parameters: [to - from, tokenId] }]);
+  }
 
   /**
    * Takes `amount` from the token (unless `tokenId` is 0 or the token is unlimited) and from
@@ -86,6 +198,14 @@ export class QuotaLedgerService {
     } catch (error) {
       for (const item of batch) item.reject(error);
     }
+  }
+}
+
+/** Thrown inside a claimed movement whose user row refused it, so the claim rolls back. */
+export class LedgerRefusedError extends Error {
+  constructor() {
+    super('the balance movement was refused');
+    this.name = 'LedgerRefusedError';
   }
 }
 

@@ -3,7 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
+import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { nowSeconds } from '../../database/columns';
 import { OptionsService } from '../options/options.service';
 import { ROLE_ROOT } from '../users/entities/user.entity';
@@ -30,6 +32,7 @@ export class SetupService implements OnModuleInit {
     private readonly users: UsersService,
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
+    private readonly ledger: QuotaLedgerService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -69,7 +72,9 @@ export class SetupService implements OnModuleInit {
       if ((await manager.countBy(SetupEntity, { id: 1 })) > 0) throw new AppError('setup.already_initialized');
       if (!rootExists) {
         if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-        await this.users.create({ username, passwordHash, role: ROLE_ROOT, quota: ROOT_INITIAL_QUOTA, display_name: 'Root User' }, manager);
+        const root = await this.users.create({ username, passwordHash, role: ROLE_ROOT, display_name: 'Root User' }, manager);
+        const content = translate('log.root_initial_quota', 'zh', { quota: ROOT_INITIAL_QUOTA });
+        await this.ledger.applyDelta({ userId: root.id, username, reason: 'new_user', quota: ROOT_INITIAL_QUOTA, content }, manager);
       }
       await manager.insert(SetupEntity, { id: 1, version: this.config.version, initialized_at: nowSeconds() });
     });

@@ -11,6 +11,7 @@ import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { splitList } from '../channels/channel-fields';
 import { OptionsService } from '../options/options.service';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { usableGroups } from '../users/usable-groups';
 import { normaliseAllowIps } from './allow-ips';
 import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
@@ -33,6 +34,7 @@ export class TokensService {
     private readonly transactions: Transactions,
     private readonly cacheSync: CacheSyncService,
     private readonly options: OptionsService,
+    private readonly ledger: QuotaLedgerService,
   ) {}
 
   async list(actor: AuthenticatedUser, page: PageQuery): Promise<Page<TokenView>> {
@@ -84,21 +86,26 @@ export class TokensService {
     return created.map(toTokenView);
   }
 
-  /** A full edit: the fields present change; the status is left to updateStatus. */
+  /**
+   * A full edit: the fields present change; the status is left to updateStatus. Only changed
+   * columns are written, and the quota moves as a delta through the ledger, so calls settling
+   * meanwhile keep their effect.
+   */
   async update(actor: AuthenticatedUser, dto: UpdateTokenDto): Promise<TokenView> {
     const token = await this.loadOwn(actor, dto.id);
-    if (dto.name !== undefined) token.name = dto.name.trim();
-    if (dto.remain_quota !== undefined) token.remain_quota = dto.remain_quota;
-    if (dto.unlimited_quota !== undefined) token.unlimited_quota = dto.unlimited_quota;
+    const changes: Partial<TokenEntity> = {};
+    if (dto.name !== undefined) changes.name = dto.name.trim();
+    if (dto.unlimited_quota !== undefined) changes.unlimited_quota = dto.unlimited_quota;
     // An unchanged past expiry may come back with an edit of another field.
-    if (dto.expired_time !== undefined && dto.expired_time !== token.expired_time) token.expired_time = this.checkExpiry(dto.expired_time);
-    if (dto.model_limits_enabled !== undefined) token.model_limits_enabled = dto.model_limits_enabled;
-    if (dto.model_limits !== undefined) token.model_limits = splitList(dto.model_limits).join(',') || null;
-    if (dto.allow_ips !== undefined) token.allow_ips = normaliseAllowIps(dto.allow_ips);
-    if (dto.group !== undefined && dto.group !== token.group) token.group = this.checkGroup(actor, dto.group);
-    const saved = await this.tokens.save(token);
-    await this.invalidate(saved);
-    return toTokenView(saved);
+    if (dto.expired_time !== undefined && dto.expired_time !== token.expired_time) changes.expired_time = this.checkExpiry(dto.expired_time);
+    if (dto.model_limits_enabled !== undefined) changes.model_limits_enabled = dto.model_limits_enabled;
+    if (dto.model_limits !== undefined) changes.model_limits = splitList(dto.model_limits).join(',') || null;
+    if (dto.allow_ips !== undefined) changes.allow_ips = normaliseAllowIps(dto.allow_ips);
+    if (dto.group !== undefined && dto.group !== token.group) changes.group = this.checkGroup(actor, dto.group);
+    if (Object.keys(changes).length > 0) await this.tokens.update({ id: token.id, user_id: actor.id }, changes);
+    if (dto.remain_quota !== undefined) await this.ledger.adjustTokenLimit(token.id, dto.original_remain_quota ?? token.remain_quota, dto.remain_quota);
+    await this.invalidate(token);
+    return toTokenView(await this.loadOwn(actor, token.id));
   }
 
   /** Enable or disable; an expired or used-up token cannot be enabled until its expiry or quota is fixed. */

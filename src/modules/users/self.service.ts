@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
+import { translate } from '../../common/i18n/catalogue';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { UpdateSelfDto, UserSettingDto } from './dto/user.dto';
@@ -27,6 +29,7 @@ export class SelfService {
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
     private readonly options: OptionsService,
+    private readonly ledger: QuotaLedgerService,
   ) {}
 
   async get(actor: AuthenticatedUser): Promise<UserView> {
@@ -35,14 +38,16 @@ export class SelfService {
 
   async update(actor: AuthenticatedUser, dto: UpdateSelfDto): Promise<UserView> {
     const user = await this.load(actor);
-    if (dto.display_name !== undefined) user.display_name = dto.display_name.trim() || user.username;
+    const changes: { display_name?: string; password?: string } = {};
+    if (dto.display_name !== undefined) changes.display_name = dto.display_name.trim() || user.username;
     if (dto.password) {
       if (dto.original_password !== undefined && !(await this.users.passwordMatches(user, dto.original_password))) {
         throw new AppError('user.wrong_original_password');
       }
-      user.password = await this.users.hashPassword(dto.password);
+      changes.password = await this.users.hashPassword(dto.password);
     }
-    await this.users.save(user);
+    await this.users.updateColumns(user.id, changes);
+    Object.assign(user, changes);
     // A new password signs out every other browser, but not this one.
     if (dto.password) await this.sessions.destroyAllForUser(user.id, actor.sessionId);
     return toUserView(user);
@@ -69,8 +74,7 @@ export class SelfService {
     if (next.webhook_url && !/^https:\/\/\S+$/i.test(next.webhook_url)) throw new AppError('user.webhook_https_only');
     if (next.notify_type === 'webhook' && !next.webhook_url) throw new AppError('user.webhook_url_required');
     if (next.notification_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(next.notification_email)) throw new AppError('validation.not_email');
-    user.setting = JSON.stringify(next);
-    await this.users.save(user);
+    await this.users.updateColumns(user.id, { setting: JSON.stringify(next) });
   }
 
   async issueAccessToken(actor: AuthenticatedUser): Promise<string> {
@@ -85,7 +89,10 @@ export class SelfService {
   async transferAffQuota(actor: AuthenticatedUser, quota: number): Promise<void> {
     const minimum = this.options.get('QuotaPerUnit');
     if (quota < minimum) throw new AppError('user.transfer_too_small', { min: minimum });
-    if (!(await this.users.transferAffQuota(actor.id, quota))) throw new AppError('user.transfer_insufficient');
+    const user = await this.load(actor);
+    const content = translate('log.aff_transfer', 'zh', { quota });
+    const moved = await this.ledger.applyDelta({ userId: user.id, username: user.username, reason: 'aff_transfer', quota, affQuota: -quota, requireCovered: true, content });
+    if (!moved) throw new AppError('user.transfer_insufficient');
   }
 
   /** Groups the user may pick for tokens: the usable groups plus their own, each with its ratio. */

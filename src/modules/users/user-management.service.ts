@@ -4,12 +4,12 @@ import { AppError } from '../../common/errors/app-error';
 import { Page, PageQuery } from '../../common/http/pagination';
 import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
-import { LogsService } from '../logs/logs.service';
 import { OptionsService } from '../options/options.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { CreateUserDto, ManageAction, UpdateUserDto } from './dto/user.dto';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
-import { UsersService } from './users.service';
+import { EditableUserColumn, UsersService } from './users.service';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { toUserView } from './user.view';
 import { UserView } from './user.wire';
 
@@ -25,7 +25,7 @@ export class UserManagementService {
     private readonly sessions: SessionsService,
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
-    private readonly logs: LogsService,
+    private readonly ledger: QuotaLedgerService,
   ) {}
 
   list(page: PageQuery): Promise<Page<UserView>> {
@@ -59,23 +59,20 @@ export class UserManagementService {
     if (!target) throw new AppError('user.not_found');
     if (target.id !== actor.id) this.assertOutranks(actor, target);
     if (dto.group !== undefined && dto.group !== target.group) this.assertGroupExists(dto.group);
+    const changes: Partial<Pick<UserEntity, EditableUserColumn>> = {};
     if (dto.username !== undefined && dto.username.trim() !== target.username) {
       if (await this.users.usernameTaken(dto.username.trim())) throw new AppError('user.username_taken');
-      target.username = dto.username.trim();
+      changes.username = dto.username.trim();
     }
-    if (dto.display_name !== undefined) target.display_name = dto.display_name.trim() || target.username;
-    if (dto.group !== undefined) target.group = dto.group;
-    const previousQuota = target.quota;
-    if (dto.quota !== undefined) target.quota = dto.quota;
-    if (dto.email !== undefined) target.email = dto.email.trim();
-    if (dto.remark !== undefined) target.remark = dto.remark;
+    if (dto.display_name !== undefined) changes.display_name = dto.display_name.trim() || changes.username || target.username;
+    if (dto.group !== undefined) changes.group = dto.group;
+    if (dto.email !== undefined) changes.email = dto.email.trim();
+    if (dto.remark !== undefined) changes.remark = dto.remark;
     const passwordChanged = !!dto.password;
-    if (passwordChanged) target.password = await this.users.hashPassword(dto.password!);
-    await this.users.save(target);
-    if (target.quota !== previousQuota) {
-      // Log rows are stored in one language: the product's default, Chinese.
-      await this.logs.recordManage(target, translate('log.admin_quota_changed', 'zh', { from: previousQuota, to: target.quota }));
-    }
+    if (passwordChanged) changes.password = await this.users.hashPassword(dto.password!);
+    await this.users.updateColumns(target.id, changes);
+    Object.assign(target, changes);
+    if (dto.quota !== undefined) target.quota = await this.adjustQuota(target, dto.quota, dto.original_quota ?? target.quota);
     if (passwordChanged && target.id !== actor.id) await this.sessions.destroyAllForUser(target.id);
     return toUserView(target);
   }
@@ -114,6 +111,24 @@ export class UserManagementService {
         break;
     }
     return { status: target.status, role: target.role };
+  }
+
+  /**
+   * The admin asked for `to` while looking at `from`: the difference moves as a delta, so
+   * spending that landed meanwhile is kept, and the manage log row says when it did.
+   * Answers the balance afterwards.
+   */
+  private async adjustQuota(target: UserEntity, to: number, from: number): Promise<number> {
+    const delta = to - from;
+    if (delta === 0) return target.quota;
+    const current = target.quota;
+    // Log rows are stored in one language: the product's default, Chinese.
+    const content =
+      current === from
+        ? translate('log.admin_quota_changed', 'zh', { from, to })
+        : translate('log.admin_quota_moved_meanwhile', 'zh', { from, to, current, delta: delta > 0 ? `+${delta}` : String(delta) });
+    await this.ledger.applyDelta({ userId: target.id, username: target.username, reason: 'admin_adjustment', quota: delta, content });
+    return current + delta;
   }
 
   /** Admins act only on lower roles; root acts on everyone below root. */

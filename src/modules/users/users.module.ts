@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LogsModule } from '../logs/logs.module';
+import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UserEntity } from './entities/user.entity';
@@ -11,7 +12,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule, LogsModule],
+  imports: [BillingModule, TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule, LogsModule],
   controllers: [GroupsController, UsersController],
   providers: [UsersService, SelfService, UserManagementService],
   exports: [UsersService, UserManagementService],

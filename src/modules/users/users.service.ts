@@ -15,6 +15,9 @@ const BCRYPT_ROUNDS = 10;
 /** Compared against when a username is unknown, so a miss takes as long as a wrong password. */
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 
+/** What profile, settings and admin edits may write. */
+export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting';
+
 export interface NewUser {
   username: string;
   /** From hashPassword(), computed before any transaction opens (see Transactions). */
@@ -22,7 +25,6 @@ export interface NewUser {
   display_name?: string;
   role?: number;
   group?: string;
-  quota?: number;
   inviter_id?: number;
   email?: string;
 }
@@ -88,7 +90,7 @@ export class UsersService {
       role: input.role ?? ROLE_USER,
       status: USER_STATUS_ENABLED,
       group: input.group ?? 'default',
-      quota: input.quota ?? 0,
+      quota: 0,
       inviter_id: input.inviter_id ?? 0,
       email: input.email ?? '',
       aff_code: await this.newAffCode(manager),
@@ -129,10 +131,14 @@ export class UsersService {
     return toPage(page, total, rows.map(toUserView));
   }
 
-  async save(user: UserEntity): Promise<UserEntity> {
-    const saved = await this.repository.save(user);
-    await this.cacheSync.invalidate(USERS_CACHE, String(user.id));
-    return saved;
+  /**
+   * Writes only the columns given, so a balance that moved since the row was read stays as it
+   * is. Balances are not among them: they move through the billing ledger.
+   */
+  async updateColumns(id: number, columns: Partial<Pick<UserEntity, EditableUserColumn>>): Promise<void> {
+    if (Object.keys(columns).length === 0) return;
+    await this.repository.update({ id }, columns);
+    await this.cacheSync.invalidate(USERS_CACHE, String(id));
   }
 
   async setStatus(id: number, status: typeof USER_STATUS_ENABLED | typeof USER_STATUS_DISABLED): Promise<void> {
@@ -165,37 +171,9 @@ export class UsersService {
     return code;
   }
 
-  /** Moves referral quota into the balance in one conditional statement, so it cannot be spent twice. */
-  async transferAffQuota(id: number, quota: number): Promise<boolean> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ aff_quota: () => 'aff_quota - :quota', quota: () => 'quota + :quota' })
-      .where('id = :id AND aff_quota >= :quota AND deleted_at IS NULL', { id, quota })
-      .setParameters({ quota })
-      .execute();
-    return (result.affected ?? 0) > 0;
-  }
-
-  /** Adds to (or, with a negative amount, takes from) a user's balance. */
-  async addQuota(id: number, amount: number, manager: EntityManager = this.repository.manager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ quota: () => 'quota + :amount' })
-      .where('id = :id', { id })
-      .setParameters({ amount })
-      .execute();
-  }
-
-  async rewardInviter(inviterId: number, reward: number, manager: EntityManager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(UserEntity)
-      .set({ aff_count: () => 'aff_count + 1', aff_quota: () => 'aff_quota + :reward', aff_history_quota: () => 'aff_history_quota + :reward' })
-      .where('id = :id', { id: inviterId })
-      .setParameters({ reward })
-      .execute();
+  /** Counts one more invited user; the reward itself moves through the ledger. */
+  async countInvitation(inviterId: number, manager: EntityManager): Promise<void> {
+    await manager.createQueryBuilder().update(UserEntity).set({ aff_count: () => 'aff_count + 1' }).where('id = :id', { id: inviterId }).execute();
   }
 
   async rootExists(): Promise<boolean> {

@@ -65,6 +65,16 @@ export class UpdateTokenDto extends TokenFieldsDto {
   @Min(1, { message: 'common.invalid_id' })
   id: number;
 
+  /**
+   * The remain_quota the editor loaded: the cap moves by remain_quota − original_remain_quota,
+   * so calls settled while the form was open keep their effect. Absent: the value read now.
+   */
+  @IsOptional()
+  @IsInt({ message: 'token.invalid_quota' })
+  @Min(0, { message: 'token.invalid_quota' })
+  @Max(Number.MAX_SAFE_INTEGER, { message: 'token.invalid_quota' })
+  original_remain_quota?: number;
+
   /** Read only with ?status_only=true; a full edit leaves the status alone. */
   @IsOptional()
   @IsIn([1, 2], { message: 'token.invalid_status' })

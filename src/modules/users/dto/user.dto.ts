@@ -45,6 +45,16 @@ export class UpdateUserDto {
   @Max(MAX_QUOTA, { message: 'user.invalid_quota' })
   quota?: number;
 
+  /**
+   * The balance the editor loaded. The change applied is quota − original_quota, as a delta,
+   * so spending that landed while the form was open is kept. Absent: the balance read now.
+   */
+  @IsOptional()
+  @IsInt({ message: 'user.invalid_quota' })
+  @Min(0, { message: 'user.invalid_quota' })
+  @Max(MAX_QUOTA, { message: 'user.invalid_quota' })
+  original_quota?: number;
+
   @IsOptional()
   @IsString()
   @MaxLength(128)

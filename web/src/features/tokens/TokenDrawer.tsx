@@ -120,7 +120,9 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       if (!result.ok) return;
       toast.success(t('tokens:drawer.created', { count: result.data?.length ?? 1 }));
     } else if (typeof target === 'number') {
-      const result = await tokensApi.update({ ...body, id: target });
+      // The cap moves by what the user changed, against the value the form loaded (see TokensService.update).
+      const quota = values.unlimited_quota ? {} : { remain_quota: body.remain_quota, original_remain_quota: Number(formState.defaultValues?.remain_quota ?? body.remain_quota) };
+      const result = await tokensApi.update({ ...body, remain_quota: undefined, ...quota, id: target });
       if (!result.ok) return;
       toast.success(t('tokens:drawer.updated'));
     }

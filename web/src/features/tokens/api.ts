@@ -22,7 +22,7 @@ export const tokensApi = {
     api.get<Page<Token>>('/api/token/search', { query: { keyword, token, p: page, size } }),
   get: (id: number) => api.get<Token>(`/api/token/${id}`),
   create: (body: TokenWrite & { count: number }) => api.post<Token[]>('/api/token/', body),
-  update: (body: TokenWrite & { id: number }) => api.put<Token>('/api/token/', body),
+  update: (body: Omit<TokenWrite, 'remain_quota'> & { id: number; remain_quota?: number; original_remain_quota?: number }) => api.put<Token>('/api/token/', body),
   setStatus: (id: number, status: number) => api.put<Token>('/api/token/', { id, status }, { query: { status_only: true } }),
   remove: (id: number) => api.delete<null>(`/api/token/${id}/`),
   removeMany: (ids: number[]) => api.post<number>('/api/token/batch', { ids }),

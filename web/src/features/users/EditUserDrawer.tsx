@@ -111,6 +111,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
       password: values.password,
       group: values.group,
       quota: parseInt(values.quota, 10),
+      original_quota: user.quota,
       remark: values.remark,
     });
     if (result.ok) {

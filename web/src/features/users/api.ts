@@ -13,6 +13,8 @@ export interface UserUpdate {
   password: string;
   group: string;
   quota: number;
+  /** The balance the form loaded: the server applies quota − original_quota as a delta. */
+  original_quota: number;
   remark: string;
 }
 

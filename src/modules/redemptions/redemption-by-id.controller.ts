@@ -1,0 +1,25 @@
+import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AppError } from '../../common/errors/app-error';
+import { RedemptionsService } from './redemptions.service';
+import { RedemptionView } from './redemption.wire';
+
+const redemptionId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+
+/** `:id` would swallow /api/redemption/search, so RedemptionByIdModule is imported late. */
+@AdminOnly()
+@Controller('api/redemption')
+export class RedemptionByIdController {
+  constructor(private readonly redemptions: RedemptionsService) {}
+
+  @Get(':id')
+  get(@Param('id', redemptionId) id: number): Promise<RedemptionView> {
+    return this.redemptions.get(id);
+  }
+
+  @Delete(':id')
+  async delete(@Param('id', redemptionId) id: number): Promise<null> {
+    await this.redemptions.delete(id);
+    return null;
+  }
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, EntityManager, Repository } from 'typeorm';
+import { AuthenticatedUser } from '../../common/auth/auth.decorators';
+import { randomAlphanumeric } from '../../common/crypto/secret-box';
+import { AppError } from '../../common/errors/app-error';
+import { translate } from '../../common/i18n/catalogue';
+import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
+import { nowSeconds } from '../../database/columns';
+import { LedgerRefusedError, QuotaLedgerService } from '../billing/quota-ledger.service';
+import { CreateRedemptionDto, DEFAULT_REDEMPTION_QUOTA, UpdateRedemptionDto } from './dto/redemption.dto';
+import { REDEMPTION_STATUS_DISABLED, REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_USED, RedemptionEntity } from './entities/redemption.entity';
+import { toRedemptionView } from './redemption.view';
+import { RedemptionView } from './redemption.wire';
+
+const KEY_LENGTH = 32;
+/** Against key guessing: attempts per user and per address in a minute. */
+const REDEEM_LIMIT_PER_USER = 10;
+const REDEEM_LIMIT_PER_IP = 100;
+const REDEEM_WINDOW_SECONDS = 60;
+
+/** Redemption codes: administrators make and manage them, users redeem them once. */
+@Injectable()
+export class RedemptionsService {
+  constructor(
+    @InjectRepository(RedemptionEntity) private readonly redemptions: Repository<RedemptionEntity>,
+    private readonly ledger: QuotaLedgerService,
+    private readonly rateLimiter: RateLimiterService,
+  ) {}
+
+  async list(page: PageQuery): Promise<Page<RedemptionView>> {
+    const [rows, total] = await this.redemptions.findAndCount({ order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
+    return toPage(page, total, rows.map(toRedemptionView));
+  }
+
+  /** Keyword matches the id exactly, the whole key, or the name as a literal substring. */
+  async search(keyword: string, page: PageQuery): Promise<Page<RedemptionView>> {
+    const query = this.redemptions.createQueryBuilder('redemption');
+    const trimmed = keyword.trim();
+    if (trimmed) {
+      query.where(
+        new Brackets((where) => {
+          if (/^\d+$/.test(trimmed)) where.orWhere('redemption.id = :id', { id: Number(trimmed) });
+          where.orWhere('redemption.key = :key', { key: trimmed });
+          where.orWhere(`redemption.name LIKE :name ${LIKE_ESCAPE}`, { name: likeContains(trimmed) });
+        }),
+      );
+    }
+    const [rows, total] = await query.orderBy('redemption.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
+    return toPage(page, total, rows.map(toRedemptionView));
+  }
+
+  async get(id: number): Promise<RedemptionView> {
+    return toRedemptionView(await this.load(id));
+  }
+
+  /** Creates `count` codes at once; answers their keys. */
+  async create(actor: AuthenticatedUser, dto: CreateRedemptionDto): Promise<string[]> {
+    const name = dto.name.trim();
+    if (!name) throw new AppError('redemption.invalid_name');
+    const rows = Array.from({ length: dto.count ?? 1 }, () => ({
+      user_id: actor.id,
+      name,
+      key: randomAlphanumeric(KEY_LENGTH),
+      status: REDEMPTION_STATUS_UNUSED,
+      quota: dto.quota ?? DEFAULT_REDEMPTION_QUOTA,
+      created_time: nowSeconds(),
+    }));
+    // 62^32 keys: a collision would fail the unique index and the whole batch, never pass silently.
+    await this.redemptions.insert(rows);
+    return rows.map((row) => row.key);
+  }
+
+  /** Name and quota change only while the code is not used; the status only with status_only. */
+  async update(dto: UpdateRedemptionDto): Promise<RedemptionView> {
+    const changes: Partial<RedemptionEntity> = {};
+    if (dto.name !== undefined) {
+      changes.name = dto.name.trim();
+      if (!changes.name) throw new AppError('redemption.invalid_name');
+    }
+    if (dto.quota !== undefined) changes.quota = dto.quota;
+    await this.updateUnlessUsed(dto.id, changes, 'redemption.used_cannot_edit');
+    return this.get(dto.id);
+  }
+
+  async updateStatus(id: number, status: number | undefined): Promise<RedemptionView> {
+    if (status !== REDEMPTION_STATUS_UNUSED && status !== REDEMPTION_STATUS_DISABLED) throw new AppError('redemption.invalid_status');
+    await this.updateUnlessUsed(id, { status }, 'redemption.used_cannot_enable');
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    const result = await this.redemptions.delete({ id });
+    if (!result.affected) throw new AppError('redemption.not_found');
+  }
+
+  /**
+   * Credits the code's quota to the caller, exactly once: the status moves 1 → 3 by a
+   * conditional update inside the ledger's crediting transaction, so of any number of
+   * simultaneous attempts one commits and the others find the code used.
+   */
+  async redeem(actor: AuthenticatedUser, rawKey: string, ip: string): Promise<number> {
+    const key = rawKey.trim();
+    if (!key) throw new AppError('redemption.key_required');
+    const withinUserLimit = await this.rateLimiter.hit(`redeem:user:${actor.id}`, REDEEM_LIMIT_PER_USER, REDEEM_WINDOW_SECONDS);
+    const withinIpLimit = await this.rateLimiter.hit(`redeem:ip:${ip}`, REDEEM_LIMIT_PER_IP, REDEEM_WINDOW_SECONDS);
+    if (!withinUserLimit || !withinIpLimit) throw new AppError('redemption.too_many_attempts', {}, 429);
+    const code = key.length === KEY_LENGTH ? await this.redemptions.findOneBy({ key }) : null;
+    if (!code) throw new AppError('redemption.invalid_key');
+    assertRedeemable(code.status);
+    const claim = async (manager: EntityManager): Promise<boolean> => {
+      const result = await manager.update(
+        RedemptionEntity,
+        { id: code.id, status: REDEMPTION_STATUS_UNUSED, quota: code.quota },
+        { status: REDEMPTION_STATUS_USED, used_user_id: actor.id, redeemed_time: nowSeconds() },
+      );
+      return (result.affected ?? 0) > 0;
+    };
+    const content = translate('log.redeemed', 'zh', { quota: code.quota, id: code.id });
+    let credited: boolean;
+    try {
+      credited = await this.ledger.applyDelta({ userId: actor.id, username: actor.username, reason: 'redeem', quota: code.quota, content, claim });
+    } catch (error) {
+      if (error instanceof LedgerRefusedError) throw new AppError('user.not_found');
+      throw error;
+    }
+    if (!credited) {
+      // Someone else got there first, or the code changed since it was read.
+      const now = await this.redemptions.findOneBy({ id: code.id });
+      assertRedeemable(now?.status ?? REDEMPTION_STATUS_USED);
+      throw new AppError('redemption.changed_retry');
+    }
+    return code.quota;
+  }
+
+  private async updateUnlessUsed(id: number, changes: Partial<RedemptionEntity>, usedError: 'redemption.used_cannot_edit' | 'redemption.used_cannot_enable'): Promise<void> {
+    const code = await this.load(id);
+    if (code.status === REDEMPTION_STATUS_USED) throw new AppError(usedError);
+    if (Object.keys(changes).length === 0) return;
+    // Conditional, so a redemption that lands in between is not undone.
+    const result = await this.redemptions
+      .createQueryBuilder()
+      .update(RedemptionEntity)
+      .set(changes)
+      .where('id = :id AND status <> :used', { id, used: REDEMPTION_STATUS_USED })
+      .execute();
+    if (!result.affected) throw new AppError(usedError);
+  }
+
+  private async load(id: number): Promise<RedemptionEntity> {
+    const code = await this.redemptions.findOneBy({ id });
+    if (!code) throw new AppError('redemption.not_found');
+    return code;
+  }
+}
+
+function assertRedeemable(status: number): void {
+  if (status === REDEMPTION_STATUS_USED) throw new AppError('redemption.already_used');
+  if (status === REDEMPTION_STATUS_DISABLED) throw new AppError('redemption.disabled');
+}
