@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const root = String((login.data as { id: number }).id);
   const as = (path: string, method: string, body?: unknown) => call(path, method, body, login.cookie, root);
   await as('/api/user/', 'PUT', { id: Number(root), quota: 1e15 });
+  // The mock upstream listens on loopback, which the outbound guard refuses unless root allows it.
+  await as('/api/option/', 'PUT', { key: 'fetch_setting.allow_private_ip', value: 'true' });
   await as('/api/option/', 'PUT', { key: 'ModelRatio', value: JSON.stringify({ 'bench-model': 1 }) });
   await as('/api/channel/', 'POST', { name: 'bench', type: 1, key: 'sk-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-model', group: 'default' });
   const tokens = (await as('/api/token/', 'POST', { name: 'bench', remain_quota: 1e15, expired_time: -1 })).data as Array<{ key: string }>;

@@ -7,6 +7,8 @@ import { AppModule } from './app.module';
 import { AppLogger } from './common/app-logger';
 import { AppConfig } from './config/app-config';
 import { createValidationPipe } from './common/http/validation';
+import { hopTrust } from './common/http/client-ip';
+import { refuseDeepJson } from './common/http/json-depth';
 import { RawRoutes } from './http/raw-routes';
 import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
@@ -24,9 +26,10 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   const logger = new AppLogger();
   logger.setLogLevels(logLevels);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
-  app.set('trust proxy', config.trustProxy);
+  // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
+  app.set('trust proxy', hopTrust(config.trustProxy));
   app.disable('x-powered-by');
-  app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes });
+  app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJson });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {

@@ -31,7 +31,7 @@ describe('registration, sign-in and sessions', () => {
       [{ username: 'shorty', password: 'abc' }, 'Password must be 8 to 20 characters long'],
       [{ username: 'longpass', password: 'a'.repeat(21) }, 'Password must be 8 to 20 characters long'],
       [{ username: 'mismatch', password: 'abcdefgh', password2: 'abcdefgX' }, 'The two passwords entered do not match'],
-      [{ username: 'white space', password: 'abcdefgh' }, 'Username cannot contain whitespace'],
+      [{ username: 'white space', password: 'abcdefgh' }, 'Username cannot contain whitespace, control or invisible characters'],
       [{ username: 123, password: 'abcdefgh' }, 'Please enter the username and password!'],
       [{ username: ROOT_USERNAME, password: 'abcdefgh' }, 'The username is already taken, or belonged to a deleted account'],
     ];

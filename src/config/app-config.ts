@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
+import { parseTrustProxy, TrustProxy } from '../common/http/client-ip';
 
 export type DatabaseType = 'sqlite' | 'mysql';
 
@@ -24,7 +25,8 @@ export interface AppConfig {
   syncFrequencySeconds: number;
   /** Serve the built console from this folder, when it exists. */
   webDistDir: string;
-  trustProxy: boolean;
+  /** Our own reverse proxies (TRUST_PROXY): the client IP is the right-most address that is not one of them. */
+  trustProxy: TrustProxy;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -90,6 +92,12 @@ function readVersion(): string {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
 }
 
+function trustProxyFromEnv(raw: string | undefined): TrustProxy {
+  const trust = parseTrustProxy(raw);
+  if (!trust) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy IPs/CIDRs, got "${raw}"`);
+  return trust;
+}
+
 export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const logger = new Logger('Config');
   const sqlitePath = path.resolve(env.SQLITE_PATH?.trim() || path.join('data', 'one-api.db'));
@@ -127,7 +135,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
   };
 }
 

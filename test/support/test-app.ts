@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createGatewayApp, GatewayApp } from '../../src/app.factory';
 import { AppConfig, loadAppConfig } from '../../src/config/app-config';
+import { OptionsService } from '../../src/modules/options/options.service';
+import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
 
 export interface TestApp extends GatewayApp {
   config: AppConfig;
@@ -44,7 +46,15 @@ async function scratchDatabase(): Promise<{ env: Record<string, string>; drop():
   };
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * Mock upstreams listen on loopback, which the outbound guard refuses by default; test apps
+   * allow private networks (as root would for Ollama) unless a test checks the default.
+   */
+  allowPrivateOutbound?: boolean;
+}
+
+export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await scratchDatabase();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-data-'));
   const config = loadAppConfig({
@@ -56,6 +66,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const gateway = await createGatewayApp(config, ['error']);
+  if (options.allowPrivateOutbound ?? true) await gateway.app.get(OptionsService).set(ALLOW_PRIVATE_OPTION, 'true', 100);
   await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', () => resolve()));
   const address = gateway.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -26,6 +26,12 @@ function describeHttpException(exception: HttpException, request: Request): { co
   }
 }
 
+const BODY_PARSER_MESSAGES: Record<string, MessageCode> = {
+  'entity.too.large': 'common.payload_too_large',
+  'entity.parse.failed': 'common.invalid_json_body',
+  'entity.too.deep': 'common.json_too_deep',
+};
+
 /** Body-parser errors are plain errors carrying `status` and `type`. */
 function bodyParserStatus(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
@@ -61,7 +67,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     } else if (parserStatus !== undefined) {
       status = parserStatus;
       const type = (exception as { type: string }).type;
-      const code: MessageCode = type === 'entity.too.large' ? 'common.payload_too_large' : type === 'entity.parse.failed' ? 'common.invalid_json_body' : 'common.invalid_params';
+      const code = BODY_PARSER_MESSAGES[type] ?? 'common.invalid_params';
       message = translate(code, language);
     } else {
       const requestId = randomUUID();

@@ -5,6 +5,7 @@ import { relayMessages } from './messages/relay.messages';
 import { managementMessages } from './messages/management.messages';
 import { signinMessages } from './messages/signin.messages';
 import { moneyMessages } from './messages/money.messages';
+import { outboundMessages } from './messages/outbound.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -19,6 +20,7 @@ export const MESSAGES = {
   ...managementMessages,
   ...signinMessages,
   ...moneyMessages,
+  ...outboundMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

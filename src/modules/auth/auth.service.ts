@@ -40,7 +40,7 @@ export class AuthService {
     if (previousSessionId) await this.sessions.destroy(previousSessionId);
     const cookie = await this.sessions.create(user.id);
     const requirePasswordChange = user.role >= ROLE_ROOT && WELL_KNOWN_DEFAULT_PASSWORDS.has(password);
-    return { user: { ...toUserView(user), require_password_change: requirePasswordChange }, cookie };
+    return { user: { ...toUserView(user, 'owner'), require_password_change: requirePasswordChange }, cookie };
   }
 
   async logout(sessionId: string | undefined): Promise<void> {

@@ -37,10 +37,23 @@ export function normaliseGroups(raw: string | null | undefined): string {
   return groups.length ? groups.join(',') : 'default';
 }
 
-/** The console appends paths itself, so a trailing slash would double up. */
+/**
+ * The console appends paths itself, so a trailing slash would double up. The URL must parse
+ * as http(s) without credentials or a fragment, and carry no control characters, raw or
+ * percent-encoded (`%0d%0a` would split the upstream request's head).
+ */
 export function normaliseBaseUrl(raw: string): string {
   const url = raw.trim().replace(/\/+$/, '');
-  if (url !== '' && !/^https?:\/\/\S+$/i.test(url)) throw new AppError('channel.base_url_invalid');
+  if (url === '') return url;
+  if (!/^https?:\/\/\S+$/i.test(url)) throw new AppError('channel.base_url_invalid');
+  if (/%(?:[01][0-9a-f]|7f)/i.test(url)) throw new AppError('channel.base_url_malformed');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('channel.base_url_malformed');
+  }
+  if (parsed.username || parsed.password || parsed.hash) throw new AppError('channel.base_url_malformed');
   return url;
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionsModule } from '../options/options.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { AbilitiesRepository } from './abilities.repository';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
@@ -10,7 +11,7 @@ import { UserModelsController } from './user-models.controller';
 import { UserModelsService } from './user-models.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule, OutboundModule],
   controllers: [ChannelsController, UserModelsController],
   providers: [ChannelsService, AbilitiesRepository, UserModelsService],
   exports: [ChannelsService, AbilitiesRepository],

@@ -27,6 +27,7 @@ import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
 import { AbilityEntity } from './entities/ability.entity';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED, ChannelEntity } from './entities/channel.entity';
+import { OutboundGuardService } from '../outbound/outbound-guard.service';
 
 export interface ChannelFilter {
   keyword?: string;
@@ -65,6 +66,7 @@ export class ChannelsService {
     private readonly cacheSync: CacheSyncService,
     private readonly options: OptionsService,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
+    private readonly outbound: OutboundGuardService,
   ) {}
 
   list(query: ChannelListQuery): Promise<Page<ChannelListRow>> {
@@ -82,6 +84,7 @@ export class ChannelsService {
     const keys = dto.mode === 'batch' ? splitKeys(keyField) : [keyField];
     if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
     keys.forEach(assertKeyLength);
+    await this.assertBaseUrlAllowed(dto);
     const template = this.channels.create({
       name,
       type: 1,
@@ -115,6 +118,7 @@ export class ChannelsService {
 
   /** A full edit or a patch: only the fields present change; a blank key keeps the stored one. */
   async update(dto: UpdateChannelDto): Promise<ChannelView> {
+    await this.assertBaseUrlAllowed(dto);
     const saved = await this.transactions.run(async (manager) => {
       const channel = await this.load(manager, dto.id);
       this.applyFields(channel, dto);
@@ -299,6 +303,11 @@ export class ChannelsService {
     if (idSort) query.orderBy('channel.id', 'DESC');
     else query.orderBy('channel.priority', 'DESC').addOrderBy('channel.id', 'DESC');
     return query;
+  }
+
+  /** Before any transaction: the guard may resolve the host, and a SQLite transaction awaits only database calls. */
+  private async assertBaseUrlAllowed(dto: CreateChannelDto | UpdateChannelDto): Promise<void> {
+    if (dto.base_url != null) await this.outbound.assertBaseUrlAllowed(normaliseBaseUrl(dto.base_url));
   }
 
   /** Copies the optional fields present in the body onto the channel, checked and normalised. */

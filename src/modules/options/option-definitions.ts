@@ -26,7 +26,8 @@ export type OptionReader =
   | 'mail'
   | 'oauth'
   | 'tasks'
-  | 'monitoring';
+  | 'monitoring'
+  | 'outbound';
 
 /** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
 export interface JsonShape<T> {
@@ -291,6 +292,8 @@ export const OPTION_DEFINITIONS = {
   ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth'], status: 'server_address' }),
   WorkerUrl: url({ ...ROOT, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
   WorkerValidKey: str({ ...SECRET, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
+  /** Outbound requests (relay, probes, model lists) may reach loopback and private networks: Ollama on localhost, a LAN. */
+  'fetch_setting.allow_private_ip': bool({ default: false, ...ROOT, readBy: ['outbound'] }),
 
   // Payment
   PayAddress: url({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),

@@ -7,6 +7,7 @@ import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channel
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import type { RelayChannel } from './caches/relay-channel';
+import { scrubUpstreamMessage } from './upstream-error';
 
 /**
  * Watches upstream failures and takes a channel out of service when its account is broken:
@@ -33,8 +34,13 @@ export class ChannelMonitorService {
     return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));
   }
 
-  /** Sets status 3 with the reason, only if the channel is still enabled, then reloads every channel cache. */
-  async disableChannel(channel: RelayChannel, reason: string): Promise<void> {
+  /**
+   * Sets status 3 with the reason, only if the channel is still enabled, then reloads every
+   * channel cache. The reason quotes the upstream, which may echo the key: it is scrubbed
+   * before it is stored or logged.
+   */
+  async disableChannel(channel: RelayChannel, upstreamReason: string): Promise<void> {
+    const reason = scrubUpstreamMessage(upstreamReason, channel);
     this.channelCache.markDisabled(channel.id, CHANNEL_STATUS_AUTO_DISABLED);
     const otherInfo = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) });
     const changed = await this.transactions.run(async (manager) => {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AdminOnly, RootOnly } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
 import { ChannelProbeService } from './channel-probe.service';
 import { FetchModelsDto } from './dto/fetch-models.dto';
@@ -29,7 +29,9 @@ export class ChannelProbeController {
     return this.probes.fetchModelsOfChannel(id);
   }
 
+  /** An arbitrary base URL makes the gateway dial wherever the caller says: root only, as in new-api. */
   @Post('fetch_models')
+  @RootOnly()
   fetchModels(@Body() body: FetchModelsDto): Promise<string[]> {
     return this.probes.fetchModelsFor({ type: body.type, baseUrl: body.base_url ?? '', key: body.key });
   }

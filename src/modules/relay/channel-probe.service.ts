@@ -7,7 +7,8 @@ import { ChannelMonitorService } from './channel-monitor.service';
 import { adaptorForChannelType } from './providers/provider-registry';
 import { canListModels, type UpstreamTarget } from './providers/adaptor';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
-import { UpstreamClientService } from './upstream-client.service';
+import { refusalToAppError } from '../outbound/outbound-guard.service';
+import { outboundRefusal, UpstreamClientService } from './upstream-client.service';
 
 export interface ProbeResult {
   success: boolean;
@@ -56,7 +57,9 @@ export class ChannelProbeService {
       });
       status = answer.statusCode;
       text = await answer.body.text();
-    } catch {
+    } catch (error) {
+      const refused = outboundRefusal(error);
+      if (refused) throw refusalToAppError(refused);
       return { success: false, message: 'could not reach the upstream', time: secondsSince(started) };
     }
     const elapsedMs = performance.now() - started;
@@ -127,7 +130,9 @@ export class ChannelProbeService {
       const answer = await this.upstream.send({ url, method: 'GET', headers: adaptor.buildHeaders(target), headersTimeoutMs: PROBE_TIMEOUT_MS, bodyTimeoutMs: PROBE_TIMEOUT_MS });
       status = answer.statusCode;
       text = await answer.body.text();
-    } catch {
+    } catch (error) {
+      const refused = outboundRefusal(error);
+      if (refused) throw refusalToAppError(refused);
       throw new AppError('relay.fetch_models_failed', { message: 'could not reach the upstream' });
     }
     if (status >= 400) throw new AppError('relay.fetch_models_failed', { message: `status ${status}: ${scrubUpstreamMessage(readUpstreamError(text).message, channel)}` });

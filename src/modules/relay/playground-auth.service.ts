@@ -1,13 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { clientIp, hopTrust, type HopTrust } from '../../common/http/client-ip';
 import { readCookie } from '../../common/http/cookies';
 import { OptionsService } from '../options/options.service';
 import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
 import { UserCacheService } from './caches/user-cache.service';
 import { RelayError } from './relay-error';
 import type { RelayCaller } from './relay-caller';
-import { checkUserActive, clientIp } from './token-auth.service';
+import { checkUserActive } from './token-auth.service';
 
 /**
  * The playground (/pg) is used from the console: the session cookie and New-Api-User name the
@@ -20,8 +21,12 @@ export class PlaygroundAuthService {
     private readonly sessions: SessionsService,
     private readonly users: UserCacheService,
     private readonly options: OptionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.trustedHop = hopTrust(config.trustProxy);
+  }
+
+  private readonly trustedHop: HopTrust;
 
   async authenticate(request: IncomingMessage): Promise<RelayCaller> {
     const session = await this.sessions.resolve(readCookie(request.headers.cookie, SESSION_COOKIE));
@@ -30,7 +35,7 @@ export class PlaygroundAuthService {
     if (String(claimed ?? '') !== String(session.userId)) throw new RelayError('invalid_api_key', 'New-Api-User does not match the signed-in user', 401);
     const user = await this.users.get(session.userId);
     checkUserActive(user);
-    return { user, token: null, tokenKey: '', group: user.group, ip: clientIp(request, this.config.trustProxy) };
+    return { user, token: null, tokenKey: '', group: user.group, ip: clientIp(request, this.trustedHop) };
   }
 
   /** The group asked for in the body, if the user may use it. */

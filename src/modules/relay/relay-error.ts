@@ -26,6 +26,7 @@ export type RelayErrorCode =
   | 'channel:server_error'
   | 'channel:timeout'
   | 'channel:connection_error'
+  | 'channel:address_refused'
   | 'channel:bad_response'
   | 'internal_error';
 

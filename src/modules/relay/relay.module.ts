@@ -4,6 +4,7 @@ import { BillingModule } from '../billing/billing.module';
 import { AbilityEntity } from '../channels/entities/ability.entity';
 import { ChannelEntity } from '../channels/entities/channel.entity';
 import { OptionsModule } from '../options/options.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { TokenEntity } from '../tokens/entities/token.entity';
@@ -22,7 +23,7 @@ import { UpstreamClientService } from './upstream-client.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule],
   controllers: [ChannelProbeController],
   providers: [
     ChannelCacheService,

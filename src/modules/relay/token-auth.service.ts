@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { clientIp, hopTrust, type HopTrust } from '../../common/http/client-ip';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { OptionsService } from '../options/options.service';
 import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TOKEN_STATUS_EXHAUSTED, TOKEN_STATUS_EXPIRED } from '../tokens/entities/token.entity';
@@ -8,17 +9,6 @@ import { CachedToken, ipAllowed, TokenCacheService } from './caches/token-cache.
 import { CachedUser, UserCacheService } from './caches/user-cache.service';
 import { RelayError } from './relay-error';
 import type { RelayCaller } from './relay-caller';
-
-/** The client address: the socket's, or the first X-Forwarded-For hop when TRUST_PROXY is on. */
-export function clientIp(request: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = request.headers['x-forwarded-for'];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  const address = request.socket.remoteAddress ?? '';
-  return address.startsWith('::ffff:') ? address.slice(7) : address;
-}
 
 /**
  * Authenticates `Authorization: Bearer sk-…` from memory: the token, its status, expiry,
@@ -30,8 +20,12 @@ export class TokenAuthService {
     private readonly tokens: TokenCacheService,
     private readonly users: UserCacheService,
     private readonly options: OptionsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.trustedHop = hopTrust(config.trustProxy);
+  }
+
+  private readonly trustedHop: HopTrust;
 
   async authenticate(request: IncomingMessage): Promise<RelayCaller> {
     const key = tokenKeyFrom(request.headers.authorization);
@@ -39,7 +33,7 @@ export class TokenAuthService {
     const token = await this.tokens.get(key);
     if (!token) throw new RelayError('invalid_api_key', 'Invalid API key', 401);
     checkTokenUsable(token);
-    const ip = clientIp(request, this.config.trustProxy);
+    const ip = clientIp(request, this.trustedHop);
     if (token.allowedIps && !ipAllowed(token.allowedIps, ip)) throw new RelayError('ip_not_allowed', `This API key may not be used from ${ip}`, 403);
     const user = await this.users.get(token.userId);
     checkUserActive(user);

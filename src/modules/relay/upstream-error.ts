@@ -5,16 +5,22 @@ import { isRetryableStatus } from './retry-policy';
 const MAX_MESSAGE_LENGTH = 1000;
 
 /**
- * Removes what must never reach a client from an upstream message: the channel's keys and
- * base URL, any other URL, and anything shaped like an API key.
+ * Removes what must never be stored, logged or returned from an upstream message: the
+ * channel's keys (and each part of a composite `a|b|c` key) and base URL, any other URL,
+ * bearer values, key parameters, and anything shaped like an API key.
  */
-export function scrubUpstreamMessage(message: string, channel: RelayChannel): string {
+export function scrubUpstreamMessage(message: string, channel: Pick<RelayChannel, 'keys' | 'baseUrl'>): string {
   let text = message.slice(0, MAX_MESSAGE_LENGTH);
-  for (const key of channel.keys) if (key.length >= 4) text = text.split(key).join('***');
+  for (const key of channel.keys) {
+    for (const secret of [key, ...key.split('|')]) if (secret.length >= 4) text = text.split(secret).join('***');
+  }
   if (channel.baseUrl) text = text.split(channel.baseUrl).join('[upstream]');
   return text
     .replace(/https?:\/\/[^\s"'<>]+/gi, '[upstream]')
-    .replace(/\b(sk|key|org)-[A-Za-z0-9_*-]{6,}/g, '$1-***');
+    .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+\/=-]+/gi, '$1 ***')
+    .replace(/\b((?:api[_-]?)?key|token|secret|access_token|x-goog-api-key)([=:]\s*)[^\s&"',;]+/gi, '$1$2***')
+    .replace(/\bAIza[0-9A-Za-z_-]{20,}/g, 'AIza***')
+    .replace(/\b(sk|key|org|ak|pk)-[A-Za-z0-9_*-]{6,}/g, '$1-***');
 }
 
 /** The message and code of an upstream error body in OpenAI's (or a similar) shape. */

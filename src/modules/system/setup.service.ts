@@ -8,6 +8,7 @@ import { Transactions } from '../../database/transactions';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { nowSeconds } from '../../database/columns';
 import { OptionsService } from '../options/options.service';
+import { USERNAME_PATTERN } from '../users/dto/fields';
 import { ROLE_ROOT } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 import { SetupDto } from './dto/setup.dto';
@@ -61,7 +62,7 @@ export class SetupService implements OnModuleInit {
     if (!rootExists) {
       if (!username) throw new AppError('setup.username_required');
       if (username.length > 12) throw new AppError('user.username_too_long');
-      if (/\s/.test(username)) throw new AppError('user.username_invalid');
+      if (!USERNAME_PATTERN.test(username)) throw new AppError('user.username_invalid');
       if (!dto.password || dto.password.length < 8) throw new AppError('setup.password_too_short');
       if (dto.password.length > 20) throw new AppError('user.password_length');
       if (dto.password !== dto.confirmPassword) throw new AppError('setup.password_mismatch');

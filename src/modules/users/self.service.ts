@@ -33,7 +33,7 @@ export class SelfService {
   ) {}
 
   async get(actor: AuthenticatedUser): Promise<UserView> {
-    return toUserView(await this.load(actor));
+    return toUserView(await this.load(actor), 'owner');
   }
 
   async update(actor: AuthenticatedUser, dto: UpdateSelfDto): Promise<UserView> {
@@ -41,8 +41,10 @@ export class SelfService {
     const changes: { display_name?: string; password?: string } = {};
     if (dto.display_name !== undefined) changes.display_name = dto.display_name.trim() || user.username;
     if (dto.password) {
-      if (dto.original_password !== undefined && !(await this.users.passwordMatches(user, dto.original_password))) {
-        throw new AppError('user.wrong_original_password');
+      // Accounts created through OAuth have no password yet and set their first one freely.
+      if (user.password) {
+        if (!dto.original_password) throw new AppError('user.original_password_required');
+        if (!(await this.users.passwordMatches(user, dto.original_password))) throw new AppError('user.wrong_original_password');
       }
       changes.password = await this.users.hashPassword(dto.password);
     }
@@ -50,7 +52,7 @@ export class SelfService {
     Object.assign(user, changes);
     // A new password signs out every other browser, but not this one.
     if (dto.password) await this.sessions.destroyAllForUser(user.id, actor.sessionId);
-    return toUserView(user);
+    return toUserView(user, 'owner');
   }
 
   async delete(actor: AuthenticatedUser): Promise<void> {

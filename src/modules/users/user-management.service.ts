@@ -58,6 +58,9 @@ export class UserManagementService {
     const target = await this.users.findById(dto.id);
     if (!target) throw new AppError('user.not_found');
     if (target.id !== actor.id) this.assertOutranks(actor, target);
+    // An admin editing itself passes the outrank check, but its own balance and group are root's to change.
+    const changesQuotaOrGroup = (dto.quota !== undefined && dto.quota !== target.quota) || (dto.group !== undefined && dto.group !== target.group);
+    if (changesQuotaOrGroup && target.role >= ROLE_ADMIN && actor.role < ROLE_ROOT) throw new AppError('user.only_root_changes_admin');
     if (dto.group !== undefined && dto.group !== target.group) this.assertGroupExists(dto.group);
     const changes: Partial<Pick<UserEntity, EditableUserColumn>> = {};
     if (dto.username !== undefined && dto.username.trim() !== target.username) {

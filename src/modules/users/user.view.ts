@@ -1,7 +1,21 @@
 import { UserEntity } from './entities/user.entity';
 import { UserView } from './user.wire';
 
-export function toUserView(user: UserEntity): UserView {
+/** The user's notification settings without the webhook secret, which only its owner may read. */
+function settingForAdmins(raw: string | null): string {
+  if (!raw) return '';
+  try {
+    const parsed = JSON.parse(raw) as Record<string, unknown>;
+    if (typeof parsed !== 'object' || parsed === null) return '';
+    delete parsed.webhook_secret;
+    return JSON.stringify(parsed);
+  } catch {
+    return '';
+  }
+}
+
+/** `owner` for the user's own account (personal page); anything an admin reads is `admin`. */
+export function toUserView(user: UserEntity, audience: 'owner' | 'admin' = 'admin'): UserView {
   return {
     id: user.id,
     username: user.username,
@@ -23,7 +37,7 @@ export function toUserView(user: UserEntity): UserView {
     aff_quota: user.aff_quota,
     aff_history_quota: user.aff_history_quota,
     inviter_id: user.inviter_id,
-    setting: user.setting ?? '',
+    setting: audience === 'owner' ? (user.setting ?? '') : settingForAdmins(user.setting),
     remark: user.remark,
     created_time: user.created_time,
     DeletedAt: user.deleted_at ? user.deleted_at.toISOString() : null,

@@ -69,8 +69,10 @@ export class UsersService {
     return user && matches ? user : null;
   }
 
+  /** Case-insensitive on both databases, like the unique index behind it; deleted accounts keep their name. */
   async usernameTaken(username: string, manager: EntityManager = this.repository.manager): Promise<boolean> {
-    return (await manager.count(UserEntity, { where: { username }, withDeleted: true })) > 0;
+    const count = await manager.createQueryBuilder(UserEntity, 'user').withDeleted().where('LOWER(user.username) = LOWER(:username)', { username }).getCount();
+    return count > 0;
   }
 
   async hashPassword(password: string): Promise<string> {
@@ -110,7 +112,7 @@ export class UsersService {
 
   async list(page: PageQuery): Promise<Page<UserView>> {
     const [rows, total] = await this.repository.findAndCount({ withDeleted: true, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
-    return toPage(page, total, rows.map(toUserView));
+    return toPage(page, total, rows.map((row) => toUserView(row)));
   }
 
   /** Keyword matches the id exactly, or username, display name and email as a literal substring. */
@@ -128,7 +130,7 @@ export class UsersService {
     }
     if (group.trim()) query.andWhere('user.group = :group', { group: group.trim() });
     const [rows, total] = await query.orderBy('user.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
-    return toPage(page, total, rows.map(toUserView));
+    return toPage(page, total, rows.map((row) => toUserView(row)));
   }
 
   /**

@@ -5,5 +5,5 @@ export const relayRoutes: RouteAccessTable = {
   'GET /api/channel/test/:id': 'admin',
   'GET /api/channel/test': 'admin',
   'GET /api/channel/fetch_models/:id': 'admin',
-  'POST /api/channel/fetch_models': 'admin',
+  'POST /api/channel/fetch_models': 'root',
 };

@@ -19,6 +19,10 @@ export const managementMessages = {
   'channel.weight_invalid': { zh: '权重必须是非负整数', en: 'Weight must be a non-negative integer' },
   'channel.auto_ban_invalid': { zh: 'auto_ban 只能是 0 或 1', en: 'auto_ban must be 0 or 1' },
   'channel.base_url_invalid': { zh: '代理地址必须以 http:// 或 https:// 开头', en: 'The base URL must start with http:// or https://' },
+  'channel.base_url_malformed': {
+    zh: '代理地址无效：不能包含用户名、密码、片段或控制字符',
+    en: 'The base URL is not valid: it must not contain a user name, password, fragment or control characters',
+  },
   'channel.ids_required': { zh: '请先选择渠道', en: 'Please select channels first' },
   'channel.tag_required': { zh: '标签不能为空', en: 'The tag cannot be empty' },
   'channel.tag_too_long': { zh: '标签过长', en: 'The tag is too long' },

@@ -1,13 +1,16 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 
+/** No whitespace, control, zero-width, bidi or other invisible characters (Unicode C* and Z*). */
+export const USERNAME_PATTERN = /^[^\s\p{C}\p{Z}]+$/u;
+
 /** The account field rules, shared by registration, admin creation and edits. */
 export const UsernameField = () =>
   applyDecorators(
     IsString({ message: 'user.username_password_required' }),
     IsNotEmpty({ message: 'user.username_password_required' }),
     MaxLength(12, { message: 'user.username_too_long' }),
-    Matches(/^\S+$/, { message: 'user.username_invalid' }),
+    Matches(USERNAME_PATTERN, { message: 'user.username_invalid' }),
   );
 
 export const PasswordField = () =>
