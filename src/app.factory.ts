@@ -18,7 +18,34 @@ export interface GatewayApp {
   app: NestExpressApplication;
   /** Node's server: raw routes (the relay) first, everything else through Express and Nest. */
   server: http.Server;
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets requests in flight (streams included) finish for up to `graceMs`,
+   * cuts what is left, then closes the modules: settlement and log batches are flushed
+   * before the database connection closes.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const IDLE_SWEEP_MS = 100;
+
+/** Resolves once every connection has ended, or after `graceMs`, whichever comes first; then cuts the rest. */
+function drainConnections(server: http.Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let sweeper: NodeJS.Timeout | undefined;
+    let deadline: NodeJS.Timeout | undefined;
+    const finish = () => {
+      clearInterval(sweeper);
+      clearTimeout(deadline);
+      server.closeAllConnections();
+      resolve();
+    };
+    server.close(finish);
+    server.closeIdleConnections();
+    if (graceMs <= 0) return finish();
+    // A keep-alive connection turns idle when its last request ends: close it then, not at the deadline.
+    sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    deadline = setTimeout(finish, graceMs);
+  });
 }
 
 /** Builds the whole gateway; used by main.ts, the tests and the benchmark alike. */
@@ -39,7 +66,6 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
     app.useStaticAssets(config.webDistDir, { index: false, maxAge: '1h' });
     app.use(spaFallback(config.webDistDir));
   }
-  app.enableShutdownHooks();
   await app.init();
 
   const expressHandler = app.getHttpAdapter().getInstance() as http.RequestListener;
@@ -54,11 +80,8 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   return {
     app,
     server,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    async close(graceMs = 0) {
+      await drainConnections(server, graceMs);
       await app.close();
     },
   };

@@ -18,14 +18,23 @@ async function bootstrap(): Promise<void> {
   const gateway = await createGatewayApp(config);
   gateway.server.listen(config.port, () => {
     const database = config.database.type === 'sqlite' ? `SQLite at ${config.database.sqlitePath}` : 'MySQL';
-    logger.log(`gateway ${config.version} listening on http://localhost:${config.port} (${database}${config.redisUrl ? ', Redis' : ''})`);
+    const address = gateway.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    logger.log(`gateway ${config.version} listening on http://localhost:${port} (${database}${config.redisUrl ? ', Redis' : ''})`);
   });
+  // We own the signals (not Nest's enableShutdownHooks, which would close the modules under the streams still running).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      logger.log(`${signal} received, shutting down`);
-      gateway.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
+      logger.log(`${signal} received: no new connections; waiting up to ${config.shutdownGraceMs / 1000} s for requests in flight`);
+      gateway.close(config.shutdownGraceMs).then(
+        () => {
+          logger.log('shut down cleanly');
+          process.exit(0);
+        },
+        (error: Error) => {
+          logger.error(`shutdown failed: ${error.message}`);
+          process.exit(1);
+        },
       );
     });
   }

@@ -99,10 +99,10 @@ describe('registration, sign-in and sessions', () => {
   });
 
   it('flags the root account signing in with a well-known default password', async () => {
-    await root.put('/api/user/self', { password: '12345678' }).expect(200);
+    expect((await root.put('/api/user/self', { password: '12345678', original_password: ROOT_PASSWORD })).body.success).toBe(true);
     const flagged = await app.http.post('/api/user/login').send({ username: ROOT_USERNAME, password: '12345678' });
     expect(flagged.body.data.require_password_change).toBe(true);
-    await root.put('/api/user/self', { password: ROOT_PASSWORD });
+    expect((await root.put('/api/user/self', { password: ROOT_PASSWORD, original_password: '12345678' })).body.success).toBe(true);
   });
 
   it('rotates the session id at sign-in and really ends it at logout', async () => {

@@ -21,6 +21,8 @@ export interface AppConfig {
   /** Requests per IP per window on the whole /api surface; 0 turns it off. */
   globalApiRateLimit: { max: number; windowSeconds: number };
   relay: { timeoutMs: number; streamingTimeoutMs: number; maxRequestBodyBytes: number };
+  /** On SIGTERM/SIGINT, how long requests in flight (streams) may take to finish before they are cut. */
+  shutdownGraceMs: number;
   /** How often (seconds) in-memory caches reload from the database, for several instances. */
   syncFrequencySeconds: number;
   /** Serve the built console from this folder, when it exists. */
@@ -134,6 +136,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRequestBodyBytes: intFromEnv(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
     },
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
+    shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
   };

@@ -20,7 +20,7 @@ export interface TestApp extends GatewayApp {
  * A scratch MySQL database per test file when TEST_MYSQL_URL (mysql://root@127.0.0.1:3306)
  * is set, otherwise a scratch SQLite file. Either way the real migrations run.
  */
-async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const mysqlUrl = process.env.TEST_MYSQL_URL;
   if (mysqlUrl) {
     const mysql = await import('mysql2/promise');

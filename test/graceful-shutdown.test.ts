@@ -1,0 +1,140 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { chatStreamEvents, MOCK_REPLY_TEXT, MOCK_USAGE, MockUpstream } from './support/mock-upstream';
+import { scratchDatabase } from './support/test-app';
+
+const ROOT = { username: 'root', password: 'root-pass-1' };
+
+/** The real entry point (src/main.ts) in a child process, as Docker runs it. */
+function startGateway(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  const projectRoot = path.join(__dirname, '..');
+  const child = spawn(process.execPath, ['-r', path.join(__dirname, 'support', 'swc-register.js'), path.join(projectRoot, 'src', 'main.ts')], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/localhost:(\d+)/.exec(output);
+      if (match) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+async function call(baseUrl: string, method: string, route: string, body?: unknown, session?: { cookie: string; id: number }): Promise<{ data: unknown; cookie: string }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (session) Object.assign(headers, { cookie: session.cookie, 'new-api-user': String(session.id) });
+  const response = await fetch(baseUrl + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const envelope = (await response.json()) as { success: boolean; message: string; data: unknown };
+  if (!envelope.success) throw new Error(`${method} ${route}: ${envelope.message}`);
+  return { data: envelope.data, cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] };
+}
+
+/** A streamed chat through raw HTTP; resolves `started` at the first byte and `done` with the whole body. */
+function streamChat(baseUrl: string, apiKey: string): { started: Promise<void>; done: Promise<string> } {
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = new Promise<string>((resolve, reject) => {
+    const request = http.request(`${baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        markStarted();
+      });
+      response.on('end', () => resolve(text));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(JSON.stringify({ model: 'slow-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }));
+  });
+  return { started, done };
+}
+
+function connectionRefused(baseUrl: string): Promise<boolean> {
+  return fetch(`${baseUrl}/api/status`).then(
+    () => false,
+    (error: { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED',
+  );
+}
+
+describe('graceful shutdown on SIGTERM', () => {
+  let upstream: MockUpstream;
+  let database: Awaited<ReturnType<typeof scratchDatabase>>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    upstream = await new MockUpstream().start();
+    // Slow streams: about 1.5 s each, so they are still running when the signal comes.
+    upstream.handler = (request) => (request.body.stream ? { sse: chatStreamEvents('slow-model', MOCK_REPLY_TEXT, MOCK_USAGE), delayMs: 150 } : undefined);
+    database = await scratchDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gw-shutdown-'));
+  });
+  afterAll(async () => {
+    await upstream.stop();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops accepting, finishes the streams in flight, writes their settlements and logs, and exits 0', async () => {
+    const gateway = await startGateway({ ...database.env, DATA_DIR: dataDir, SESSION_SECRET: 'shutdown-secret', SHUTDOWN_GRACE_SECONDS: '20', WEB_DIST_DIR: path.join(dataDir, 'no-web') });
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', (code) => resolve(code)));
+    try {
+      const { baseUrl } = gateway;
+      await call(baseUrl, 'POST', '/api/setup', { ...ROOT, confirmPassword: ROOT.password });
+      const signIn = await call(baseUrl, 'POST', '/api/user/login', ROOT);
+      const root = { cookie: signIn.cookie, id: (signIn.data as { id: number }).id };
+      await call(baseUrl, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' }, root);
+      await call(baseUrl, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'slow-model': 1 }) }, root);
+      await call(baseUrl, 'POST', '/api/channel/', { name: 'slow', type: 1, key: 'sk-slow', base_url: upstream.url, models: 'slow-model' }, root);
+      const token = ((await call(baseUrl, 'POST', '/api/token/', { name: 'shutdown', remain_quota: 0, unlimited_quota: true, expired_time: -1 }, root)).data as Array<{ key: string }>)[0];
+      const quotaBefore = ((await call(baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
+
+      const streams = [1, 2, 3].map(() => streamChat(baseUrl, token.key));
+      await Promise.all(streams.map((stream) => stream.started));
+      gateway.child.kill('SIGTERM');
+
+      // New connections are refused at once, while the three streams run to their end.
+      let refused = false;
+      for (let attempt = 0; attempt < 20 && !refused; attempt++) {
+        refused = await connectionRefused(baseUrl);
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(refused).toBe(true);
+      const bodies = await Promise.all(streams.map((stream) => stream.done));
+      for (const body of bodies) {
+        expect(body).toContain('[DONE]');
+        expect(body).toContain('"usage"');
+      }
+      expect(await exited).toBe(0);
+      expect(upstream.streamsAborted).toBe(0);
+
+      // Read what the stopped gateway left in its database.
+      const dataSource = new DataSource(
+        database.env.SQL_DSN ? { type: 'mysql', url: database.env.SQL_DSN } : { type: 'better-sqlite3', database: database.env.SQLITE_PATH },
+      );
+      await dataSource.initialize();
+      try {
+        const logs: Array<{ quota: number }> = await dataSource.query("SELECT quota FROM logs WHERE type = 2 AND model_name = 'slow-model'");
+        expect(logs).toHaveLength(3);
+        const charged = logs.reduce((sum, log) => sum + Number(log.quota), 0);
+        expect(charged).toBeGreaterThan(0);
+        const [user] = await dataSource.query('SELECT quota, request_count FROM users WHERE id = ?', [root.id]);
+        expect(Number(user.quota)).toBe(quotaBefore - charged);
+        expect(Number(user.request_count)).toBe(3);
+      } finally {
+        await dataSource.destroy();
+      }
+    } finally {
+      if (gateway.child.exitCode === null) gateway.child.kill('SIGKILL');
+    }
+  });
+});
