@@ -64,8 +64,8 @@ describe('billing: holds, refunds and the quota invariant', () => {
     const client = openaiClient(app, token.apiKey);
     const results: Array<number | string> = [];
     for (let i = 0; i < 5; i++) {
-      // The hold is the prompt estimate (≈ 8 tokens) plus max_tokens 25, × 2: enough for the 66 it costs.
-      const outcome = await client.chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 25 }).then(
+      // The hold is the prompt estimate (≈ 8 tokens) plus max_tokens 7 at completion ratio 3, × 2: about 58.
+      const outcome = await client.chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 7 }).then(
         () => 200,
         (error:  APIError) => String(error.code),
       );
@@ -94,13 +94,13 @@ describe('billing: holds, refunds and the quota invariant', () => {
     const rich = await registerUser(app, 'rich-user');
     const poor = await registerUser(app, 'poorer-user');
     await seed.setUserQuota(rich.id, 1_000_000);
-    // One hold (≈ 76) fits in 120, two (≥ 132) do not.
-    await seed.setUserQuota(poor.id, 120);
+    // One hold (≈ 58: the prompt estimate plus max_tokens 7 at completion ratio 3, × 2) fits in 70, two do not.
+    await seed.setUserQuota(poor.id, 70);
     const richToken = await seed.createToken(rich.id, { remain_quota: 1_000_000 });
     const poorToken = await seed.createToken(poor.id, { remain_quota: 1_000_000 });
     const ask = (apiKey: string) =>
       openaiClient(app, apiKey)
-        .chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 25 })
+        .chat.completions.create({ model: 'bill-model', messages: [{ role: 'user', content: 'x' }], max_tokens: 7 })
         .then(
           () => 'ok',
           (error: APIError) => String(error.code),
@@ -109,7 +109,7 @@ describe('billing: holds, refunds and the quota invariant', () => {
     expect(outcomes.slice(0, 20)).toEqual(Array(20).fill('ok'));
     expect(outcomes.slice(20).sort()).toEqual(['insufficient_quota', 'insufficient_quota', 'insufficient_quota', 'ok']);
     expect(await expectLedgerBalanced(rich, richToken.id, 1_000_000, 1_000_000)).toBe(20);
-    expect(await expectLedgerBalanced(poor, poorToken.id, 120, 1_000_000)).toBe(1);
+    expect(await expectLedgerBalanced(poor, poorToken.id, 70, 1_000_000)).toBe(1);
   });
 
   it('takes the holds asked for in one turn together, and one by one when their sum does not fit', async () => {

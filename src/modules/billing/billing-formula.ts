@@ -47,14 +47,20 @@ export function settleQuota(sheet: PriceSheet, usage: BilledUsage): number {
 }
 
 /**
- * What is taken before the upstream call: the prompt estimate (at least PreConsumedQuota
- * tokens) plus max_tokens, at the model and group ratio; a fixed price for per-call models.
- * Rounded up so the hold is never short of the estimate.
+ * What is taken before the upstream call: the cost's upper bound when the request states its
+ * output limit (max_tokens, max_completion_tokens or max_output_tokens),
+ *
+ *     (prompt estimate + maxTokens × completionRatio) × modelRatio × groupRatio,
+ *
+ * so a request that states a limit can never overdraw; without a limit, the prompt estimate
+ * or PreConsumedQuota tokens, whichever is more, at the input price. A fixed price for per-call
+ * models. Rounded up so the hold is never short of the bound; settlement takes or returns the
+ * difference.
  */
 export function preConsumeQuotaFor(sheet: PriceSheet, promptEstimate: number, maxTokens: number, preConsumedTokens: number): number {
   if (sheet.quotaType === 1) return Math.max(0, Math.ceil(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
-  const tokens = Math.max(promptEstimate, preConsumedTokens) + Math.max(0, maxTokens);
-  return Math.max(0, Math.ceil(tokens * quotaPerToken(sheet)));
+  const weightedTokens = maxTokens > 0 ? promptEstimate + maxTokens * sheet.completionRatio : Math.max(promptEstimate, preConsumedTokens);
+  return Math.max(0, Math.ceil(weightedTokens * quotaPerToken(sheet)));
 }
 
 /** True when reported usage can be billed as it stands: whole, non-negative and not absurd. */
