@@ -2,6 +2,7 @@ import { AccountsAndOptions1732233600000 } from './1732233600000-accounts-and-op
 import { RelayTables1732233700000 } from './1732233700000-relay-tables';
 import { MoneyTables1732233800000 } from './1732233800000-money-tables';
 import { UsernameCaseInsensitive1795390000000 } from './1795390000000-username-case-insensitive';
+import { TopUps1795400000000 } from './1795400000000-top-ups';
 
 /** Every migration, oldest first. Add new ones at the end. */
-export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000, MoneyTables1732233800000, UsernameCaseInsensitive1795390000000];
+export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000, MoneyTables1732233800000, UsernameCaseInsensitive1795390000000, TopUps1795400000000];

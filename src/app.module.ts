@@ -16,6 +16,7 @@ import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
+import { PaymentsModule } from './modules/payments/payments.module';
 import { RedemptionByIdModule, RedemptionsModule } from './modules/redemptions/redemptions.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { TokenByIdModule } from './modules/tokens/token-by-id.module';
@@ -49,6 +50,7 @@ export class AppModule {
         LogsModule,
         BillingModule,
         RedemptionsModule,
+        PaymentsModule,
         RelayModule,
         PricingPageModule,
         // `:id` routes: after every module with static paths under the same prefix.

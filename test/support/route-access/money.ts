@@ -9,4 +9,9 @@ export const moneyRoutes: RouteAccessTable = {
   'GET /api/redemption/:id': 'admin',
   'DELETE /api/redemption/:id': 'admin',
   'POST /api/user/topup': 'user',
+  'POST /api/user/amount': 'user',
+  'POST /api/user/pay': 'user',
+  'GET /api/user/topup/self': 'user',
+  'GET /api/user/epay/notify': 'public',
+  'POST /api/user/epay/notify': 'public',
 };

@@ -25,4 +25,9 @@ export const moneyMessages = {
   'redemption.disabled': { zh: '该兑换码已被禁用', en: 'This code is disabled' },
   'redemption.changed_retry': { zh: '兑换码刚被修改，请重试', en: 'The code was just changed; please try again' },
   'redemption.too_many_attempts': { zh: '兑换尝试过于频繁，请稍后再试', en: 'Too many redemption attempts; please wait a minute' },
+  'log.online_top_up': { zh: '在线充值成功，充值数量 {amount}，支付金额 {money}（{method}）', en: 'Online top-up of {amount} paid {money} ({method})' },
+  'payment.invalid_amount': { zh: '充值数量必须是正整数', en: 'The amount must be a positive whole number' },
+  'payment.amount_too_small': { zh: '充值数量不能小于 {min}', en: 'The top-up amount cannot be less than {min}' },
+  'payment.not_configured': { zh: '当前管理员未配置支付信息', en: 'The administrator has not configured online payment' },
+  'payment.invalid_method': { zh: '支付方式配置错误，请联系管理员', en: 'Payment method configuration error, please contact the administrator' },
 } satisfies MessageTable;

@@ -1,0 +1,20 @@
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class TopUpAmountDto {
+  @IsInt({ message: 'payment.invalid_amount' })
+  @Min(1, { message: 'payment.invalid_amount' })
+  @Max(1_000_000_000, { message: 'payment.invalid_amount' })
+  amount: number;
+
+  /** Accepted for compatibility with new-api's console; not used. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  top_up_code?: string;
+}
+
+export class PayDto extends TopUpAmountDto {
+  @IsString({ message: 'payment.invalid_method' })
+  @MaxLength(32, { message: 'payment.invalid_method' })
+  payment_method: string;
+}

@@ -1,0 +1,49 @@
+import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AuthenticatedUser, CurrentUser, Public } from '../../common/auth/auth.decorators';
+import { Page, parsePageQuery } from '../../common/http/pagination';
+import { PayDto, TopUpAmountDto } from './dto/payment.dto';
+import { PaymentsService } from './payments.service';
+import { PayForm, TopUpView } from './top-up.wire';
+
+/** The wallet's online top-up: price lookup, orders, history, and the providers' notices. */
+@Controller('api/user')
+export class PaymentsController {
+  constructor(private readonly payments: PaymentsService) {}
+
+  /** The payable amount for `amount` units, as "0.00" text. */
+  @Post('amount')
+  amount(@CurrentUser() actor: AuthenticatedUser, @Body() dto: TopUpAmountDto): string {
+    return this.payments.payableMoney(actor, dto.amount);
+  }
+
+  @Post('pay')
+  pay(@CurrentUser() actor: AuthenticatedUser, @Body() dto: PayDto): Promise<PayForm> {
+    return this.payments.payWithEpay(actor, dto);
+  }
+
+  @Get('topup/self')
+  history(@CurrentUser() actor: AuthenticatedUser, @Query() query: Record<string, string>): Promise<Page<TopUpView>> {
+    return this.payments.history(actor, parsePageQuery(query));
+  }
+
+  /** Epay calls back with GET (query fields) or POST (form fields); it wants the bare word `success`. */
+  @Public()
+  @Get('epay/notify')
+  epayNotifyByGet(@Query() query: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    return this.answerEpay(query, response);
+  }
+
+  @Public()
+  @Post('epay/notify')
+  epayNotifyByPost(@Body() body: Record<string, unknown>, @Res() response: Response): Promise<void> {
+    return this.answerEpay(body, response);
+  }
+
+  private async answerEpay(fields: Record<string, unknown>, response: Response): Promise<void> {
+    const params: Record<string, string> = {};
+    for (const [name, value] of Object.entries(fields ?? {})) if (typeof value === 'string') params[name] = value;
+    const credited = await this.payments.handleEpayNotify(params);
+    response.status(200).type('text/plain').send(credited ? 'success' : 'fail');
+  }
+}

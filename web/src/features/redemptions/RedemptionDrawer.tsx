@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { Chip, Stack } from '@mui/material';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormTextField } from '../../components/form/FormTextField';
+import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { renderQuota } from '../../lib/quota';
+import { toast } from '../../lib/toast';
+import { DEFAULT_REDEMPTION_QUOTA, MAX_REDEMPTIONS_PER_BATCH, redemptionsApi } from './api';
+
+interface RedemptionForm {
+  name: string;
+  quota: string;
+  count: string;
+}
+
+/** The token page's quick amounts: $1, $10, $50, $100, $500, $1000. */
+const QUICK_QUOTAS = [500000, 5000000, 25000000, 50000000, 250000000, 500000000];
+const INTEGER = /^\d+$/;
+
+/** Create a batch of codes (answering their keys) or edit one unused code. */
+export function RedemptionDrawer({ target, onClose, onSaved, onCreated }: { target: 'add' | number | null; onClose: () => void; onSaved: () => void; onCreated: (keys: string[]) => void }) {
+  const { t } = useTranslation();
+  const isNew = target === 'add';
+  const [loaded, setLoaded] = useState(false);
+  const { control, handleSubmit, reset, setValue, getValues, formState } = useForm<RedemptionForm>({ defaultValues: { name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1' } });
+
+  useEffect(() => {
+    if (target === null) return;
+    let active = true;
+    setLoaded(false);
+    if (target === 'add') {
+      reset({ name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1' });
+      setLoaded(true);
+    } else {
+      void redemptionsApi.get(target).then((result) => {
+        if (!active) return;
+        if (!result.ok) return onClose();
+        reset({ name: result.data.name, quota: String(result.data.quota), count: '1' });
+        setLoaded(true);
+      });
+    }
+    return () => {
+      active = false;
+    };
+  }, [target, reset, onClose]);
+
+  async function onSubmit(values: RedemptionForm) {
+    const quota = Number(values.quota);
+    // A blank name becomes the formatted amount, as the spec asks.
+    const name = values.name.trim() || renderQuota(quota).slice(0, 20);
+    if (isNew) {
+      const result = await redemptionsApi.create({ name, quota, count: Number(values.count) });
+      if (!result.ok) return;
+      toast.success(t('redemptions:drawer.created', { count: result.data.length }));
+      onCreated(result.data);
+    } else if (typeof target === 'number') {
+      const result = await redemptionsApi.update({ id: target, name, quota });
+      if (!result.ok) return;
+      toast.success(t('redemptions:drawer.updated'));
+    }
+    onSaved();
+    onClose();
+  }
+
+  return (
+    <SideDrawer
+      open={target !== null}
+      title={isNew ? t('redemptions:drawer.addTitle') : t('redemptions:drawer.editTitle')}
+      onClose={onClose}
+      testId="redemption-drawer"
+      actions={<DrawerFormActions formId="redemption-form" disabled={!loaded || formState.isSubmitting} onCancel={onClose} submitTestId="redemption-submit" />}
+    >
+      {!loaded ? (
+        <DrawerLoading />
+      ) : (
+        <Stack component="form" id="redemption-form" spacing={2.5} onSubmit={handleSubmit(onSubmit)} noValidate>
+          <FormTextField
+            control={control}
+            name="name"
+            label={t('redemptions:fields.name')}
+            helperText={t('redemptions:drawer.nameHint')}
+            rules={{ validate: (value) => value.trim().length <= 20 || 'redemptions:validation.name' }}
+            slotProps={{ htmlInput: { 'data-testid': 'redemption-name' } }}
+          />
+          <FormTextField
+            control={control}
+            name="quota"
+            label={t('redemptions:fields.quota')}
+            helperText={INTEGER.test(getValues('quota')) ? renderQuota(Number(getValues('quota'))) : ''}
+            rules={{ validate: (value) => (INTEGER.test(value.trim()) && Number(value) > 0) || 'redemptions:validation.quota' }}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'redemption-quota' } }}
+          />
+          <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
+            {QUICK_QUOTAS.map((value) => (
+              <Chip key={value} size="small" variant="outlined" clickable label={renderQuota(value)} onClick={() => setValue('quota', String(value), { shouldValidate: true, shouldDirty: true })} />
+            ))}
+          </Stack>
+          {isNew && (
+            <FormTextField
+              control={control}
+              name="count"
+              label={t('redemptions:fields.count')}
+              rules={{ validate: (value) => (INTEGER.test(value.trim()) && Number(value) >= 1 && Number(value) <= MAX_REDEMPTIONS_PER_BATCH) || 'redemptions:validation.count' }}
+              slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'redemption-count' } }}
+            />
+          )}
+        </Stack>
+      )}
+    </SideDrawer>
+  );
+}

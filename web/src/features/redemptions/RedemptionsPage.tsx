@@ -1,0 +1,153 @@
+import { useCallback, useState } from 'react';
+import { Button, Card, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { useCopy } from '../../components/CopyProvider';
+import { PageContainer } from '../../components/PageContainer';
+import { PageHeader } from '../../components/PageHeader';
+import { SearchField } from '../../components/SearchField';
+import { PagedTablePagination } from '../../components/table/PagedTablePagination';
+import { RowIconAction } from '../../components/table/RowIconAction';
+import { stickyActionsSx } from '../../components/table/stickyColumn';
+import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
+import { renderQuota } from '../../lib/quota';
+import { formatTimestamp } from '../../lib/time';
+import { toast } from '../../lib/toast';
+import { REDEMPTION_DISABLED, REDEMPTION_UNUSED, REDEMPTION_USED, redemptionsApi, type Redemption } from './api';
+import { RedemptionDrawer } from './RedemptionDrawer';
+
+const STATUS_COLORS: Record<number, 'success' | 'default' | 'info'> = { [REDEMPTION_UNUSED]: 'success', [REDEMPTION_DISABLED]: 'default', [REDEMPTION_USED]: 'info' };
+
+const fetchRedemptions = searchWhenFiltered(redemptionsApi.list, redemptionsApi.search);
+
+/** Administrators' redemption codes: search, create in batches, copy keys, edit unused ones, enable, disable, delete. */
+export function RedemptionsPage() {
+  const { t } = useTranslation();
+  const copy = useCopy();
+  const { rows, setRows, loading, applyQuery, reload, pagination } = usePagedRows(fetchRedemptions, { keyword: '' });
+  const [keyword, setKeyword] = useState('');
+  const [drawerTarget, setDrawerTarget] = useState<'add' | number | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<Redemption | null>(null);
+  const [createdKeys, setCreatedKeys] = useState<string[]>([]);
+  const closeDrawer = useCallback(() => setDrawerTarget(null), []);
+
+  async function setStatus(code: Redemption, status: number) {
+    const result = await redemptionsApi.setStatus(code.id, status);
+    if (!result.ok) return;
+    toast.success(t('common:operationDone'));
+    setRows((previous) => previous.map((row) => (row.id === code.id ? result.data : row)));
+  }
+
+  async function runDelete(code: Redemption) {
+    setPendingDelete(null);
+    const result = await redemptionsApi.remove(code.id);
+    if (result.ok) toast.success(t('redemptions:deleted'));
+    void reload();
+  }
+
+  return (
+    <PageContainer maxWidth="xl">
+      <PageHeader
+        title={t('redemptions:title')}
+        subtitle={t('redemptions:subtitle')}
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setDrawerTarget('add')} data-testid="add-redemption">
+            {t('redemptions:actions.add')}
+          </Button>
+        }
+      />
+      <Card>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2 }}>
+          <SearchField label={t('redemptions:search')} value={keyword} onChange={setKeyword} onSearch={() => applyQuery({ keyword: keyword.trim() })} testId="redemption-search" />
+          <Button variant="outlined" startIcon={<SearchIcon />} onClick={() => applyQuery({ keyword: keyword.trim() })} data-testid="redemption-search-submit" sx={{ flexShrink: 0 }}>
+            {t('common:actions.search')}
+          </Button>
+        </Stack>
+        <TableLoadingBar loading={loading} />
+        <TableContainer>
+          <Table size="small" sx={{ minWidth: 860, '& td, & th': { px: 1.25 } }} data-testid="redemptions-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('redemptions:columns.id')}</TableCell>
+                <TableCell>{t('redemptions:columns.name')}</TableCell>
+                <TableCell>{t('redemptions:columns.status')}</TableCell>
+                <TableCell>{t('redemptions:columns.quota')}</TableCell>
+                <TableCell>{t('redemptions:columns.created')}</TableCell>
+                <TableCell>{t('redemptions:columns.redeemedBy')}</TableCell>
+                <TableCell align="right" sx={stickyActionsSx}>
+                  {t('redemptions:columns.actions')}
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {rows.map((code) => (
+                <TableRow key={code.id} hover data-testid={`redemption-row-${code.id}`}>
+                  <TableCell>{code.id}</TableCell>
+                  <TableCell sx={{ fontWeight: 600 }}>{code.name}</TableCell>
+                  <TableCell>
+                    <Chip size="small" variant="outlined" color={STATUS_COLORS[code.status] ?? 'default'} label={t(`redemptions:status.${code.status}`)} data-testid={`redemption-status-${code.id}`} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{renderQuota(code.quota)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(code.created_time)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{code.used_user_id ? t('redemptions:redeemedBy', { id: code.used_user_id, time: formatTimestamp(code.redeemed_time) }) : t('redemptions:notRedeemed')}</TableCell>
+                  <TableCell align="right" sx={{ ...stickyActionsSx, whiteSpace: 'nowrap' }}>
+                    <Button size="small" startIcon={<ContentCopyIcon fontSize="small" />} onClick={() => void copy(code.key, t('redemptions:copied'))} data-testid={`redemption-copy-${code.id}`} sx={{ minWidth: 0 }}>
+                      {t('redemptions:actions.copy')}
+                    </Button>
+                    {code.status === REDEMPTION_UNUSED && (
+                      <Button size="small" color="warning" onClick={() => void setStatus(code, REDEMPTION_DISABLED)} data-testid={`redemption-disable-${code.id}`} sx={{ minWidth: 0 }}>
+                        {t('redemptions:actions.disable')}
+                      </Button>
+                    )}
+                    {code.status === REDEMPTION_DISABLED && (
+                      <Button size="small" color="success" onClick={() => void setStatus(code, REDEMPTION_UNUSED)} data-testid={`redemption-enable-${code.id}`} sx={{ minWidth: 0 }}>
+                        {t('redemptions:actions.enable')}
+                      </Button>
+                    )}
+                    {code.status !== REDEMPTION_USED && (
+                      <RowIconAction title={t('redemptions:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(code.id)} testId={`redemption-edit-${code.id}`} />
+                    )}
+                    <RowIconAction title={t('redemptions:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete(code)} testId={`redemption-delete-${code.id}`} />
+                  </TableCell>
+                </TableRow>
+              ))}
+              {!loading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        <PagedTablePagination {...pagination} />
+      </Card>
+      <RedemptionDrawer target={drawerTarget} onClose={closeDrawer} onSaved={() => void reload()} onCreated={setCreatedKeys} />
+      <Dialog open={createdKeys.length > 0} onClose={() => setCreatedKeys([])} fullWidth maxWidth="sm" data-testid="created-keys-dialog">
+        <DialogTitle>{t('redemptions:created.title', { count: createdKeys.length })}</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+            {t('redemptions:created.hint')}
+          </Typography>
+          <TextField value={createdKeys.join('\n')} multiline fullWidth minRows={Math.min(createdKeys.length, 8)} maxRows={12} slotProps={{ htmlInput: { readOnly: true, 'data-testid': 'created-keys' } }} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setCreatedKeys([])}>{t('common:actions.close')}</Button>
+          <Button variant="contained" startIcon={<ContentCopyIcon />} onClick={() => void copy(createdKeys.join('\n'), t('redemptions:copiedMany', { count: createdKeys.length }))} data-testid="copy-created-keys">
+            {t('redemptions:actions.copyAll')}
+          </Button>
+        </DialogActions>
+      </Dialog>
+      <ConfirmDialog
+        open={!!pendingDelete}
+        title={t('redemptions:confirm.title')}
+        message={t('redemptions:confirm.one', { name: pendingDelete?.name ?? '' })}
+        confirmLabel={t('redemptions:actions.delete')}
+        danger
+        onClose={() => setPendingDelete(null)}
+        onConfirm={() => pendingDelete && void runDelete(pendingDelete)}
+      />
+    </PageContainer>
+  );
+}
