@@ -76,8 +76,9 @@ describe('wallet: Epay top-up', () => {
     expect(form.params).toMatchObject({ pid: '1001', type: 'alipay', money: '36.50', sign_type: 'MD5', notify_url: `${app.baseUrl}/api/user/epay/notify` });
 
     // The browser posts the form to the gateway, which notifies the merchant.
-    const paid = await fetch(form.url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form.params).toString() });
-    expect(await paid.text()).toBe('success');
+    const paid = await fetch(form.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form.params).toString() });
+    expect(paid.headers.get('location')).toMatch(new RegExp(`^${app.baseUrl}/topup/return\\?`));
+    expect(epay.replies[epay.replies.length - 1]).toBe('success');
     expect(await quota()).toBe(before + 5 * 500_000);
 
     const notice = epay.notices[epay.notices.length - 1];

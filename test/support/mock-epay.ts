@@ -15,14 +15,16 @@ export function mockEpaySign(fields: Record<string, string>, key: string): strin
 /**
  * A loopback Epay gateway. `POST /submit.php` takes the merchant's signed form, checks the
  * signature, "collects" the payment and sends the signed TRADE_SUCCESS notice to notify_url
- * (as a GET with query fields, like most Epay deployments); it answers with what the
- * merchant's notify endpoint said.
+ * (as a GET with query fields, like most Epay deployments), then sends the browser back to
+ * return_url. What the merchant's notify endpoint answered is kept in `replies`.
  */
 export class MockEpay {
   private server?: http.Server;
   url = '';
   /** Every notice sent, as it was sent, so tests can replay or tamper with it. */
   readonly notices: Record<string, string>[] = [];
+  /** The merchant's answer to each notice sent from /submit.php ('success' when it took it). */
+  readonly replies: string[] = [];
 
   constructor(
     readonly merchantId: string,
@@ -76,7 +78,7 @@ export class MockEpay {
     }
     const notice = this.notice(form);
     this.notices.push(notice);
-    const reply = await this.deliver(form.notify_url, notice);
-    res.writeHead(200, { 'content-type': 'text/plain' }).end(reply);
+    this.replies.push(await this.deliver(form.notify_url, notice));
+    res.writeHead(302, { location: `${form.return_url}?${new URLSearchParams({ out_trade_no: form.out_trade_no, trade_status: 'TRADE_SUCCESS' })}` }).end();
   }
 }

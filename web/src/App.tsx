@@ -18,6 +18,8 @@ import { LogsPage } from './features/logs/LogsPage';
 import { PlaygroundPage } from './features/playground/PlaygroundPage';
 import { PricingPage } from './features/pricing/PricingPage';
 import { TokensPage } from './features/tokens/TokensPage';
+import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
+import { TopUpReturnPage, WalletPage } from './features/wallet/WalletPage';
 import { AppShell } from './layout/AppShell';
 import { RequireAdmin, RequireAuth } from './layout/guards';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
@@ -63,6 +65,30 @@ export function App() {
                   element={
                     <RequireAuth>
                       <TokensPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="redemption"
+                  element={
+                    <RequireAdmin>
+                      <RedemptionsPage />
+                    </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="topup"
+                  element={
+                    <RequireAuth>
+                      <WalletPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="topup/return"
+                  element={
+                    <RequireAuth>
+                      <TopUpReturnPage />
                     </RequireAuth>
                   }
                 />

@@ -5,6 +5,8 @@ import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
+import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
+import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import type { SystemStatus } from '../features/status/types';
 import { isAdmin, type SessionUser } from '../lib/session';
 
@@ -30,7 +32,7 @@ export interface SidebarSection {
 
 /**
  * Sidebar sections in spec order. Only entries whose pages exist are listed; the chat submenu,
- * dashboard, drawing and task logs, redemptions, settings and wallet join as they are built.
+ * dashboard, drawing and task logs and settings join as they are built.
  */
 export const SIDEBAR_SECTIONS: SidebarSection[] = [
   {
@@ -44,6 +46,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
     entries: [
       { path: '/token', label: 'shell:nav.tokens', icon: KeyOutlinedIcon },
       { path: '/log', label: 'shell:nav.logs', icon: ReceiptLongOutlinedIcon },
+      { path: '/topup', label: 'shell:nav.wallet', icon: AccountBalanceWalletOutlinedIcon },
     ],
   },
   {
@@ -53,6 +56,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
     entries: [
       { path: '/channel', label: 'shell:nav.channels', icon: HubOutlinedIcon },
       { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
+      { path: '/redemption', label: 'shell:nav.redemptions', icon: RedeemOutlinedIcon },
     ],
   },
   {

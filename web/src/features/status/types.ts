@@ -36,6 +36,8 @@ export interface SystemStatus {
   demo_site_enabled: boolean;
   enable_online_topup: boolean;
   price: number;
+  /** The smallest online top-up amount (MinTopUp). */
+  min_topup: number;
   usd_exchange_rate: number;
   default_use_auto_group: boolean;
   top_up_link: string;

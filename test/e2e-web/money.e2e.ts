@@ -1,0 +1,116 @@
+import type { Browser } from 'playwright-core';
+import { MockEpay } from '../support/mock-epay';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { apiFromPage, expectToast, readClipboard, rowId } from './operations-helpers';
+
+describe('money pages (/redemption, /topup)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let epay: MockEpay;
+  let keys: string[] = [];
+
+  beforeAll(async () => {
+    epay = await new MockEpay('2002', 'e2e-merchant-key').start();
+    server = await startServer();
+    await setupThroughApi(server.baseUrl);
+    browser = await launchBrowser();
+    watched = await WatchedPage.open(browser, server.baseUrl);
+    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+  });
+  afterAll(async () => {
+    await closeSession({ watched, browser, server });
+    await epay.stop();
+  });
+
+  test('an admin creates a batch of codes, copies the keys, disables and edits one (zh)', async () => {
+    const { page } = watched;
+    await watched.goto('/redemption');
+    await page.getByRole('heading', { name: '兑换码' }).waitFor();
+    await page.getByTestId('add-redemption').click();
+    await page.getByTestId('redemption-name').fill('n'.repeat(21));
+    await page.getByTestId('redemption-submit').click();
+    await page.getByText('名称最多 20 个字符').waitFor();
+    await page.getByTestId('redemption-name').fill('promo');
+    await page.getByTestId('redemption-quota').fill('500000');
+    await page.getByTestId('redemption-count').fill('3');
+    await page.getByTestId('redemption-submit').click();
+    const dialog = page.getByTestId('created-keys-dialog');
+    await dialog.getByText('已创建 3 个兑换码').waitFor();
+    keys = (await page.getByTestId('created-keys').inputValue()).split('\n');
+    expect(keys).toHaveLength(3);
+    expect(keys.every((key) => /^[A-Za-z0-9]{32}$/.test(key))).toBe(true);
+    await page.getByTestId('copy-created-keys').click();
+    expect((await readClipboard(page)).split('\n')).toEqual(keys);
+    await dialog.getByRole('button', { name: '关闭' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByTestId('redemption-search').fill(keys[2]);
+    await page.getByTestId('redemption-search-submit').click();
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('tr[data-testid^="redemption-row-"]').count()).toBe(1);
+    const id = await rowId(page, 'redemption-row-', 'promo');
+    await page.getByTestId(`redemption-disable-${id}`).click();
+    await page.getByTestId(`redemption-status-${id}`).filter({ hasText: '已禁用' }).waitFor();
+    await page.getByTestId(`redemption-edit-${id}`).click();
+    await page.getByTestId('redemption-name').fill('promo-x');
+    await page.getByTestId('redemption-submit').click();
+    await expectToast(page, 'success', '兑换码已更新');
+    await page.getByTestId(`redemption-row-${id}`).filter({ hasText: 'promo-x' }).waitFor();
+    await watched.screenshot('redemptions');
+  });
+
+  test('the wallet redeems a code once and explains a used or disabled one (zh)', async () => {
+    const { page } = watched;
+    await watched.goto('/topup');
+    await page.getByTestId('online-disabled').filter({ hasText: '管理员未开启在线充值' }).waitFor();
+    const before = await page.getByTestId('wallet-balance').textContent();
+    await page.getByTestId('redeem-submit').click();
+    await expectToast(page, 'error', '请输入兑换码');
+    await page.getByTestId('redeem-code').fill(keys[0]);
+    await page.getByTestId('redeem-submit').click();
+    await expectToast(page, 'success', '兑换成功，已增加额度 $1.00');
+    await page.waitForFunction((previous) => document.querySelector('[data-testid="wallet-balance"]')?.textContent !== previous, before);
+    expect(await page.getByTestId('wallet-balance').textContent()).toBe('$201.00');
+    await page.getByTestId('redeem-code').fill(keys[0]);
+    await page.getByTestId('redeem-submit').click();
+    await expectToast(page, 'error', '该兑换码已被使用');
+    await page.getByTestId('redeem-code').fill(keys[2]);
+    await page.getByTestId('redeem-submit').click();
+    await expectToast(page, 'error', '该兑换码已被禁用');
+    await page.getByTestId('buy-code').click();
+    await expectToast(page, 'error', '超级管理员未设置充值链接');
+    await watched.screenshot('wallet');
+  });
+
+  test('online top-up through the Epay gateway, on a phone, in English', async () => {
+    const { page } = watched;
+    for (const [key, value] of Object.entries({ ServerAddress: server.baseUrl, PayAddress: epay.url, EpayId: epay.merchantId, EpayKey: epay.key, MinTopUp: '2' })) {
+      expect((await apiFromPage(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
+    }
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+    await page.setViewportSize({ width: 390, height: 844 });
+    await watched.goto('/topup');
+    await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+    await page.getByTestId('topup-amount').fill('1');
+    await page.getByTestId('topup-payable').filter({ hasText: 'The top-up amount cannot be less than 2' }).waitFor();
+    await page.getByTestId('topup-amount').fill('5');
+    await page.getByTestId('topup-payable').filter({ hasText: 'Payable: 36.50' }).waitFor();
+    await watched.screenshot('wallet-en');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('pay-alipay').click();
+    // The gateway takes the signed form, notifies the server and sends the browser back.
+    await page.getByTestId('topup-return').waitFor();
+    expect(epay.replies).toEqual(['success']);
+    await page.getByRole('link', { name: 'Back to the wallet' }).click();
+    await page.getByTestId('wallet-balance').filter({ hasText: '$206.00' }).waitFor();
+    await page.getByTestId('topup-history').locator('tbody').getByText('Paid', { exact: true }).waitFor();
+
+    await watched.goto('/redemption');
+    await page.getByRole('heading', { name: 'Redemption codes' }).waitFor();
+    await page.getByTestId(`redemption-status-${await rowId(page, 'redemption-row-', 'promo')}`).waitFor();
+    await watched.screenshot('redemptions-en');
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
+  });
+});
