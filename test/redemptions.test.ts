@@ -1,5 +1,7 @@
 import { DataSource } from 'typeorm';
-import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
+import { createAdmin, registerUser, sessionFor, setupRoot, type Session } from './support/accounts';
+import { SESSION_COOKIE, SessionsService } from '../src/modules/sessions/sessions.service';
+import { UsersService } from '../src/modules/users/users.service';
 import { startTestApp, TestApp } from './support/test-app';
 
 describe('redemption codes', () => {
@@ -25,6 +27,20 @@ describe('redemption codes', () => {
   async function codeByKey(key: string): Promise<{ id: number; status: number; used_user_id: number; quota: number }> {
     const response = await admin.get(`/api/redemption/search?keyword=${key}`);
     return response.body.data.items[0];
+  }
+
+  /** Many signed-in users at once: one shared password hash and sessions made directly, to spare 50 bcrypt rounds. */
+  async function signedInUsers(count: number, prefix: string): Promise<Session[]> {
+    const usersService = app.app.get(UsersService);
+    const sessions = app.app.get(SessionsService);
+    const passwordHash = await usersService.hashPassword('racer-pass-1');
+    const result: Session[] = [];
+    for (let index = 0; index < count; index++) {
+      const user = await usersService.create({ username: `${prefix}${index}`, passwordHash });
+      const cookie = await sessions.create(user.id);
+      result.push(sessionFor(app, user.id, user.username, `${SESSION_COOKIE}=${encodeURIComponent(cookie)}`));
+    }
+    return result;
   }
 
   async function quotaOf(userId: number): Promise<number> {
@@ -92,7 +108,7 @@ describe('redemption codes', () => {
 
   it('gives one credit when 50 users send the same code at the same moment', async () => {
     const [key] = await createCodes({ name: 'race', quota: 12_345 });
-    const users = await Promise.all(Array.from({ length: 50 }, (_, index) => registerUser(app, `racer${index}`)));
+    const users = await signedInUsers(50, 'racer');
     const results = await Promise.all(users.map((user) => user.post('/api/user/topup', { key })));
     const winners = results.filter((result) => result.body.success);
     expect(winners).toHaveLength(1);
