@@ -81,13 +81,19 @@ describe('relay: chat, streaming, billing', () => {
     let chunks = 0;
     for await (const chunk of stream) {
       chunks++;
-      text += chunk.choices[0]?.delta?.content ?? '';
+      // The common client loop: every chunk it gets has a choice (the usage chunk it did not ask for is billed, then dropped).
+      text += chunk.choices[0].delta.content ?? '';
     }
     expect(text).toBe(MOCK_REPLY_TEXT);
     expect(chunks).toBeGreaterThan(3);
     expect(upstream.requests[0].body.stream_options).toEqual({ include_usage: true });
+
+    const asked = await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'Stream please' }], stream: true, stream_options: { include_usage: true } });
+    const usages = [];
+    for await (const chunk of asked) if (chunk.usage) usages.push(chunk.usage);
+    expect(usages).toEqual([expect.objectContaining(MOCK_USAGE)]);
     await seed.flush();
-    const [log] = (await seed.consumeLogs({ tokenId: token.id })).slice(-1);
+    const [log] = (await seed.consumeLogs({ tokenId: token.id })).slice(-2);
     expect(log).toMatchObject({ quota: 66, prompt_tokens: 12, completion_tokens: 7 });
     expect(Boolean(log.is_stream)).toBe(true);
     expect(log.other.frt).toEqual(expect.any(Number));
@@ -189,7 +195,12 @@ describe('relay: chat, streaming, billing', () => {
     await client.chat.completions.create({ model: 'unpriced-model', messages: [{ role: 'user', content: 'x' }] });
     await seed.setOption('SelfUseModeEnabled', false);
     const unserved = await client.chat.completions.create({ model: 'nobody-serves-this', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
-    expect((unserved as APIError).status).toBe(503);
+    expect(unserved).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((unserved as APIError).code).toBe('model_not_found');
+    await seed.createChannel({ base_url: upstream.url, models: 'idle-model', status: 2 });
+    const unavailable = await client.chat.completions.create({ model: 'idle-model', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+    expect((unavailable as APIError).status).toBe(503);
+    expect((unavailable as APIError).code).toBe('no_available_channel');
   });
 
   it('maps the model name upstream but bills and logs the requested one', async () => {

@@ -90,6 +90,36 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     expect(second.requests).toHaveLength(0);
   });
 
+  it('applies status_code_mapping on each attempt, before the retry decision', async () => {
+    await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 10, status_code_mapping: JSON.stringify({ '400': '503' }) });
+    await seed.createChannel({ base_url: second.url, models: 'fo-model', priority: 0 });
+    first.handler = () => ({ status: 400, json: { error: { message: 'this channel rejects everything' } } });
+    expect((await chat(client)).choices[0].message.content).toBe(MOCK_REPLY_TEXT);
+    expect(first.requests).toHaveLength(1);
+    expect(second.requests).toHaveLength(1);
+  });
+
+  it('gives every answer a request id, quotes it in errors and keeps it in the log row', async () => {
+    await seed.createChannel({ base_url: first.url, models: 'fo-model' });
+    const { data, response } = await client.chat.completions.create({ model: 'fo-model', messages: [{ role: 'user', content: 'x' }] }).withResponse();
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(data.choices[0].message.content).toBe(MOCK_REPLY_TEXT);
+    await seed.flush();
+    const [log] = (await seed.consumeLogs({ userId: alice.id })).slice(-1);
+    expect(log.other).toMatchObject({ request_id: requestId });
+    first.handler = () => ({ status: 400, json: { error: { message: 'bad' } } });
+    const failed = await fetch(`${app.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'fo-model', messages: [{ role: 'user', content: 'x' }] }),
+    });
+    const failedId = failed.headers.get('x-request-id');
+    expect(failedId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(failedId).not.toBe(requestId);
+    expect(((await failed.json()) as { error: { message: string } }).error.message).toBe(`bad (request id: ${failedId})`);
+  });
+
   it('never reveals the upstream key or URL in errors', async () => {
     await seed.createChannel({ base_url: first.url, models: 'fo-model', key: 'sk-very-secret-upstream' });
     first.handler = () => ({ status: 500, json: { error: { message: `key sk-very-secret-upstream failed at ${first.url}/v1/chat/completions` } } });

@@ -4,7 +4,7 @@ import { CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
-import { adaptorForChannelType } from './providers/provider-registry';
+import { ProviderRegistry } from './providers/provider-registry';
 import { canListModels, type UpstreamTarget } from './providers/adaptor';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { refusalToAppError } from '../outbound/outbound-guard.service';
@@ -30,28 +30,30 @@ export class ChannelProbeService {
     private readonly channels: ChannelCacheService,
     private readonly monitor: ChannelMonitorService,
     private readonly upstream: UpstreamClientService,
+    private readonly providers: ProviderRegistry,
   ) {}
 
   /** Sends one short chat request through the channel's adaptor and records its response time. */
   async testChannel(id: number, model?: string): Promise<ProbeResult> {
     const channel = this.channels.channel(id);
     if (!channel) throw new AppError('relay.channel_not_found');
-    const adaptor = adaptorForChannelType(channel.type);
+    const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) throw new AppError('relay.channel_type_unsupported');
     const testModel = model?.trim() || channel.testModel || channel.models[0] || DEFAULT_TEST_MODEL;
     const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: 'chat', upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
     const url = adaptor.buildUrl(target);
     if (!url) throw new AppError('relay.channel_type_unsupported');
-    const body = adaptor.convertRequest(target, { model: testModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 });
     const started = performance.now();
     let status = 0;
     let text = '';
     try {
+      const body = JSON.stringify(await adaptor.convertRequest(target, { model: testModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }));
+      const headers = await adaptor.buildHeaders(target, { url, body });
       const answer = await this.upstream.send({
         url,
         method: 'POST',
-        headers: { ...adaptor.buildHeaders(target), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
+        headers: { ...headers, 'content-type': 'application/json' },
+        body,
         headersTimeoutMs: PROBE_TIMEOUT_MS,
         bodyTimeoutMs: PROBE_TIMEOUT_MS,
       });
@@ -120,14 +122,15 @@ export class ChannelProbeService {
   }
 
   private async fetchModels(channel: RelayChannel): Promise<string[]> {
-    const adaptor = adaptorForChannelType(channel.type);
+    const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor || !canListModels(adaptor)) throw new AppError('relay.channel_type_unsupported');
     const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: 'chat', upstreamModel: '', stream: false };
     let status: number;
     let text: string;
     try {
       const url = adaptor.modelsUrl(channel);
-      const answer = await this.upstream.send({ url, method: 'GET', headers: adaptor.buildHeaders(target), headersTimeoutMs: PROBE_TIMEOUT_MS, bodyTimeoutMs: PROBE_TIMEOUT_MS });
+      const headers = await adaptor.buildHeaders(target, { url, body: '' });
+      const answer = await this.upstream.send({ url, method: 'GET', headers, headersTimeoutMs: PROBE_TIMEOUT_MS, bodyTimeoutMs: PROBE_TIMEOUT_MS });
       status = answer.statusCode;
       text = await answer.body.text();
     } catch (error) {

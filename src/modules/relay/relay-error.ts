@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { WireFormat } from './providers/adaptor';
 
 /**
  * Codes of relay failures. `channel:*` marks a fault of the upstream channel (its key, its
@@ -20,6 +21,7 @@ export type RelayErrorCode =
   | 'invalid_request'
   | 'request_too_large'
   | 'not_found'
+  | 'not_implemented'
   | 'upstream_request_error'
   | 'channel:unauthorized'
   | 'channel:rate_limited'
@@ -62,19 +64,53 @@ export class RelayError extends Error {
   }
 }
 
-/** The error body in OpenAI's wire format: {"error":{"message","type","code"}}. */
-export function openAIErrorBody(error: RelayError): string {
+/** The request id header every relay answer carries, so an operator can match a complaint to a log row. */
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Claude's error types, by status (its `{type:"error", error:{type, message}}` shape). */
+const CLAUDE_ERROR_TYPES: Partial<Record<number, string>> = { ...ERROR_TYPES, 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' };
+
+/** Google's canonical status names, by HTTP status. */
+const GOOGLE_STATUSES: Partial<Record<number, string>> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  499: 'CANCELLED',
+  501: 'UNIMPLEMENTED',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+/** The message with the request id, which the client can quote to the operator. */
+function messageWithId(error: RelayError, requestId: string): string {
+  return requestId ? `${error.message} (request id: ${requestId})` : error.message;
+}
+
+/** The error body in the client's wire format: OpenAI's {"error":{message,type,code}}, Claude's or Google's. */
+export function relayErrorBody(format: WireFormat, error: RelayError, requestId: string): string {
+  const message = messageWithId(error, requestId);
+  if (format === 'claude') {
+    const type = CLAUDE_ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'api_error' : 'invalid_request_error');
+    return JSON.stringify({ type: 'error', error: { type, message } });
+  }
+  if (format === 'gemini') {
+    const status = GOOGLE_STATUSES[error.status] ?? (error.status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION');
+    return JSON.stringify({ error: { code: error.status, message, status } });
+  }
   const type = ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'upstream_error' : 'invalid_request_error');
-  return JSON.stringify({ error: { message: error.message, type, param: null, code: error.wireCode ?? error.code.replace('channel:', 'upstream_') } });
+  return JSON.stringify({ error: { message, type, param: null, code: error.wireCode ?? error.code.replace('channel:', 'upstream_') } });
 }
 
 /** Writes a relay error unless the answer has already begun (then the connection just ends). */
-export function sendRelayError(response: ServerResponse, error: RelayError): void {
+export function sendRelayError(response: ServerResponse, error: RelayError, format: WireFormat = 'openai', requestId = ''): void {
   if (response.headersSent) {
     if (!response.writableEnded) response.end();
     return;
   }
-  const body = openAIErrorBody(error);
+  const body = relayErrorBody(format, error, requestId);
   response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   response.end(body);
 }

@@ -18,6 +18,12 @@ import { ChannelProbeService } from './channel-probe.service';
 import { PlaygroundAuthService } from './playground-auth.service';
 import { RelayHttpHandler } from './relay-http.handler';
 import { RelayService } from './relay.service';
+import { ProviderRegistry } from './providers/provider-registry';
+import { RelayBillingService } from './stages/billing-hold';
+import { RelayDeliverStage } from './stages/deliver.stage';
+import { RelayDispatchStage } from './stages/dispatch.stage';
+import { RelayPrepareStage } from './stages/prepare.stage';
+import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 import { UpstreamClientService } from './upstream-client.service';
 
@@ -34,6 +40,12 @@ import { UpstreamClientService } from './upstream-client.service';
     ChannelMonitorService,
     UpstreamClientService,
     ChannelProbeService,
+    ProviderRegistry,
+    RelayBillingService,
+    RelayPrepareStage,
+    RelayDispatchStage,
+    RelayDeliverStage,
+    RelaySettleStage,
     RelayService,
     RelayHttpHandler,
   ],

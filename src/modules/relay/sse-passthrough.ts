@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
-import type { AnswerReading, ProviderAdaptor, Usage } from './providers/adaptor';
+import type { AnswerReading, ProviderAdaptor } from './providers/adaptor';
+import { UsageMeter, type Usage } from './providers/usage';
 
 /** How a relayed stream went, for billing and the log. */
 export interface StreamOutcome {
-  /** Usage reported by the upstream in the stream, if any. */
+  /** Usage reported by the upstream in the stream, collected across its events, if any. */
   usage?: Usage;
   /** The text delivered to the client, read lazily: only when usage never came. */
   deliveredText(): string;
@@ -25,72 +25,131 @@ export const SSE_HEADERS = {
 };
 
 /**
- * Passes a server-sent-event stream to the client chunk by chunk, as the upstream sends it
- * (no buffering of the answer), with backpressure. Along the way it only looks for events
+ * Follows an upstream body with backpressure: `onData` writes to the client and answers
+ * false when the client's buffer is full; `finish` runs once, when the upstream ends, breaks
+ * off (`upstreamFailed`) or the client goes away.
+ */
+export function followUpstream(upstream: Readable, response: ServerResponse, clientGone: () => boolean, onData: (chunk: Buffer) => boolean, finish: (upstreamFailed: boolean) => void): void {
+  let finished = false;
+  const data = (chunk: Buffer) => {
+    if (clientGone()) return;
+    if (!onData(chunk)) upstream.pause();
+  };
+  const drain = () => upstream.resume();
+  const end = (upstreamFailed: boolean) => {
+    if (finished) return;
+    finished = true;
+    upstream.off('data', data);
+    response.off('drain', drain);
+    finish(upstreamFailed);
+  };
+  upstream.on('data', data);
+  response.on('drain', drain);
+  upstream.once('end', () => end(false));
+  upstream.once('error', () => end(!clientGone()));
+  upstream.once('close', () => end(!upstream.readableEnded && !clientGone()));
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Passes a server-sent-event stream to the client as the upstream sends it, whole lines at a
+ * time (no buffering of the answer), with backpressure. Along the way it only looks for events
  * that may carry usage; other events are kept as strings and parsed at the end only if the
  * upstream never reported usage, so the common path costs a line split and a regex test.
- * The response headers go out with the first chunk: until then the caller may still retry.
+ *
+ * A chunk that only carries usage (empty `choices`) is billed from and then dropped when the
+ * client did not ask for usage (`dropUsageChunks`): OpenAI never sends it unasked, and common
+ * client loops read `choices[0]` of every chunk. The response headers go out with the first
+ * bytes: until then the caller may still retry.
  */
-export function relayEventStream(upstream: Readable, response: ServerResponse, adaptor: ProviderAdaptor, clientGone: () => boolean): Promise<StreamOutcome> {
+export function relayEventStream(upstream: Readable, response: ServerResponse, adaptor: ProviderAdaptor, clientGone: () => boolean, dropUsageChunks = false): Promise<StreamOutcome> {
   return new Promise((resolve) => {
-    const decoder = new StringDecoder('utf8');
     const events: string[] = [];
     let usageText = '';
-    let usage: Usage | undefined;
-    let partial = '';
+    const usage = new UsageMeter();
+    let pending: Buffer | undefined;
     let firstChunkAt: number | undefined;
-    let settled = false;
 
-    const readLine = (line: string) => {
-      if (!line.startsWith('data:')) return;
+    /** Reads one whole data line; true when the line is a usage-only chunk to keep from the client. */
+    const readLine = (line: string): boolean => {
+      if (!line.startsWith('data:')) return false;
       const data = line.slice(5).trim();
-      if (data === '' || data === '[DONE]') return;
-      if (adaptor.streamUsageMarker.test(data)) {
-        const reading = adaptor.parseStreamEvent(data);
-        if (reading?.usage) usage = reading.usage;
-        if (reading?.text) usageText += reading.text;
-      } else {
+      if (data === '' || data === '[DONE]') return false;
+      if (!adaptor.streamUsageMarker.test(data)) {
         events.push(data);
+        return false;
       }
+      const reading = adaptor.parseStreamEvent(data);
+      usage.add(reading?.usage);
+      if (reading?.text) usageText += reading.text;
+      return dropUsageChunks && isUsageOnlyChunk(data);
     };
 
-    const finish = (upstreamFailed: boolean) => {
-      if (settled) return;
-      settled = true;
-      upstream.off('data', onData);
-      response.off('drain', onDrain);
-      if (partial) readLine(partial);
-      if (firstChunkAt !== undefined && !response.writableEnded) response.end();
-      resolve({
-        usage,
-        firstChunkAt,
-        clientGone: clientGone(),
-        upstreamFailed,
-        deliveredText: () => {
-          let text = usageText;
-          for (const data of events) text += (adaptor.parseStreamEvent(data) as AnswerReading | undefined)?.text ?? '';
-          return text;
-        },
-      });
-    };
-
-    const onData = (chunk: Buffer) => {
-      if (clientGone()) return;
+    /** Reads whole lines and writes them, without the lines to drop. */
+    const pass = (bytes: Buffer): boolean => {
+      const lines = bytes.toString('utf8').split('\n');
+      let dropAt: number[] | undefined;
+      for (let index = 0; index < lines.length; index++) {
+        const line = lines[index];
+        if (readLine(line.endsWith('\r') ? line.slice(0, -1) : line)) (dropAt ??= []).push(index);
+      }
+      const out = dropAt ? withoutLines(lines, dropAt) : bytes;
+      if (out.length === 0) return true;
       if (firstChunkAt === undefined) {
         firstChunkAt = performance.now();
         response.writeHead(200, SSE_HEADERS);
       }
-      if (!response.write(chunk)) upstream.pause();
-      const lines = (partial + decoder.write(chunk)).split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) readLine(line.endsWith('\r') ? line.slice(0, -1) : line);
+      return response.write(out);
     };
-    const onDrain = () => upstream.resume();
 
-    upstream.on('data', onData);
-    response.on('drain', onDrain);
-    upstream.once('end', () => finish(false));
-    upstream.once('error', () => finish(!clientGone()));
-    upstream.once('close', () => finish(!upstream.readableEnded && !clientGone()));
+    followUpstream(
+      upstream,
+      response,
+      clientGone,
+      (chunk) => {
+        // Only whole lines go out, so a usage chunk can still be held back; the rest waits for its newline.
+        const cut = chunk.lastIndexOf(NEWLINE) + 1;
+        if (cut === 0) {
+          pending = pending ? Buffer.concat([pending, chunk]) : chunk;
+          return true;
+        }
+        const ready = pending ? Buffer.concat([pending, chunk.subarray(0, cut)]) : cut === chunk.length ? chunk : chunk.subarray(0, cut);
+        pending = cut === chunk.length ? undefined : chunk.subarray(cut);
+        return pass(ready);
+      },
+      (upstreamFailed) => {
+        if (pending && !clientGone()) pass(pending);
+        if (firstChunkAt !== undefined && !response.writableEnded) response.end();
+        resolve({
+          usage: usage.total,
+          firstChunkAt,
+          clientGone: clientGone(),
+          upstreamFailed,
+          deliveredText: () => {
+            let text = usageText;
+            for (const data of events) text += (adaptor.parseStreamEvent(data) as AnswerReading | undefined)?.text ?? '';
+            return text;
+          },
+        });
+      },
+    );
   });
+}
+
+/** The lines joined again without the dropped ones, each taking its event's blank line along; the final newline stays. */
+function withoutLines(lines: string[], dropAt: number[]): string {
+  const drop = new Set<number>();
+  for (const index of dropAt) drop.add(index).add(index + 1);
+  return lines.filter((_, index) => !drop.has(index) || index + 1 === lines.length).join('\n');
+}
+
+/** An OpenAI chunk with usage and an empty `choices` list: the usage report the gateway asked for. */
+function isUsageOnlyChunk(data: string): boolean {
+  try {
+    const chunk = JSON.parse(data) as { choices?: unknown; usage?: unknown };
+    return Array.isArray(chunk.choices) && chunk.choices.length === 0 && typeof chunk.usage === 'object' && chunk.usage !== null;
+  } catch {
+    return false;
+  }
 }

@@ -1,7 +1,15 @@
 import type { RelayChannel } from '../caches/relay-channel';
 import type { RelayEndpoint } from '../relay-endpoints';
+import type { UsageMeter, UsageReport } from './usage';
 
 export type JsonObject = Record<string, unknown>;
+
+/**
+ * The wire formats the gateway speaks, inbound (what the client sent) and upstream (what a
+ * channel's provider speaks). When they match, bytes pass through; when they differ, the
+ * request and answer convert through one internal shape: OpenAI's format for the endpoint.
+ */
+export type WireFormat = 'openai' | 'claude' | 'gemini';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {
@@ -14,43 +22,66 @@ export interface UpstreamTarget {
   stream: boolean;
 }
 
-/** Token counts as the upstream reported them (or as we counted them). */
-export interface Usage {
-  promptTokens: number;
-  completionTokens: number;
-  /** Prompt tokens served from the provider's cache (billed at the cache ratio). */
-  cachedTokens: number;
+/** The request of one attempt once its body is final: what headers may sign. */
+export interface OutgoingCall {
+  url: URL;
+  body: string | Buffer;
 }
 
 /** What the relay needs to know from an answer: the usage when reported, and the generated text for local counting. */
 export interface AnswerReading {
-  usage?: Usage;
+  usage?: UsageReport;
   text: string;
 }
 
 /**
- * One upstream provider. Small on purpose: the relay owns transport, retries, streaming and
- * billing; an adaptor only knows the provider's URLs, headers and body shapes.
+ * Per request: turns a provider's stream (its own framing: SSE, AWS event-stream, …) into
+ * OpenAI chat chunks, the internal shape, collecting usage as the events pass.
+ */
+export interface StreamDecoder {
+  /** The chunks that this piece of the upstream stream completes. */
+  push(bytes: Buffer): JsonObject[];
+  /** The chunks still buffered when the upstream ends. */
+  end(): JsonObject[];
+}
+
+/**
+ * One upstream provider. The relay owns transport, retries, streaming and billing; an
+ * adaptor knows the provider's URLs, authentication, body shapes and stream framing.
  */
 export interface ProviderAdaptor {
+  /** The wire format the provider speaks. */
+  readonly format: WireFormat;
   /** The URL of an endpoint on this channel, or undefined when the provider does not offer it. */
   buildUrl(target: UpstreamTarget): URL | undefined;
-  /** Authentication and provider headers. The key goes only to buildUrl's host. */
-  buildHeaders(target: UpstreamTarget): Record<string, string>;
-  /** The outgoing JSON body for a client body in OpenAI's format (already a private copy). */
-  convertRequest(target: UpstreamTarget, body: JsonObject): JsonObject;
   /**
-   * True when convertRequest would send the client's body as it is (with `model` set to the
+   * Authentication and provider headers for one attempt, prepared once the body is final so
+   * they may sign it or fetch an access token. The key goes only to buildUrl's host.
+   */
+  buildHeaders(target: UpstreamTarget, call: OutgoingCall): Record<string, string> | Promise<Record<string, string>>;
+  /** A client body already in this provider's format (a private copy): the upstream model and provider defaults. */
+  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject;
+  /**
+   * True when fitRequest would send the client's body as it is (with `model` set to the
    * upstream model, which the relay checks): then the client's bytes go out untouched, and a
    * long conversation is not serialised again. False whenever unsure.
    */
   keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean;
-  /** Reads a complete (non-streamed) JSON answer. */
+  /**
+   * A body in OpenAI's format (the internal shape; a private copy) converted into the
+   * provider's. Async: a conversion may fetch images to inline them.
+   */
+  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject>;
+  /** Reads a complete answer in the provider's format. */
   parseResponse(body: unknown): AnswerReading;
-  /** Reads the data of one server-sent event; undefined for events that carry nothing we count. */
+  /** The provider's complete answer as OpenAI's (the internal shape). */
+  toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject;
+  /** Reads the data of one server-sent event passed through; undefined for events that carry nothing we count. */
   parseStreamEvent(data: string): AnswerReading | undefined;
-  /** Matches event data that may carry usage, so the stream path only parses those events as it goes. */
+  /** Matches event data that may carry usage, so the pass-through path only parses those events as it goes. */
   readonly streamUsageMarker: RegExp;
+  /** A fresh decoder of the provider's stream into OpenAI chunks, for one request. */
+  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder;
 }
 
 /** Optional: the provider can list its models (GET /api/channel/fetch_models). */
@@ -62,17 +93,7 @@ export interface ModelListing {
 /** Optional, for answers passed through as they are: their usage, read without parsing the whole answer. */
 export interface RawUsageReader {
   /** Undefined when the usage cannot be read this way (the relay then parses the answer). */
-  readUsageFromBytes(bytes: Buffer): Usage | undefined;
-}
-
-/** Optional, for native providers: turns their answer into OpenAI's wire format for the client. */
-export interface ResponseTranslator {
-  translateResponse(body: unknown, target: UpstreamTarget): JsonObject;
-}
-
-/** Optional, for native providers: turns one of their stream events into OpenAI chunk data lines. */
-export interface StreamTranslator {
-  translateStreamEvent(data: string, target: UpstreamTarget): string[];
+  readUsageFromBytes(bytes: Buffer): UsageReport | undefined;
 }
 
 export function canListModels(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ModelListing {
@@ -81,12 +102,4 @@ export function canListModels(adaptor: ProviderAdaptor): adaptor is ProviderAdap
 
 export function canReadRawUsage(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & RawUsageReader {
   return typeof (adaptor as Partial<RawUsageReader>).readUsageFromBytes === 'function';
-}
-
-export function canTranslateResponse(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ResponseTranslator {
-  return typeof (adaptor as Partial<ResponseTranslator>).translateResponse === 'function';
-}
-
-export function canTranslateStream(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & StreamTranslator {
-  return typeof (adaptor as Partial<StreamTranslator>).translateStreamEvent === 'function';
 }

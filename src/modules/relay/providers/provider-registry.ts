@@ -1,19 +1,31 @@
+import { Injectable } from '@nestjs/common';
 import type { ProviderAdaptor } from './adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
 import { OpenAICompatibleAdaptor } from './openai-compatible/openai-compatible.adaptor';
 import { OPENAI_COMPATIBLE_PROVIDERS } from './openai-compatible/openai-channel-types';
 
-const ADAPTORS = new Map<number, ProviderAdaptor>([
-  ...OPENAI_COMPATIBLE_PROVIDERS.map((provider) => [provider.type, new OpenAICompatibleAdaptor(provider)] as const),
-  [3, new AzureAdaptor()],
-]);
+/**
+ * The adaptor of each channel type. Native adaptors are Nest providers (they read settings);
+ * OpenAI-compatible ones are one data row each.
+ */
+@Injectable()
+export class ProviderRegistry {
+  private readonly adaptors: Map<number, ProviderAdaptor>;
 
-/** The adaptor of a channel type, or undefined when this build cannot relay through it yet. */
-export function adaptorForChannelType(type: number): ProviderAdaptor | undefined {
-  return ADAPTORS.get(type);
-}
+  constructor() {
+    this.adaptors = new Map<number, ProviderAdaptor>([
+      ...OPENAI_COMPATIBLE_PROVIDERS.map((provider) => [provider.type, new OpenAICompatibleAdaptor(provider)] as const),
+      [3, new AzureAdaptor()],
+    ]);
+  }
 
-/** The channel types this build can relay through. */
-export function supportedChannelTypes(): number[] {
-  return [...ADAPTORS.keys()];
+  /** The adaptor of a channel type, or undefined when this build cannot relay through it yet. */
+  forChannelType(type: number): ProviderAdaptor | undefined {
+    return this.adaptors.get(type);
+  }
+
+  /** The channel types this build can relay through. */
+  supportedChannelTypes(): number[] {
+    return [...this.adaptors.keys()];
+  }
 }

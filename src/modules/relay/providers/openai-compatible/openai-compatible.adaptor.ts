@@ -1,6 +1,8 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, UpstreamTarget, Usage } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { SseDecoder } from '../sse-decoder';
+import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
 import type { OpenAICompatibleProvider } from './openai-channel-types';
 
@@ -9,6 +11,7 @@ import type { OpenAICompatibleProvider } from './openai-channel-types';
  * are; only the URL, the headers and a few body fields (model, stream usage) change.
  */
 export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
+  readonly format = 'openai';
   readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
 
   constructor(readonly provider: OpenAICompatibleProvider) {}
@@ -23,10 +26,15 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return headers;
   }
 
-  convertRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
+  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     body.model = target.upstreamModel;
     if (this.asksForStreamUsage(target, body)) body.stream_options = { ...streamOptions(body), include_usage: true };
     return body;
+  }
+
+  /** OpenAI's format is the internal shape: nothing to convert. */
+  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    return Promise.resolve(this.fitRequest(target, body));
   }
 
   keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean {
@@ -42,10 +50,18 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   parseResponse(body: unknown): AnswerReading {
     if (typeof body !== 'object' || body === null) return { text: '' };
     const answer = body as JsonObject;
-    return { usage: readUsage(answer.usage), text: answerText(answer) };
+    return { usage: readUsage(answer.usage), text: openAIAnswerText(answer) };
   }
 
-  readUsageFromBytes(bytes: Buffer): Usage | undefined {
+  toOpenAIResponse(body: unknown): JsonObject {
+    return body as JsonObject;
+  }
+
+  createStreamDecoder(_target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+    return new OpenAIStreamDecoder(usage);
+  }
+
+  readUsageFromBytes(bytes: Buffer): UsageReport | undefined {
     return readUsage(topLevelUsage(bytes));
   }
 
@@ -63,7 +79,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
       if (event.type === 'response.completed') return { usage: readUsage((event.response as JsonObject | undefined)?.usage), text: '' };
       return undefined;
     }
-    return { usage: readUsage(event.usage), text: answerText(event) };
+    return { usage: readUsage(event.usage), text: openAIAnswerText(event) };
   }
 
   modelsUrl(channel: RelayChannel): URL {
@@ -87,27 +103,59 @@ function streamOptions(body: JsonObject): JsonObject {
   return typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
 }
 
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+/** OpenAI's own stream, parsed into chunks for a client that speaks another format. */
+class OpenAIStreamDecoder implements StreamDecoder {
+  private readonly sse = new SseDecoder();
+
+  constructor(private readonly usage: UsageMeter) {}
+
+  push(bytes: Buffer): JsonObject[] {
+    return this.chunks(this.sse.push(bytes));
+  }
+
+  end(): JsonObject[] {
+    return this.chunks(this.sse.end());
+  }
+
+  private chunks(events: { data: string }[]): JsonObject[] {
+    const chunks: JsonObject[] = [];
+    for (const { data } of events) {
+      if (data === '[DONE]') continue;
+      try {
+        const chunk = JSON.parse(data) as JsonObject;
+        this.usage.add(readUsage(chunk.usage));
+        chunks.push(chunk);
+      } catch {
+        /* a malformed event carries nothing to deliver */
+      }
+    }
+    return chunks;
+  }
 }
 
 /** Usage in any of OpenAI's shapes: chat/completions/embeddings (prompt/completion) and Responses/images (input/output). */
-export function readUsage(value: unknown): Usage | undefined {
+export function readUsage(value: unknown): UsageReport | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const usage = value as JsonObject;
-  const details = (usage.prompt_tokens_details ?? usage.input_tokens_details) as JsonObject | undefined;
-  const prompt = count(usage.prompt_tokens ?? usage.input_tokens);
-  let completion = count(usage.completion_tokens ?? usage.output_tokens);
+  const promptDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details) as JsonObject | undefined;
+  const completionDetails = (usage.completion_tokens_details ?? usage.output_tokens_details) as JsonObject | undefined;
+  const prompt = tokenCount(usage.prompt_tokens ?? usage.input_tokens);
+  const completion = tokenCount(usage.completion_tokens ?? usage.output_tokens);
   // Embeddings and rerank report only a total: all of it is input.
-  const total = count(usage.total_tokens);
+  const total = tokenCount(usage.total_tokens);
   const promptTokens = prompt === 0 && completion === 0 ? total : prompt;
   if (promptTokens === 0 && completion === 0 && total === 0) return undefined;
-  if (completion < 0) completion = 0;
-  return { promptTokens, completionTokens: completion, cachedTokens: count(details?.cached_tokens) };
+  const report: UsageReport = { promptTokens, completionTokens: completion, cachedTokens: tokenCount(promptDetails?.cached_tokens) };
+  if (promptDetails?.cache_creation_tokens !== undefined) report.cacheWriteTokens = tokenCount(promptDetails.cache_creation_tokens);
+  if (completionDetails?.reasoning_tokens !== undefined) report.reasoningTokens = tokenCount(completionDetails.reasoning_tokens);
+  if (promptDetails?.audio_tokens !== undefined) report.audioInputTokens = tokenCount(promptDetails.audio_tokens);
+  if (completionDetails?.audio_tokens !== undefined) report.audioOutputTokens = tokenCount(completionDetails.audio_tokens);
+  if (promptDetails?.image_tokens !== undefined) report.imageInputTokens = tokenCount(promptDetails.image_tokens);
+  return report;
 }
 
 /** The generated text of a chat, completion or Responses answer (or of one chunk of it). */
-function answerText(answer: JsonObject): string {
+export function openAIAnswerText(answer: JsonObject): string {
   let text = '';
   if (Array.isArray(answer.choices)) {
     for (const choice of answer.choices as JsonObject[]) {

@@ -1,0 +1,34 @@
+import type { JsonObject, WireFormat } from '../providers/adaptor';
+import type { Usage } from '../providers/usage';
+
+/** What the client asked for that shapes its answer. */
+export interface ClientStreamOptions {
+  /** The model name the client asked for (answers name it, not the upstream's). */
+  model: string;
+  /** OpenAI clients get a usage chunk only when they asked for it (stream_options.include_usage). */
+  includeUsage: boolean;
+}
+
+/**
+ * Per request: writes OpenAI chunks (the internal shape) in the client's stream format, with
+ * its framing. Stateful: Claude's events open and close content blocks as the chunks go.
+ */
+export interface StreamEncoder {
+  /** The client's bytes for one chunk (may be empty). */
+  encode(chunk: JsonObject): string;
+  /** The client's closing bytes, with the collected usage. */
+  end(usage: Usage | undefined): string;
+}
+
+/**
+ * One inbound API format (OpenAI, Claude Messages, Gemini). Requests in it convert into
+ * OpenAI's format, the internal shape, when the channel speaks another; answers convert back.
+ */
+export interface InboundFormat {
+  readonly wire: WireFormat;
+  /** The client's body as an OpenAI body for the same endpoint (a new object; the client's is untouched). */
+  toOpenAIRequest(body: JsonObject): JsonObject;
+  /** An OpenAI answer as the client's. */
+  fromOpenAIResponse(answer: JsonObject, options: ClientStreamOptions): JsonObject;
+  createStreamEncoder(options: ClientStreamOptions): StreamEncoder;
+}

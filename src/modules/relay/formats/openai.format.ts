@@ -1,0 +1,52 @@
+import type { JsonObject } from '../providers/adaptor';
+import { sseFrame } from '../providers/sse-decoder';
+import type { Usage } from '../providers/usage';
+import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
+
+/** OpenAI's own format: the internal shape, so requests and answers convert as they are. */
+export const OPENAI_FORMAT: InboundFormat = {
+  wire: 'openai',
+  toOpenAIRequest: (body) => ({ ...body }),
+  fromOpenAIResponse: (answer, options) => ({ ...answer, model: options.model }),
+  createStreamEncoder: (options) => new OpenAIStreamEncoder(options),
+};
+
+/** The usage object of an OpenAI answer. */
+export function openAIUsage(usage: Usage): JsonObject {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    prompt_tokens_details: { cached_tokens: usage.cachedTokens, ...(usage.cacheWriteTokens ? { cache_creation_tokens: usage.cacheWriteTokens } : {}) },
+    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
+  };
+}
+
+/**
+ * OpenAI chunks as SSE. A chunk that only carries usage reaches the client when it asked for
+ * usage, and the collected usage closes the stream then (a provider that reports usage in
+ * pieces has no such chunk of its own).
+ */
+class OpenAIStreamEncoder implements StreamEncoder {
+  private id = '';
+  private created = Math.floor(Date.now() / 1000);
+
+  constructor(private readonly options: ClientStreamOptions) {}
+
+  encode(chunk: JsonObject): string {
+    if (typeof chunk.id === 'string') this.id = chunk.id;
+    if (typeof chunk.created === 'number') this.created = chunk.created;
+    const choices = chunk.choices;
+    if (Array.isArray(choices) && choices.length === 0) return '';
+    const { usage: _usage, ...rest } = chunk;
+    return sseFrame(JSON.stringify({ ...rest, model: this.options.model }));
+  }
+
+  end(usage: Usage | undefined): string {
+    let tail = '';
+    if (this.options.includeUsage && usage) {
+      tail += sseFrame(JSON.stringify({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.options.model, choices: [], usage: openAIUsage(usage) }));
+    }
+    return `${tail}data: [DONE]\n\n`;
+  }
+}

@@ -1,0 +1,131 @@
+import { Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { isBelievableUsage } from '../../billing/billing-formula';
+import type { ClientStreamOptions } from '../formats/inbound-format';
+import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
+import { canReadRawUsage } from '../providers/adaptor';
+import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
+import { RelayError } from '../relay-error';
+import { relayEventStream, type StreamOutcome } from '../sse-passthrough';
+import { relayTranslatedStream } from '../stream-translation';
+import { transportError } from '../upstream-client.service';
+import type { Delivery, PreparedRequest } from './relay-request';
+
+/** Once a stream has sent its first byte the attempt counts as delivered, so it is never retried. */
+export type AttemptResult = { ok: true; delivery: Delivery } | { ok: false; error: RelayError };
+
+/** A complete answer: its usage, its generated text (read lazily) and the client's bytes. */
+interface AnswerBytes {
+  usage?: Usage;
+  text: () => string;
+  bytes: Buffer;
+}
+
+/**
+ * The third stage: a successful upstream answer reaches the client. When the client and the
+ * channel speak the same format the bytes pass through untouched (usage read on the way);
+ * otherwise the answer, or each stream event, converts through OpenAI's shape.
+ */
+@Injectable()
+export class RelayDeliverStage {
+  async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: Dispatcher.ResponseData, response: ServerResponse): Promise<AttemptResult> {
+    const headersAt = performance.now();
+    const passThrough = adaptor.format === request.route.inbound.wire;
+    const upstreamType = String(answer.headers['content-type'] ?? '');
+    if (upstreamType.includes('event-stream') || (request.stream && upstreamType.includes('eventstream'))) {
+      const outcome = passThrough
+        ? await relayEventStream(answer.body, response, adaptor, request.clientGone, dropsUsageChunks(request))
+        : await this.translateStream(request, adaptor, target, answer, response);
+      if (outcome.firstChunkAt === undefined) {
+        if (request.clientGone()) return failed(clientGoneError());
+        return failed(new RelayError('channel:bad_response', 'The upstream stream ended before sending anything', 502));
+      }
+      return delivered(target, { usage: outcome.usage, text: outcome.deliveredText, firstByteAt: outcome.firstChunkAt });
+    }
+
+    let bytes: Buffer;
+    try {
+      bytes = Buffer.from(await answer.body.arrayBuffer());
+    } catch (error) {
+      if (request.clientGone()) return failed(clientGoneError());
+      return failed(transportError(error));
+    }
+    let reading: AnswerBytes = { text: () => '', bytes };
+    if (upstreamType.includes('json')) {
+      const read = passThrough ? readJsonAnswer(adaptor, bytes) : translateJsonAnswer(request, adaptor, target, bytes);
+      if (!read) return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON', 502));
+      reading = read;
+    } else if (upstreamType.startsWith('text/')) {
+      const text = bytes.toString('utf8');
+      reading = { text: () => text, bytes };
+    }
+    if (request.clientGone()) return failed(clientGoneError());
+    const contentType = passThrough ? upstreamType || 'application/json' : 'application/json';
+    response.writeHead(answer.statusCode, { 'content-type': contentType, 'content-length': reading.bytes.length });
+    response.end(reading.bytes);
+    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
+  }
+
+  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: Dispatcher.ResponseData, response: ServerResponse): Promise<StreamOutcome> {
+    const usage = new UsageMeter();
+    const decoder = adaptor.createStreamDecoder(target, usage);
+    const encoder = request.route.inbound.createStreamEncoder(clientOptions(request));
+    return relayTranslatedStream(answer.body, response, decoder, encoder, usage, request.clientGone);
+  }
+}
+
+export function clientGoneError(): RelayError {
+  return new RelayError('invalid_request', 'The client closed the connection', 499);
+}
+
+function failed(error: RelayError): AttemptResult {
+  return { ok: false, error };
+}
+
+function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'upstreamModel'>): AttemptResult {
+  return { ok: true, delivery: { channel: target.channel, upstreamModel: target.upstreamModel, ...outcome } };
+}
+
+/** OpenAI clients that did not ask for a usage chunk never get one (the gateway may have asked for it to bill). */
+function dropsUsageChunks(request: PreparedRequest): boolean {
+  const endpoint = request.route.spec.endpoint;
+  return request.route.inbound.wire === 'openai' && (endpoint === 'chat' || endpoint === 'completions') && !clientOptions(request).includeUsage;
+}
+
+function clientOptions(request: PreparedRequest): ClientStreamOptions {
+  const streamOptions = request.body?.stream_options as JsonObject | undefined;
+  return { model: request.model, includeUsage: streamOptions?.include_usage === true };
+}
+
+/**
+ * A complete answer passed through: its usage and text, or undefined when it is not JSON.
+ * It is parsed whole only if its usage cannot be read straight from the bytes.
+ */
+function readJsonAnswer(adaptor: ProviderAdaptor, bytes: Buffer): AnswerBytes | undefined {
+  if (canReadRawUsage(adaptor)) {
+    const usage = fullUsage(adaptor.readUsageFromBytes(bytes));
+    if (usage && isBelievableUsage(usage)) return { usage, text: () => adaptor.parseResponse(parseJson(bytes)).text, bytes };
+  }
+  const parsed = parseJson(bytes);
+  if (parsed === undefined) return undefined;
+  const reading = adaptor.parseResponse(parsed);
+  return { usage: fullUsage(reading.usage), text: () => reading.text, bytes };
+}
+
+/** A complete answer in the channel's format, converted into the client's through OpenAI's shape. */
+function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, bytes: Buffer): AnswerBytes | undefined {
+  const parsed = parseJson(bytes);
+  if (parsed === undefined || typeof parsed !== 'object' || parsed === null) return undefined;
+  const reading = adaptor.parseResponse(parsed);
+  const answer = adaptor.toOpenAIResponse(parsed, target);
+  return { usage: fullUsage(reading.usage), text: () => reading.text, bytes: Buffer.from(JSON.stringify(request.route.inbound.fromOpenAIResponse(answer, clientOptions(request)))) };
+}
+
+function parseJson(bytes: Buffer): unknown {
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

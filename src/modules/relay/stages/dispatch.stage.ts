@@ -1,0 +1,161 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { OptionsService } from '../../options/options.service';
+import { pickKey, type RelayChannel } from '../caches/relay-channel';
+import { ChannelMonitorService } from '../channel-monitor.service';
+import { pickChannel } from '../channel-selector';
+import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
+import { ProviderRegistry } from '../providers/provider-registry';
+import { RelayError } from '../relay-error';
+import { attemptsAllowed } from '../retry-policy';
+import { mappedStatus, upstreamFailure } from '../upstream-error';
+import { transportError, UpstreamClientService } from '../upstream-client.service';
+import { clientGoneError, RelayDeliverStage, type AttemptResult } from './deliver.stage';
+import type { Delivery, PreparedRequest } from './relay-request';
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The second stage: choose a channel, prepare the attempt for its provider (body, signed
+ * headers), call it, and fail over to another channel on the channel's faults, RetryTimes
+ * more at most, never the same channel twice.
+ */
+@Injectable()
+export class RelayDispatchStage {
+  private readonly logger = new Logger(RelayDispatchStage.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly options: OptionsService,
+    private readonly monitor: ChannelMonitorService,
+    private readonly upstream: UpstreamClientService,
+    private readonly providers: ProviderRegistry,
+    private readonly deliver: RelayDeliverStage,
+  ) {}
+
+  async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
+    const attempts = attemptsAllowed(this.options.getNumber('RetryTimes'));
+    let lastError: RelayError | undefined;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const channel = pickChannel(request.tiers, new Set(request.tried));
+      if (!channel) break;
+      request.tried.push(channel.id);
+      const result = await this.attempt(request, channel, response);
+      if (result.ok) return result.delivery;
+      lastError = result.error;
+      if (result.error.skipRetry || request.clientGone()) break;
+    }
+    throw lastError ?? new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
+  }
+
+  private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse): Promise<AttemptResult> {
+    const adaptor = this.providers.forChannelType(channel.type);
+    if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
+    const target: UpstreamTarget = {
+      channel,
+      key: pickKey(channel),
+      endpoint: request.route.spec.endpoint,
+      upstreamModel: channel.modelMapping[request.model] || request.model,
+      stream: request.stream,
+    };
+    const url = adaptor.buildUrl(target);
+    if (!url) return failed(new RelayError('channel:bad_response', `The channel does not offer ${request.route.spec.path}`, 502));
+
+    let answer;
+    try {
+      const body = await this.outgoingBytes(adaptor, target, request);
+      const headers = await adaptor.buildHeaders(target, { url, body });
+      headers['content-type'] = request.body && adaptor.format !== request.route.inbound.wire ? 'application/json' : request.contentType;
+      answer = await this.upstream.send({
+        url,
+        method: 'POST',
+        headers,
+        body,
+        signal: request.abort,
+        headersTimeoutMs: this.config.relay.timeoutMs,
+        bodyTimeoutMs: request.stream ? this.config.relay.streamingTimeoutMs : this.config.relay.timeoutMs,
+      });
+    } catch (error) {
+      if (error instanceof RelayError) return failed(error);
+      if (request.clientGone()) return failed(clientGoneError());
+      return failed(transportError(error));
+    }
+
+    if (answer.statusCode >= 400) {
+      const text = await readLimited(answer.body, ERROR_BODY_LIMIT).catch(() => '');
+      // The channel's status_code_mapping speaks first: retry and auto-disable see the mapped status.
+      const status = mappedStatus(channel, answer.statusCode);
+      const disable = this.monitor.shouldDisable(channel, status, text);
+      if (disable) {
+        this.monitor.disableChannel(channel, `status ${answer.statusCode}: ${text.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
+      }
+      return failed(upstreamFailure(channel, status, text, disable));
+    }
+    return this.deliver.deliver(request, adaptor, target, answer, response);
+  }
+
+  /** The body to send: the client's own bytes when this channel changes nothing in them. */
+  private async outgoingBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, request: PreparedRequest): Promise<string | Buffer> {
+    if (!request.body) return request.rawBody;
+    if (adaptor.format !== request.route.inbound.wire) {
+      const body = withGatewaySettings(target, request.route.inbound.toOpenAIRequest(request.body));
+      return JSON.stringify(Object.assign(await adaptor.convertRequest(target, body), target.channel.paramOverride));
+    }
+    const body = this.outgoingBody(adaptor, target, request.body);
+    return body === request.body ? request.rawBody : JSON.stringify(body);
+  }
+
+  /**
+   * The client's body for a channel of its own format: a copy with the upstream model, the
+   * setting and param_override, or the client's own object when none of them changes anything.
+   */
+  private outgoingBody(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject): JsonObject {
+    const overrides = Object.keys(target.channel.paramOverride).length > 0;
+    const settings = adaptor.format === 'openai' && needsGatewaySettings(target, clientBody);
+    if (!settings && !overrides && clientBody.model === target.upstreamModel && adaptor.keepsClientBody(target, clientBody)) {
+      return clientBody;
+    }
+    const body = settings ? withGatewaySettings(target, { ...clientBody }) : { ...clientBody };
+    return Object.assign(adaptor.fitRequest(target, body), target.channel.paramOverride);
+  }
+}
+
+function failed(error: RelayError): AttemptResult {
+  return { ok: false, error };
+}
+
+/** Whether the body carries the playground's `group` or lacks the channel's system prompt. */
+function needsGatewaySettings(target: UpstreamTarget, body: JsonObject): boolean {
+  return (target.endpoint === 'chat' && 'group' in body) || systemPromptToAdd(target, body) !== undefined;
+}
+
+/** An OpenAI-format body (a private copy) without our own fields, with the channel's system prompt. */
+function withGatewaySettings(target: UpstreamTarget, body: JsonObject): JsonObject {
+  // `group` picks the playground's group; it is ours, not the provider's.
+  if (target.endpoint === 'chat') delete body.group;
+  const systemPrompt = systemPromptToAdd(target, body);
+  if (systemPrompt !== undefined) body.messages = [{ role: 'system', content: systemPrompt }, ...(body.messages as JsonObject[])];
+  return body;
+}
+
+/** The channel's system prompt, for a chat that brings no system message of its own. */
+function systemPromptToAdd(target: UpstreamTarget, body: JsonObject): string | undefined {
+  const systemPrompt = target.channel.setting.system_prompt;
+  if (target.endpoint !== 'chat' || !systemPrompt || !Array.isArray(body.messages)) return undefined;
+  return (body.messages as JsonObject[]).some((message) => message?.role === 'system') ? undefined : systemPrompt;
+}
+
+async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks).toString('utf8').slice(0, limit);
+}

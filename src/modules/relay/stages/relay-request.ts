@@ -1,0 +1,50 @@
+import type { PriceSheet } from '../../billing/billing-formula';
+import type { PriorityTier } from '../caches/channel-cache.service';
+import type { RelayChannel } from '../caches/relay-channel';
+import type { InboundFormat } from '../formats/inbound-format';
+import type { JsonObject } from '../providers/adaptor';
+import type { Usage } from '../providers/usage';
+import type { RelayCaller } from '../relay-caller';
+import type { EndpointSpec } from '../relay-endpoints';
+import type { UpstreamAbort } from '../upstream-client.service';
+import type { BillingHold } from './billing-hold';
+
+/** Where a request came in: which endpoint, in which client format. */
+export interface RelayRoute {
+  spec: EndpointSpec;
+  inbound: InboundFormat;
+  /** The console's playground: session auth, billed to the user. */
+  playground: boolean;
+}
+
+/** Everything one client request carries through its stages, from prepare to settle. */
+export interface PreparedRequest {
+  requestId: string;
+  route: RelayRoute;
+  caller: RelayCaller;
+  model: string;
+  /** The client's JSON body, parsed once (undefined for multipart uploads). */
+  body?: JsonObject;
+  rawBody: Buffer;
+  contentType: string;
+  stream: boolean;
+  sheet: PriceSheet;
+  userGroupRatio: number | null;
+  /** The channels serving the model in the caller's group, by priority. */
+  tiers: PriorityTier[];
+  billing: BillingHold;
+  startedAt: number;
+  /** Channel ids tried, in order. */
+  tried: number[];
+  abort: UpstreamAbort;
+  clientGone: () => boolean;
+}
+
+/** A successful attempt: what was delivered and how to bill it. */
+export interface Delivery {
+  channel: RelayChannel;
+  upstreamModel: string;
+  usage?: Usage;
+  text: () => string;
+  firstByteAt?: number;
+}

@@ -1,0 +1,56 @@
+import type { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
+import type { StreamEncoder } from './formats/inbound-format';
+import type { JsonObject, StreamDecoder } from './providers/adaptor';
+import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
+import type { UsageMeter } from './providers/usage';
+import { followUpstream, SSE_HEADERS, type StreamOutcome } from './sse-passthrough';
+
+/**
+ * Relays a stream whose format the client does not speak: the adaptor's decoder turns the
+ * upstream's bytes into OpenAI chunks, the client format's encoder writes them in the
+ * client's framing. Both belong to this request alone. Backpressure as in pass-through; the
+ * response headers go out with the first bytes for the client, so until then the caller may
+ * still retry.
+ */
+export function relayTranslatedStream(
+  upstream: Readable,
+  response: ServerResponse,
+  decoder: StreamDecoder,
+  encoder: StreamEncoder,
+  usage: UsageMeter,
+  clientGone: () => boolean,
+): Promise<StreamOutcome> {
+  return new Promise((resolve) => {
+    let text = '';
+    let firstChunkAt: number | undefined;
+
+    const send = (chunks: JsonObject[]): boolean => {
+      let out = '';
+      for (const chunk of chunks) {
+        text += openAIAnswerText(chunk);
+        out += encoder.encode(chunk);
+      }
+      if (out === '') return true;
+      if (firstChunkAt === undefined) {
+        firstChunkAt = performance.now();
+        response.writeHead(200, SSE_HEADERS);
+      }
+      return response.write(out);
+    };
+
+    followUpstream(
+      upstream,
+      response,
+      clientGone,
+      (bytes) => send(decoder.push(bytes)),
+      (upstreamFailed) => {
+        if (!clientGone()) {
+          send(decoder.end());
+          if (firstChunkAt !== undefined && !response.writableEnded) response.end(upstreamFailed ? '' : encoder.end(usage.total));
+        }
+        resolve({ usage: usage.total, firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
+      },
+    );
+  });
+}
