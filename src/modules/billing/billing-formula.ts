@@ -5,7 +5,8 @@
  *     r × 2 / 1e6 dollars = r × 2 × QuotaPerUnit / 1e6 quota   (= r quota at QuotaPerUnit 500000).
  *
  * Per-token billing (quota_type 0):
- *     quota = (prompt − cached + cached × cacheRatio + completion × completionRatio)
+ *     quota = (prompt − cached − cacheWrite + cached × cacheRatio + cacheWrite × cacheWriteRatio
+ *              + completion × completionRatio)
  *             × modelRatio × groupRatio × 2 × QuotaPerUnit / 1e6
  * Per-call billing (quota_type 1, a fixed model_price in dollars):
  *     quota = modelPrice × QuotaPerUnit × groupRatio
@@ -17,6 +18,8 @@ export interface PriceSheet {
   modelRatio: number;
   completionRatio: number;
   cacheRatio: number;
+  /** Prompt tokens written to the provider's cache are billed at this multiple (Claude: 1.25). */
+  cacheWriteRatio?: number;
   /** Dollars per call; only for quotaType 1. */
   modelPrice: number;
   groupRatio: number;
@@ -27,6 +30,8 @@ export interface BilledUsage {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  /** Prompt tokens written to the provider's cache (part of promptTokens). */
+  cacheWriteTokens?: number;
 }
 
 /** Above this a single request's token count is not believed (a broken or hostile upstream). */
@@ -40,7 +45,9 @@ function quotaPerToken(sheet: PriceSheet): number {
 export function settleQuota(sheet: PriceSheet, usage: BilledUsage): number {
   if (sheet.quotaType === 1) return Math.max(0, Math.round(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
   const cached = Math.min(usage.cachedTokens, usage.promptTokens);
-  const weightedTokens = usage.promptTokens - cached + cached * sheet.cacheRatio + usage.completionTokens * sheet.completionRatio;
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
+  const weightedTokens =
+    usage.promptTokens - cached - written + cached * sheet.cacheRatio + written * (sheet.cacheWriteRatio ?? 1) + usage.completionTokens * sheet.completionRatio;
   const exact = weightedTokens * quotaPerToken(sheet);
   if (!(exact > 0)) return 0;
   return Math.max(1, Math.round(exact));

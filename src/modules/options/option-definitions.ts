@@ -1,5 +1,5 @@
 import type { MessageCode } from '../../common/i18n/catalogue';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
+import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
 /**
  * Runtime settings, one declaration per key. To add a setting, append one line in its area:
@@ -232,6 +232,8 @@ export const OPTION_DEFINITIONS = {
   ModelRatio: json({ default: DEFAULT_MODEL_RATIO, shape: shapes.numberMap, readBy: ['pricing', 'channels'] }),
   CompletionRatio: json({ default: DEFAULT_COMPLETION_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   CacheRatio: json({ default: DEFAULT_CACHE_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  /** Prompt tokens written to the provider's cache, as a multiple of the input price. */
+  CreateCacheRatio: json({ default: DEFAULT_CREATE_CACHE_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users'] }),
   UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
@@ -255,15 +257,14 @@ export const OPTION_DEFINITIONS = {
     waitsFor: 'Gemini adaptor (issue 10)',
   }),
   'gemini.version_settings': json({ default: { default: 'v1beta' }, shape: shapes.stringMap, readBy: ['relay'], waitsFor: 'Gemini adaptor (issue 10)' }),
-  'claude.model_headers_settings': json({ default: {}, shape: shapes.headersByModel, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
-  'claude.thinking_adapter_enabled': bool({ default: true, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
+  'claude.model_headers_settings': json({ default: {}, shape: shapes.headersByModel, readBy: ['relay'] }),
+  'claude.thinking_adapter_enabled': bool({ default: true, readBy: ['relay'] }),
   'claude.default_max_tokens': json({
     default: { default: 8192, 'claude-3-haiku-20240307': 4096, 'claude-3-opus-20240229': 4096 },
     shape: shapes.intMap,
     readBy: ['relay'],
-    waitsFor: 'Claude adaptor (issue 10)',
   }),
-  'claude.thinking_adapter_budget_tokens_percentage': num({ default: 0.8, min: 0.1, max: 1, readBy: ['relay'], waitsFor: 'Claude adaptor (issue 10)' }),
+  'claude.thinking_adapter_budget_tokens_percentage': num({ default: 0.8, min: 0.1, max: 1, readBy: ['relay'] }),
   'global.pass_through_request_enabled': bool({ default: false, readBy: ['relay'], waitsFor: 'request conversion between formats (issue 10)' }),
 
   // Login and registration (system tab)
@@ -368,4 +369,4 @@ export function definitionOf(key: OptionKey): OptionDefinition<unknown> {
 }
 
 /** Options the pricing reset puts back to the shipped defaults. */
-export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio'] as const satisfies readonly OptionKey[];
+export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio'] as const satisfies readonly OptionKey[];

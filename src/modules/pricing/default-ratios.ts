@@ -179,6 +179,13 @@ export const DEFAULT_COMPLETION_RATIO: Record<string, number> = derive((price) =
 
 export const DEFAULT_CACHE_RATIO: Record<string, number> = derive((price) => (price.cachedInput !== undefined && price.input > 0 ? price.cachedInput / price.input : undefined));
 
+/** Prompt tokens written to the cache, as a multiple of the input price: Anthropic bills 5-minute cache writes at 1.25×. */
+export const DEFAULT_CREATE_CACHE_RATIO: Record<string, number> = Object.fromEntries(
+  Object.keys(TOKEN_PRICES)
+    .filter((model) => model.startsWith('claude'))
+    .map((model) => [model, 1.25]),
+);
+
 /** Per-call prices in USD: image generation (standard quality, 1024×1024), drawing and music tasks. */
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   // OpenAI images

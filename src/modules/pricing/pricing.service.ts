@@ -10,6 +10,8 @@ export interface ModelPricing {
   model_ratio: number;
   completion_ratio: number;
   cache_ratio: number;
+  /** Prompt tokens written to the provider's cache, as a multiple of the input price. */
+  create_cache_ratio: number;
   /** False when the model has neither a price nor a ratio set. */
   priced: boolean;
 }
@@ -29,13 +31,14 @@ export class PricingService {
     const cache = this.options.get('CacheRatio');
     const completionRatio = completion[model] ?? 1;
     const cacheRatio = cache[model] ?? 1;
+    const createCacheRatio = this.options.getJson<Record<string, number>>('CreateCacheRatio')[model] ?? 1;
     if (model in prices) {
-      return { quota_type: 1, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: true };
+      return { quota_type: 1, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
     }
     if (model in ratios) {
-      return { quota_type: 0, model_price: -1, model_ratio: ratios[model], completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: true };
+      return { quota_type: 0, model_price: -1, model_ratio: ratios[model], completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
     }
-    return { quota_type: 0, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, priced: false };
+    return { quota_type: 0, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: false };
   }
 
   /** The ratio of the group a request runs in; GroupGroupRatio overrides it for the user's own group. */

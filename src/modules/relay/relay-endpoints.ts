@@ -38,6 +38,9 @@ export function endpointForPath(path: string): EndpointSpec | undefined {
   return BY_V1_PATH.get(path);
 }
 
+/** Claude's Messages endpoint: a chat, in Claude's format. */
+export const CLAUDE_MESSAGES_SPEC: EndpointSpec = { endpoint: 'chat', path: '/messages', body: 'json' };
+
 export function endpointSpec(endpoint: RelayEndpoint): EndpointSpec {
   return SPECS.find((spec) => spec.endpoint === endpoint) as EndpointSpec;
 }

@@ -18,6 +18,8 @@ import { ChannelProbeService } from './channel-probe.service';
 import { PlaygroundAuthService } from './playground-auth.service';
 import { RelayHttpHandler } from './relay-http.handler';
 import { RelayService } from './relay.service';
+import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
+import { ClaudeSettings } from './providers/claude/claude-settings';
 import { ProviderRegistry } from './providers/provider-registry';
 import { RelayBillingService } from './stages/billing-hold';
 import { RelayDeliverStage } from './stages/deliver.stage';
@@ -40,6 +42,8 @@ import { UpstreamClientService } from './upstream-client.service';
     ChannelMonitorService,
     UpstreamClientService,
     ChannelProbeService,
+    ClaudeSettings,
+    AnthropicAdaptor,
     ProviderRegistry,
     RelayBillingService,
     RelayPrepareStage,

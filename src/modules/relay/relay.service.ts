@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { OPENAI_FORMAT } from './formats/openai.format';
-import { endpointForPath } from './relay-endpoints';
+import { CLAUDE_FORMAT } from './formats/claude.format';
+import { CLAUDE_MESSAGES_SPEC, endpointForPath } from './relay-endpoints';
 import { RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
@@ -82,6 +83,7 @@ export class RelayService {
 
 /** The endpoint and client format of a relay path. */
 function routeFor(path: string): RelayRoute | undefined {
+  if (path === '/v1/messages') return { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false };
   const playground = path === '/pg/chat/completions';
   const spec = endpointForPath(playground ? '/v1/chat/completions' : path);
   return spec && { spec, inbound: OPENAI_FORMAT, playground };

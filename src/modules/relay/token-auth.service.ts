@@ -28,8 +28,8 @@ export class TokenAuthService {
   private readonly trustedHop: HopTrust;
 
   async authenticate(request: IncomingMessage): Promise<RelayCaller> {
-    const key = tokenKeyFrom(request.headers.authorization);
-    if (!key) throw new RelayError('invalid_api_key', 'No API key provided: send Authorization: Bearer sk-…', 401);
+    const key = tokenKeyFrom(request.headers.authorization) ?? plainKey(request.headers['x-api-key']);
+    if (!key) throw new RelayError('invalid_api_key', 'No API key provided: send Authorization: Bearer sk-… (or x-api-key)', 401);
     const token = await this.tokens.get(key);
     if (!token) throw new RelayError('invalid_api_key', 'Invalid API key', 401);
     checkTokenUsable(token);
@@ -49,8 +49,13 @@ export class TokenAuthService {
 function tokenKeyFrom(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-  if (!match) return undefined;
-  const key = match[1].startsWith('sk-') ? match[1].slice(3) : match[1];
+  return match ? plainKey(match[1]) : undefined;
+}
+
+/** A key as Claude and Google clients send it (x-api-key, x-goog-api-key, ?key=): without sk- and a -suffix. */
+export function plainKey(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  const key = value.trim().startsWith('sk-') ? value.trim().slice(3) : value.trim();
   return key.split('-')[0] || undefined;
 }
 

@@ -20,6 +20,8 @@ export interface UpstreamTarget {
   /** The model name after the channel's model_mapping. */
   upstreamModel: string;
   stream: boolean;
+  /** The client's request headers (a native client's version and beta headers pass through). */
+  clientHeaders?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 /** The request of one attempt once its body is final: what headers may sign. */

@@ -58,6 +58,7 @@ export class RelayDispatchStage {
       endpoint: request.route.spec.endpoint,
       upstreamModel: channel.modelMapping[request.model] || request.model,
       stream: request.stream,
+      clientHeaders: request.headers,
     };
     const url = adaptor.buildUrl(target);
     if (!url) return failed(new RelayError('channel:bad_response', `The channel does not offer ${request.route.spec.path}`, 502));

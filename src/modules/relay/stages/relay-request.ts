@@ -27,6 +27,8 @@ export interface PreparedRequest {
   body?: JsonObject;
   rawBody: Buffer;
   contentType: string;
+  /** The client's request headers. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   stream: boolean;
   sheet: PriceSheet;
   userGroupRatio: number | null;

@@ -47,6 +47,7 @@ export class RelaySettleStage {
             cache_tokens: usage.cachedTokens,
             cache_ratio: sheet.cacheRatio,
             ...usageDetails(delivery.usage),
+            ...(usage.cacheWriteTokens ? { cache_creation_ratio: sheet.cacheWriteRatio ?? 1 } : {}),
             model_price: sheet.quotaType === 1 ? sheet.modelPrice : -1,
             user_group_ratio: request.userGroupRatio ?? -1,
             is_model_mapped: isMapped,
@@ -67,7 +68,8 @@ export class RelaySettleStage {
 function billedUsage(request: PreparedRequest, delivery: Delivery): BilledUsage {
   const reported = delivery.usage;
   if (reported && isBelievableUsage(reported)) {
-    return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens: Math.min(reported.cachedTokens, reported.promptTokens) };
+    const cachedTokens = Math.min(reported.cachedTokens, reported.promptTokens);
+    return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens, cacheWriteTokens: Math.min(reported.cacheWriteTokens, reported.promptTokens - cachedTokens) };
   }
   const promptTokens = request.body ? countPromptTokens(request.route.spec.endpoint, request.model, request.body) : 0;
   return { promptTokens, completionTokens: countTextTokens(request.model, delivery.text()), cachedTokens: 0 };

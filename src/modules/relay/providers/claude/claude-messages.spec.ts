@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CLAUDE_FORMAT } from '../../formats/claude.format';
+import { openAIUsage } from '../../formats/openai.format';
+import type { JsonObject } from '../adaptor';
+import { fullUsage, UsageMeter } from '../usage';
+import { claudeRequestFromOpenAI, ClaudeSseDecoder, openAIResponseFromClaude } from './claude-messages';
+
+/** Golden fixtures of every Claude ⇄ OpenAI conversion, checked without the app. */
+const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
+const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObject;
+const usageOf = (report: Parameters<typeof fullUsage>[0]) => {
+  const usage = fullUsage(report);
+  return usage && openAIUsage(usage);
+};
+
+describe('OpenAI chat → Claude Messages (channel side)', () => {
+  it('converts system, images (base64 and URL), tool calls and results, tools, tool_choice, stops and sampling', () => {
+    expect(claudeRequestFromOpenAI(json('openai-chat.request.json'), { model: 'claude-sonnet-4-5', defaultMaxTokens: 8192 })).toEqual(json('claude.request.json'));
+  });
+
+  it('fills max_tokens from the setting and turns a -thinking model into a thinking budget', () => {
+    const body = { model: 'x', messages: [{ role: 'user', content: 'hi' }], temperature: 0.3 };
+    expect(claudeRequestFromOpenAI(body, { model: 'claude-3-haiku', defaultMaxTokens: 4096 })).toMatchObject({ max_tokens: 4096, temperature: 0.3 });
+    const thinking = claudeRequestFromOpenAI({ ...body, max_tokens: 10000 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 0.8 });
+    expect(thinking).toMatchObject({ model: 'claude-sonnet-4-5', max_tokens: 10000, thinking: { type: 'enabled', budget_tokens: 8000 } });
+    expect(thinking).not.toHaveProperty('temperature');
+  });
+
+  it('reads a Claude answer back as an OpenAI completion, with cache reads and writes in the usage', () => {
+    const answer = openAIResponseFromClaude(json('claude.response.json'), 'claude-sonnet-4-5', usageOf);
+    expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });
+  });
+
+  it('decodes Claude stream events into OpenAI chunks, collecting usage from message_start and message_delta', () => {
+    const usage = new UsageMeter();
+    const decoder = new ClaudeSseDecoder('claude-sonnet-4-5', usage);
+    const bytes = Buffer.from(fixture('claude.stream.sse'));
+    const chunks = [...decoder.push(bytes.subarray(0, 300)), ...decoder.push(bytes.subarray(300)), ...decoder.end()];
+    expect(chunks.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual((json('openai.stream-chunks.json') as unknown as JsonObject[]).map((choice) => ({ index: 0, ...choice })));
+    expect(chunks.every((chunk) => chunk.id === 'msg_02' && chunk.model === 'claude-sonnet-4-5' && chunk.object === 'chat.completion.chunk')).toBe(true);
+    expect(usage.total).toMatchObject({ promptTokens: 40, cachedTokens: 10, cacheWriteTokens: 5, completionTokens: 17 });
+  });
+});
+
+describe('Claude Messages → OpenAI chat (inbound /v1/messages)', () => {
+  const options = { model: 'claude-sonnet-4-5', includeUsage: false };
+
+  it('converts the request, and the round trip through the channel side gives the same Claude body', () => {
+    const openAI = CLAUDE_FORMAT.toOpenAIRequest(json('claude.request.json'));
+    expect(openAI).toEqual(json('openai-from-claude.request.json'));
+    expect(claudeRequestFromOpenAI(openAI, { model: 'claude-sonnet-4-5', defaultMaxTokens: 8192 })).toEqual(json('claude.request.json'));
+  });
+
+  it('converts an OpenAI answer into a Claude message', () => {
+    expect(CLAUDE_FORMAT.fromOpenAIResponse(json('openai.response.json'), options)).toEqual(json('claude-from-openai.response.json'));
+  });
+
+  it('encodes OpenAI chunks as Claude events, opening and closing blocks, with the usage at the end', () => {
+    const encoder = CLAUDE_FORMAT.createStreamEncoder(options);
+    const chunks = json('openai.stream-chunks.json') as unknown as JsonObject[];
+    let sse = '';
+    for (const choice of chunks) sse += encoder.encode({ id: 'msg_02', choices: [{ index: 0, ...choice }] });
+    sse += encoder.end({ promptTokens: 40, completionTokens: 17, cachedTokens: 10, cacheWriteTokens: 5, reasoningTokens: 0, audioInputTokens: 0, audioOutputTokens: 0, imageInputTokens: 0, imageOutputTokens: 0 });
+    expect(sse).toBe(fixture('claude-from-openai.stream.sse'));
+  });
+});

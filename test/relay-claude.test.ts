@@ -1,0 +1,230 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { registerUser, setupRoot, type Session } from './support/accounts';
+import { anthropicReply, CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
+import { MOCK_REPLY_TEXT, MockUpstream, chatCompletion } from './support/mock-upstream';
+import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
+import { startTestApp, TestApp } from './support/test-app';
+
+/**
+ * At QuotaPerUnit 500000 a ratio r costs r quota per token. A mock Claude answer reports 100
+ * input, 2000 cache-read, 500 cache-written and 40 output tokens:
+ * 100 + 2000 × 0.1 + 500 × 1.25 + 40 × 5 = 1125 quota.
+ */
+const CLAUDE_QUOTA = 1125;
+const PRICES = {
+  ModelRatio: { 'claude-test': 1, 'gpt-test': 1 },
+  CompletionRatio: { 'claude-test': 5 },
+  CacheRatio: { 'claude-test': 0.1 },
+  CreateCacheRatio: { 'claude-test': 1.25 },
+};
+const WEATHER_TOOL = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
+const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+describe('relay: Claude channels (type 14) and the Claude Messages endpoint', () => {
+  let app: TestApp;
+  let claude: MockUpstream;
+  let openaiUpstream: MockUpstream;
+  let seed: RelaySeed;
+  let alice: Session;
+  let token: { id: number; key: string; apiKey: string };
+  let openai: OpenAI;
+  let anthropic: Anthropic;
+
+  beforeAll(async () => {
+    claude = await new MockUpstream().start();
+    openaiUpstream = await new MockUpstream().start();
+    app = await startTestApp();
+    seed = new RelaySeed(app);
+    await setupRoot(app);
+    alice = await registerUser(app, 'alice');
+    for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
+    await seed.setUserQuota(alice.id, 10_000_000);
+    token = await seed.createToken(alice.id, { remain_quota: 5_000_000 });
+    await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream-secret' });
+    await seed.createChannel({ name: 'openai', base_url: openaiUpstream.url, models: 'gpt-test' });
+    openai = openaiClient(app, token.apiKey);
+    anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await app.stop();
+    await claude.stop();
+    await openaiUpstream.stop();
+  });
+  beforeEach(() => {
+    claude.reset();
+    claude.handler = anthropicReply;
+    openaiUpstream.reset();
+  });
+
+  async function lastLog() {
+    await seed.flush();
+    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
+  }
+
+  describe('the OpenAI client through a Claude channel (converted)', () => {
+    it('converts a chat with a system prompt and images, and bills cache reads and writes exactly', async () => {
+      const before = await seed.tokenQuota(token.id);
+      const answer = await openai.chat.completions.create({
+        model: 'claude-test',
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: PIXEL } }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] },
+        ],
+        temperature: 0.2,
+      });
+      expect(answer.choices[0].message.content).toBe(CLAUDE_REPLY_TEXT);
+      expect(answer.choices[0].finish_reason).toBe('stop');
+      expect(answer.usage).toMatchObject({ prompt_tokens: 2600, completion_tokens: 40, prompt_tokens_details: { cached_tokens: 2000 } });
+
+      const sent = claude.requests[0];
+      expect(sent.path).toBe('/v1/messages');
+      expect(sent.headers['x-api-key']).toBe('sk-ant-upstream-secret');
+      expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+      expect(sent.headers.authorization).toBeUndefined();
+      expect(sent.body).toEqual({
+        model: 'claude-test',
+        system: 'Be brief.',
+        max_tokens: 8192,
+        temperature: 0.2,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PIXEL.split(',')[1] } },
+              { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } },
+            ],
+          },
+        ],
+      });
+
+      const log = await lastLog();
+      expect(log).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+      expect(log.other).toMatchObject({ cache_tokens: 2000, cache_ratio: 0.1, cache_creation_tokens: 500, cache_creation_ratio: 1.25 });
+      expect(before.remain_quota - (await seed.tokenQuota(token.id)).remain_quota).toBe(CLAUDE_QUOTA);
+    });
+
+    it('streams text as OpenAI chunks, with a usage chunk only when asked, collected from message_start and message_delta', async () => {
+      const plain = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      let text = '';
+      for await (const chunk of plain) text += chunk.choices[0].delta.content ?? '';
+      expect(text).toBe(CLAUDE_REPLY_TEXT);
+      expect(claude.requests[0].body).toMatchObject({ stream: true, max_tokens: 8192 });
+      expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+
+      const asked = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+      const usages = [];
+      for await (const chunk of asked) if (chunk.usage) usages.push(chunk.usage);
+      expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 2600, completion_tokens: 40, total_tokens: 2640 })]);
+    });
+
+    it('converts tools and tool_choice, and streams the tool call back', async () => {
+      const answer = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [WEATHER_TOOL], tool_choice: 'required' });
+      expect(claude.requests[0].body).toMatchObject({ tools: [{ name: 'get_weather', input_schema: WEATHER_TOOL.function.parameters }], tool_choice: { type: 'any' } });
+      expect(answer.choices[0].finish_reason).toBe('tool_calls');
+      expect(answer.choices[0].message.tool_calls).toEqual([{ id: 'toolu_mock', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+
+      const stream = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [WEATHER_TOOL], tool_choice: 'required', stream: true });
+      let args = '';
+      let name = '';
+      let finish: string | null = null;
+      for await (const chunk of stream) {
+        const call = chunk.choices[0].delta.tool_calls?.[0];
+        if (call?.function?.name) name = call.function.name;
+        args += call?.function?.arguments ?? '';
+        finish = chunk.choices[0].finish_reason ?? finish;
+      }
+      expect({ name, args: JSON.parse(args), finish }).toEqual({ name: 'get_weather', args: { city: 'Paris' }, finish: 'tool_calls' });
+    });
+
+    it("answers Claude's errors in OpenAI's shape without the channel key", async () => {
+      claude.handler = () => ({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: key sk-ant-upstream-secret is bad' } } });
+      const error = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as Error).message).toContain('messages: key ***');
+      expect((error as Error).message).not.toContain('sk-ant-upstream-secret');
+    });
+  });
+
+  describe('the Anthropic client on /v1/messages', () => {
+    it('passes a Claude request through to a Claude channel byte for byte, and bills its usage with the cache', async () => {
+      const message = await anthropic.messages.create({ model: 'claude-test', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
+      expect(message.content).toEqual([{ type: 'text', text: CLAUDE_REPLY_TEXT }]);
+      expect(message.usage).toMatchObject({ input_tokens: 100, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500, output_tokens: 40 });
+      const sent = claude.requests[0];
+      expect(JSON.parse(sent.raw.toString('utf8'))).toEqual({ model: 'claude-test', max_tokens: 256, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
+      expect(sent.headers['x-api-key']).toBe('sk-ant-upstream-secret');
+      const log = await lastLog();
+      expect(log).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+      expect(log.other).toMatchObject({ claude: true, request_path: '/messages' });
+    });
+
+    it('streams from a Claude channel as it came, usage collected across events', async () => {
+      const stream = anthropic.messages.stream({ model: 'claude-test', max_tokens: 256, messages: [{ role: 'user', content: 'hi' }] });
+      let text = '';
+      stream.on('text', (delta) => (text += delta));
+      const final = await stream.finalMessage();
+      expect(text).toBe(CLAUDE_REPLY_TEXT);
+      expect(final.usage).toMatchObject({ input_tokens: 100, output_tokens: 40, cache_read_input_tokens: 2000 });
+      expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+    });
+
+    it('converts for an OpenAI channel: text, image, stream and tools, billed from the upstream usage', async () => {
+      const message = await anthropic.messages.create({
+        model: 'gpt-test',
+        max_tokens: 100,
+        system: 'Be brief.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PIXEL.split(',')[1] } }] }],
+      });
+      expect(message).toMatchObject({ type: 'message', role: 'assistant', model: 'gpt-test', content: [{ type: 'text', text: MOCK_REPLY_TEXT }], stop_reason: 'end_turn', usage: { input_tokens: 12, output_tokens: 7 } });
+      expect(openaiUpstream.requests[0].path).toBe('/v1/chat/completions');
+      expect(openaiUpstream.requests[0].body).toEqual({
+        model: 'gpt-test',
+        max_tokens: 100,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image_url', image_url: { url: PIXEL } }] },
+        ],
+      });
+      expect(await lastLog()).toMatchObject({ quota: 19, prompt_tokens: 12, completion_tokens: 7 });
+
+      const stream = anthropic.messages.stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      let text = '';
+      stream.on('text', (delta) => (text += delta));
+      const final = await stream.finalMessage();
+      expect(text).toBe(MOCK_REPLY_TEXT);
+      expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 7 });
+      expect(openaiUpstream.requests[1].body.stream_options).toEqual({ include_usage: true });
+
+      openaiUpstream.handler = (request) => ({
+        status: 200,
+        json: {
+          ...chatCompletion(String(request.body.model), ''),
+          choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }, finish_reason: 'tool_calls' }],
+        },
+      });
+      const toolUse = await anthropic.messages.create({
+        model: 'gpt-test',
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'Weather?' }],
+        tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
+        tool_choice: { type: 'tool', name: 'get_weather' },
+      });
+      expect(openaiUpstream.requests[2].body).toMatchObject({ tools: [{ type: 'function', function: { name: 'get_weather' } }], tool_choice: { type: 'function', function: { name: 'get_weather' } } });
+      expect(toolUse).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] });
+    });
+
+    it("answers the gateway's own errors in Claude's shape, with the request id", async () => {
+      const stranger = new Anthropic({ apiKey: 'sk-not-a-real-key', baseURL: app.baseUrl, maxRetries: 0 });
+      const error = await stranger.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
+      const body = (error as InstanceType<typeof Anthropic.APIError>).error as { type: string; error: { type: string; message: string } };
+      expect(body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+      expect(body.error.message).toMatch(/\(request id: [0-9a-f-]{36}\)$/);
+
+      const unknown = await anthropic.messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+      expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
+    });
+  });
+});

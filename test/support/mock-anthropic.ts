@@ -1,0 +1,50 @@
+import type { MockReply, ReceivedRequest } from './mock-upstream';
+
+/** What the mock Claude reports for every answer: cache reads and writes included. */
+export const CLAUDE_USAGE = { input_tokens: 100, output_tokens: 40, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500 };
+export const CLAUDE_REPLY_TEXT = 'Hello from mock Claude!';
+
+function sse(events: Array<Record<string, unknown>>): string {
+  return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+}
+
+/**
+ * Anthropic's Messages API on the mock upstream: a JSON message, or its event stream when
+ * `stream` is set; a tool_use block when the request forces a tool (tool_choice any/tool).
+ * Refuses what Anthropic refuses: no x-api-key, no anthropic-version, no max_tokens.
+ */
+export function anthropicReply(request: ReceivedRequest): MockReply {
+  if (!request.path.startsWith('/v1/messages')) return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: 'Not found' } } };
+  if (!request.headers['x-api-key']) return { status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } } };
+  if (!request.headers['anthropic-version']) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version header is required' } } };
+  const body = request.body;
+  if (typeof body.max_tokens !== 'number') return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } } };
+  const model = String(body.model);
+  const choice = body.tool_choice as { type?: string } | undefined;
+  const tool = (choice?.type === 'any' || choice?.type === 'tool') && Array.isArray(body.tools) ? (body.tools as Array<{ name: string }>)[0] : undefined;
+
+  if (body.stream !== true) {
+    const content = tool ? [{ type: 'tool_use', id: 'toolu_mock', name: tool.name, input: { city: 'Paris' } }] : [{ type: 'text', text: CLAUDE_REPLY_TEXT }];
+    return { status: 200, json: { id: 'msg_mock', type: 'message', role: 'assistant', model, content, stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: CLAUDE_USAGE } };
+  }
+  const { output_tokens: outputTokens, ...inputUsage } = CLAUDE_USAGE;
+  const events: Array<Record<string, unknown>> = [
+    { type: 'message_start', message: { id: 'msg_mock', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } },
+  ];
+  if (tool) {
+    events.push(
+      { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_mock', name: tool.name, input: {} } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"city": ' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } },
+    );
+  } else {
+    events.push({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'ping' });
+    for (const word of CLAUDE_REPLY_TEXT.split(/(?<= )/)) events.push({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: word } });
+  }
+  events.push(
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: outputTokens } },
+    { type: 'message_stop' },
+  );
+  return { status: 200, text: sse(events), contentType: 'text/event-stream' };
+}
