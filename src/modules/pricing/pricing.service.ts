@@ -31,7 +31,7 @@ export class PricingService {
     const cache = this.options.get('CacheRatio');
     const completionRatio = completion[model] ?? 1;
     const cacheRatio = cache[model] ?? 1;
-    const createCacheRatio = this.options.getJson<Record<string, number>>('CreateCacheRatio')[model] ?? 1;
+    const createCacheRatio = this.options.get('CreateCacheRatio')[model] ?? 1;
     if (model in prices) {
       return { quota_type: 1, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
     }

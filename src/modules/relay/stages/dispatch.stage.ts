@@ -35,7 +35,7 @@ export class RelayDispatchStage {
   ) {}
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
-    const attempts = attemptsAllowed(this.options.getNumber('RetryTimes'));
+    const attempts = attemptsAllowed(this.options.get('RetryTimes'));
     let lastError: RelayError | undefined;
     for (let attempt = 0; attempt < attempts; attempt++) {
       const channel = pickChannel(request.tiers, new Set(request.tried));

@@ -56,7 +56,7 @@ export class RelayPrepareStage {
     const { sheet, userGroupRatio } = this.priceSheet(caller, model);
     const promptEstimate = body ? estimatePromptTokens(route.spec.endpoint, body) : 0;
     const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
-    const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.getNumber('PreConsumedQuota'));
+    const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
     const billing = await this.billing.hold(caller, holdAmount);
 
     const abort = new UpstreamAbort();
@@ -101,7 +101,7 @@ export class RelayPrepareStage {
 
   private priceSheet(caller: RelayCaller, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
     const price = this.pricing.modelPricing(model);
-    if (!price.priced && !this.options.getBool('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (!price.priced && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its ratio or price`, 403);
     }
     const group = this.pricing.groupRatio(caller.user.group, caller.group);

@@ -20,7 +20,7 @@ export class RelaySettleStage {
     const usage = billedUsage(request, delivery);
     const quota = settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
-    const log = this.options.getBool('LogConsumeEnabled')
+    const log = this.options.get('LogConsumeEnabled')
       ? {
           user_id: caller.user.id,
           created_at: Math.floor(Date.now() / 1000),

@@ -8,18 +8,18 @@ export class ClaudeSettings {
 
   /** max_tokens for a request that names none: the model's own entry, else `default`. */
   defaultMaxTokens(model: string): number {
-    const table = this.options.getJson<Record<string, number>>('claude.default_max_tokens');
+    const table = this.options.get('claude.default_max_tokens');
     return table[model] ?? table.default ?? 8192;
   }
 
   /** The share of max_tokens a `-thinking` model may think with, or undefined when the adapter is off. */
   thinkingBudgetShare(): number | undefined {
-    return this.options.getBool('claude.thinking_adapter_enabled') ? this.options.getNumber('claude.thinking_adapter_budget_tokens_percentage') : undefined;
+    return this.options.get('claude.thinking_adapter_enabled') ? this.options.get('claude.thinking_adapter_budget_tokens_percentage') : undefined;
   }
 
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */
   modelHeaders(model: string): Record<string, string> {
-    const table = this.options.getJson<Record<string, Record<string, string[]>>>('claude.model_headers_settings');
+    const table = this.options.get('claude.model_headers_settings');
     const headers: Record<string, string> = {};
     for (const [name, values] of Object.entries(table[model] ?? {})) headers[name.toLowerCase()] = values.join(',');
     return headers;
