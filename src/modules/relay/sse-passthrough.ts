@@ -52,6 +52,24 @@ export function followUpstream(upstream: Readable, response: ServerResponse, cli
 
 const NEWLINE = 0x0a;
 
+/** Writes a stream to the client: the SSE headers go out with the first bytes, so until then the relay may still retry. */
+export class EventStreamWriter {
+  /** When the first bytes went to the client (performance.now()), or undefined while none did. */
+  firstChunkAt?: number;
+
+  constructor(private readonly response: ServerResponse) {}
+
+  /** False when the client's buffer is full (wait for 'drain'). */
+  write(out: string | Buffer): boolean {
+    if (out.length === 0) return true;
+    if (this.firstChunkAt === undefined) {
+      this.firstChunkAt = performance.now();
+      this.response.writeHead(200, SSE_HEADERS);
+    }
+    return this.response.write(out);
+  }
+}
+
 /**
  * Passes a server-sent-event stream to the client as the upstream sends it, whole lines at a
  * time (no buffering of the answer), with backpressure. Along the way it only looks for events
@@ -69,7 +87,7 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
     let usageText = '';
     const usage = new UsageMeter();
     let pending: Buffer | undefined;
-    let firstChunkAt: number | undefined;
+    const writer = new EventStreamWriter(response);
 
     /** Reads one whole data line; true when the line is a usage-only chunk to keep from the client. */
     const readLine = (line: string): boolean => {
@@ -94,13 +112,7 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
         const line = lines[index];
         if (readLine(line.endsWith('\r') ? line.slice(0, -1) : line)) (dropAt ??= []).push(index);
       }
-      const out = dropAt ? withoutLines(lines, dropAt) : bytes;
-      if (out.length === 0) return true;
-      if (firstChunkAt === undefined) {
-        firstChunkAt = performance.now();
-        response.writeHead(200, SSE_HEADERS);
-      }
-      return response.write(out);
+      return writer.write(dropAt ? withoutLines(lines, dropAt) : bytes);
     };
 
     followUpstream(
@@ -120,10 +132,10 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
       },
       (upstreamFailed) => {
         if (pending && !clientGone()) pass(pending);
-        if (firstChunkAt !== undefined && !response.writableEnded) response.end();
+        if (writer.firstChunkAt !== undefined && !response.writableEnded) response.end();
         resolve({
           usage: usage.total,
-          firstChunkAt,
+          firstChunkAt: writer.firstChunkAt,
           clientGone: clientGone(),
           upstreamFailed,
           deliveredText: () => {

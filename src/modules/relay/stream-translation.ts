@@ -4,7 +4,7 @@ import type { StreamEncoder } from './formats/inbound-format';
 import type { JsonObject, StreamDecoder } from './providers/adaptor';
 import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from './providers/usage';
-import { followUpstream, SSE_HEADERS, type StreamOutcome } from './sse-passthrough';
+import { EventStreamWriter, followUpstream, type StreamOutcome } from './sse-passthrough';
 
 /**
  * Relays a stream whose format the client does not speak: the adaptor's decoder turns the
@@ -23,7 +23,7 @@ export function relayTranslatedStream(
 ): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     let text = '';
-    let firstChunkAt: number | undefined;
+    const writer = new EventStreamWriter(response);
 
     const send = (chunks: JsonObject[]): boolean => {
       let out = '';
@@ -31,12 +31,7 @@ export function relayTranslatedStream(
         text += openAIAnswerText(chunk);
         out += encoder.encode(chunk);
       }
-      if (out === '') return true;
-      if (firstChunkAt === undefined) {
-        firstChunkAt = performance.now();
-        response.writeHead(200, SSE_HEADERS);
-      }
-      return response.write(out);
+      return writer.write(out);
     };
 
     followUpstream(
@@ -47,9 +42,9 @@ export function relayTranslatedStream(
       (upstreamFailed) => {
         if (!clientGone()) {
           send(decoder.end());
-          if (firstChunkAt !== undefined && !response.writableEnded) response.end(upstreamFailed ? '' : encoder.end(usage.total));
+          if (writer.firstChunkAt !== undefined && !response.writableEnded) response.end(upstreamFailed ? '' : encoder.end(usage.total));
         }
-        resolve({ usage: usage.total, firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
+        resolve({ usage: usage.total, firstChunkAt: writer.firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
       },
     );
   });

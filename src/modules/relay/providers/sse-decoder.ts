@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import type { JsonObject, StreamDecoder } from './adaptor';
 
 /** One server-sent event: its `event:` name (when given) and its joined `data:` lines. */
 export interface SseEvent {
@@ -49,4 +50,37 @@ export class SseDecoder {
 /** One event in SSE framing. */
 export function sseFrame(data: string, event?: string): string {
   return event ? `event: ${event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+}
+
+/**
+ * A provider's SSE stream of JSON events, each turned into OpenAI chunks by `translate`
+ * (which also collects usage). Malformed events and `[DONE]` carry nothing to deliver.
+ */
+export class SseJsonDecoder implements StreamDecoder {
+  private readonly sse = new SseDecoder();
+
+  constructor(private readonly translate: (event: JsonObject) => JsonObject[]) {}
+
+  push(bytes: Buffer): JsonObject[] {
+    return this.chunks(this.sse.push(bytes));
+  }
+
+  end(): JsonObject[] {
+    return this.chunks(this.sse.end());
+  }
+
+  private chunks(events: SseEvent[]): JsonObject[] {
+    const chunks: JsonObject[] = [];
+    for (const { data } of events) {
+      if (data === '[DONE]') continue;
+      let event: JsonObject;
+      try {
+        event = JSON.parse(data) as JsonObject;
+      } catch {
+        continue;
+      }
+      chunks.push(...this.translate(event));
+    }
+    return chunks;
+  }
 }

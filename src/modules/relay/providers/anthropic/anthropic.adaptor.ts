@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { AnswerReading, JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeText, ClaudeSseDecoder, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
+import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeText, claudeSseDecoder, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { openAIUsage } from '../../formats/openai.format';
 import { fullUsage, type UsageMeter } from '../usage';
@@ -75,7 +75,7 @@ export class AnthropicAdaptor implements ProviderAdaptor, ModelListing {
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    return new ClaudeSseDecoder(target.upstreamModel, usage);
+    return claudeSseDecoder(target.upstreamModel, usage);
   }
 
   modelsUrl(channel: RelayChannel): URL {

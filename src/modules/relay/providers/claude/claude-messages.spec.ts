@@ -4,7 +4,7 @@ import { CLAUDE_FORMAT } from '../../formats/claude.format';
 import { openAIUsage } from '../../formats/openai.format';
 import type { JsonObject } from '../adaptor';
 import { fullUsage, UsageMeter } from '../usage';
-import { claudeRequestFromOpenAI, ClaudeSseDecoder, openAIResponseFromClaude } from './claude-messages';
+import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude } from './claude-messages';
 
 /** Golden fixtures of every Claude ⇄ OpenAI conversion, checked without the app. */
 const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
@@ -34,7 +34,7 @@ describe('OpenAI chat → Claude Messages (channel side)', () => {
 
   it('decodes Claude stream events into OpenAI chunks, collecting usage from message_start and message_delta', () => {
     const usage = new UsageMeter();
-    const decoder = new ClaudeSseDecoder('claude-sonnet-4-5', usage);
+    const decoder = claudeSseDecoder('claude-sonnet-4-5', usage);
     const bytes = Buffer.from(fixture('claude.stream.sse'));
     const chunks = [...decoder.push(bytes.subarray(0, 300)), ...decoder.push(bytes.subarray(300)), ...decoder.end()];
     expect(chunks.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual((json('openai.stream-chunks.json') as unknown as JsonObject[]).map((choice) => ({ index: 0, ...choice })));

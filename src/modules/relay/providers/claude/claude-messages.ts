@@ -1,5 +1,5 @@
 import type { JsonObject, StreamDecoder } from '../adaptor';
-import { SseDecoder } from '../sse-decoder';
+import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
 /**
@@ -254,31 +254,7 @@ export class ClaudeEventTranslator {
 }
 
 /** Claude's SSE stream, decoded into OpenAI chunks. */
-export class ClaudeSseDecoder implements StreamDecoder {
-  private readonly sse = new SseDecoder();
-  private readonly events: ClaudeEventTranslator;
-
-  constructor(model: string, usage: UsageMeter) {
-    this.events = new ClaudeEventTranslator(model, usage);
-  }
-
-  push(bytes: Buffer): JsonObject[] {
-    return this.chunks(this.sse.push(bytes));
-  }
-
-  end(): JsonObject[] {
-    return this.chunks(this.sse.end());
-  }
-
-  private chunks(events: { data: string }[]): JsonObject[] {
-    const chunks: JsonObject[] = [];
-    for (const { data } of events) {
-      try {
-        chunks.push(...this.events.translate(JSON.parse(data) as JsonObject));
-      } catch {
-        /* a malformed event carries nothing to deliver */
-      }
-    }
-    return chunks;
-  }
+export function claudeSseDecoder(model: string, usage: UsageMeter): StreamDecoder {
+  const events = new ClaudeEventTranslator(model, usage);
+  return new SseJsonDecoder((event) => events.translate(event));
 }

@@ -1,7 +1,7 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { SseDecoder } from '../sse-decoder';
+import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
 import type { OpenAICompatibleProvider } from './openai-channel-types';
@@ -58,7 +58,11 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   }
 
   createStreamDecoder(_target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    return new OpenAIStreamDecoder(usage);
+    // OpenAI's own chunks are the internal shape: only their usage is collected.
+    return new SseJsonDecoder((chunk) => {
+      usage.add(readUsage(chunk.usage));
+      return [chunk];
+    });
   }
 
   readUsageFromBytes(bytes: Buffer): UsageReport | undefined {
@@ -101,36 +105,6 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
 
 function streamOptions(body: JsonObject): JsonObject {
   return typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
-}
-
-/** OpenAI's own stream, parsed into chunks for a client that speaks another format. */
-class OpenAIStreamDecoder implements StreamDecoder {
-  private readonly sse = new SseDecoder();
-
-  constructor(private readonly usage: UsageMeter) {}
-
-  push(bytes: Buffer): JsonObject[] {
-    return this.chunks(this.sse.push(bytes));
-  }
-
-  end(): JsonObject[] {
-    return this.chunks(this.sse.end());
-  }
-
-  private chunks(events: { data: string }[]): JsonObject[] {
-    const chunks: JsonObject[] = [];
-    for (const { data } of events) {
-      if (data === '[DONE]') continue;
-      try {
-        const chunk = JSON.parse(data) as JsonObject;
-        this.usage.add(readUsage(chunk.usage));
-        chunks.push(chunk);
-      } catch {
-        /* a malformed event carries nothing to deliver */
-      }
-    }
-    return chunks;
-  }
 }
 
 /** Usage in any of OpenAI's shapes: chat/completions/embeddings (prompt/completion) and Responses/images (input/output). */
