@@ -4,6 +4,7 @@ export type RelayEndpoint =
   | 'completions'
   | 'embeddings'
   | 'images'
+  | 'image_edits'
   | 'audio_speech'
   | 'audio_transcription'
   | 'audio_translation'
@@ -24,6 +25,7 @@ const SPECS: EndpointSpec[] = [
   { endpoint: 'completions', path: '/completions', body: 'json' },
   { endpoint: 'embeddings', path: '/embeddings', body: 'json' },
   { endpoint: 'images', path: '/images/generations', body: 'json' },
+  { endpoint: 'image_edits', path: '/images/edits', body: 'multipart' },
   { endpoint: 'audio_speech', path: '/audio/speech', body: 'json' },
   { endpoint: 'audio_transcription', path: '/audio/transcriptions', body: 'multipart' },
   { endpoint: 'audio_translation', path: '/audio/translations', body: 'multipart' },

@@ -39,6 +39,7 @@ const ERROR_TYPES: Partial<Record<number, string>> = {
   404: 'not_found_error',
   413: 'invalid_request_error',
   429: 'rate_limit_error',
+  501: 'invalid_request_error',
 };
 
 /** A relay failure with the HTTP status the client gets and whether failover may try another channel. */

@@ -9,6 +9,7 @@ import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { TokenEntity } from '../tokens/entities/token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { TokenCacheService } from './caches/token-cache.service';
 import { UserCacheService } from './caches/user-cache.service';
@@ -51,6 +52,7 @@ import { UpstreamClientService } from './upstream-client.service';
     RelayDeliverStage,
     RelaySettleStage,
     RelayService,
+    BillingDashboardService,
     RelayHttpHandler,
   ],
   exports: [ChannelCacheService, ChannelProbeService],

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { OPENAI_FORMAT } from './formats/openai.format';
 import { CLAUDE_FORMAT } from './formats/claude.format';
@@ -28,6 +29,7 @@ export class RelayService {
     private readonly settleStage: RelaySettleStage,
     private readonly tokenAuth: TokenAuthService,
     private readonly channels: ChannelCacheService,
+    private readonly billing: BillingDashboardService,
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -39,7 +41,10 @@ export class RelayService {
       const url = request.url ?? '/';
       const query = url.indexOf('?');
       const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
-      if (path === '/v1/models' && request.method === 'GET') return await this.listModels(request, response);
+      if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return await this.listModels(request, response, path.slice('/v1/models/'.length));
+      const billing = BILLING_PATHS.exec(path);
+      if (billing && request.method === 'GET') return await this.billingDashboard(request, response, billing[1] as 'subscription' | 'usage');
+      if (UNIMPLEMENTED_PATHS.test(path)) throw new RelayError('not_implemented', `The gateway does not offer ${path}: files and fine-tuning stay with the provider`, 501);
       route = routeFor(path);
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
       if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
@@ -61,7 +66,8 @@ export class RelayService {
     this.settleStage.settle(prepared, delivery);
   }
 
-  private async listModels(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** GET /v1/models, or one of them (`models.retrieve`): the models the token may use in its group. */
+  private async listModels(request: IncomingMessage, response: ServerResponse, oneModel: string): Promise<void> {
     const caller = await this.tokenAuth.authenticate(request);
     request.resume();
     const limits = caller.token?.modelLimits;
@@ -69,9 +75,17 @@ export class RelayService {
       .modelsOfGroup(caller.group)
       .filter((model) => !limits || limits.has(model))
       .sort();
-    const body = JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1626777600, owned_by: 'gateway' })) });
-    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    response.end(body);
+    const entry = (id: string) => ({ id, object: 'model', created: 1626777600, owned_by: 'gateway' });
+    if (!oneModel) return sendJson(response, { object: 'list', data: models.map(entry) });
+    const model = decodeURIComponent(oneModel);
+    if (!models.includes(model)) throw new RelayError('model_not_found', `The model ${model} does not exist or you do not have access to it`, 404);
+    sendJson(response, entry(model));
+  }
+
+  private async billingDashboard(request: IncomingMessage, response: ServerResponse, kind: 'subscription' | 'usage'): Promise<void> {
+    const caller = await this.tokenAuth.authenticate(request);
+    request.resume();
+    sendJson(response, kind === 'subscription' ? await this.billing.subscription(caller) : await this.billing.usage(caller));
   }
 
   private asRelayError(error: unknown, requestId: string): RelayError {
@@ -80,6 +94,16 @@ export class RelayService {
     return new RelayError('internal_error', 'The gateway failed to handle the request', 500);
   }
 }
+
+function sendJson(response: ServerResponse, value: object): void {
+  const body = JSON.stringify(value);
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.end(body);
+}
+
+/** OpenAI APIs that hold state at the provider; a gateway in front of many providers cannot serve them. */
+const BILLING_PATHS = /^(?:\/v1)?\/dashboard\/billing\/(subscription|usage)$/;
+const UNIMPLEMENTED_PATHS = /^\/v1\/(files|fine_tuning|fine-tunes|uploads)(\/|$)/;
 
 /** The endpoint and client format of a relay path. */
 function routeFor(path: string): RelayRoute | undefined {

@@ -62,6 +62,8 @@ function promptParts(endpoint: RelayEndpoint, body: JsonObject): { texts: string
         texts.push(String(message.role ?? ''), contentText(message.content));
         if (typeof message.name === 'string') texts.push(message.name);
       }
+      // Claude's Messages format keeps the system prompt beside the messages.
+      if (body.system !== undefined) texts.push(contentText(body.system));
       if (Array.isArray(body.tools)) texts.push(JSON.stringify(body.tools));
       return { texts, messages };
     }
@@ -78,6 +80,7 @@ function promptParts(endpoint: RelayEndpoint, body: JsonObject): { texts: string
       return { texts: [textOf(body.query), textOf(body.documents)], messages: 0 };
     case 'audio_transcription':
     case 'audio_translation':
+    case 'image_edits':
       return { texts: [], messages: 0 };
   }
 }
