@@ -3,6 +3,14 @@ import { RelayTables1732233700000 } from './1732233700000-relay-tables';
 import { MoneyTables1732233800000 } from './1732233800000-money-tables';
 import { UsernameCaseInsensitive1795390000000 } from './1795390000000-username-case-insensitive';
 import { TopUps1795400000000 } from './1795400000000-top-ups';
+import { OneTimeCodes1795410000000 } from './1795410000000-one-time-codes';
 
 /** Every migration, oldest first. Add new ones at the end. */
-export const MIGRATIONS = [AccountsAndOptions1732233600000, RelayTables1732233700000, MoneyTables1732233800000, UsernameCaseInsensitive1795390000000, TopUps1795400000000];
+export const MIGRATIONS = [
+  AccountsAndOptions1732233600000,
+  RelayTables1732233700000,
+  MoneyTables1732233800000,
+  UsernameCaseInsensitive1795390000000,
+  TopUps1795400000000,
+  OneTimeCodes1795410000000,
+];

@@ -14,6 +14,8 @@ import { ChannelByIdModule } from './modules/channels/channel-by-id.module';
 import { ChannelsModule } from './modules/channels/channels.module';
 import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
+import { VerificationModule } from './modules/verification/verification.module';
+import { OAuthModule } from './modules/oauth/oauth.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
@@ -43,7 +45,9 @@ export class AppModule {
         UsersModule,
         SystemModule,
         MailModule,
+        VerificationModule,
         AuthModule,
+        OAuthModule,
         PricingModule,
         ChannelsModule,
         TokensModule,

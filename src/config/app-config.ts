@@ -29,6 +29,11 @@ export interface AppConfig {
   webDistDir: string;
   /** Our own reverse proxies (TRUST_PROXY): the client IP is the right-most address that is not one of them. */
   trustProxy: TrustProxy;
+  /**
+   * Where the third-party services live. Only tests point these elsewhere (at local mock
+   * servers); they are environment variables so that no admin setting can redirect them.
+   */
+  externalServices: { turnstileSiteverifyUrl: string; githubOAuthUrl: string; githubApiUrl: string; linuxDoUrl: string };
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -139,6 +144,12 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
+    externalServices: {
+      turnstileSiteverifyUrl: env.TURNSTILE_SITEVERIFY_URL?.trim() || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      githubOAuthUrl: (env.GITHUB_OAUTH_URL?.trim() || 'https://github.com').replace(/\/+$/, ''),
+      githubApiUrl: (env.GITHUB_API_URL?.trim() || 'https://api.github.com').replace(/\/+$/, ''),
+      linuxDoUrl: (env.LINUXDO_URL?.trim() || 'https://connect.linux.do').replace(/\/+$/, ''),
+    },
   };
 }
 

@@ -3,13 +3,11 @@ import type { Request, Response } from 'express';
 import { AuthenticatedRequest, CriticalRateLimit, Public } from '../../common/auth/auth.decorators';
 import { readCookie } from '../../common/http/cookies';
 import { ApiResult } from '../../common/http/envelope';
+import { TurnstileProtected } from '../turnstile/turnstile.guard';
 import { AuthService } from './auth.service';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
-import { SESSION_COOKIE, SESSION_TTL_SECONDS, SessionsService } from '../sessions/sessions.service';
-
-function sessionCookieOptions(request: Request) {
-  return { httpOnly: true, sameSite: 'strict' as const, secure: request.secure, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 };
-}
+import { setSessionCookie } from '../sessions/session-cookie';
+import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
 
 @Controller('api/user')
 export class AuthController {
@@ -20,16 +18,18 @@ export class AuthController {
 
   @Public()
   @CriticalRateLimit()
+  @TurnstileProtected()
   @Post('login')
   async login(@Body() dto: LoginDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const previous = await this.sessions.resolve(readCookie(request.headers.cookie, SESSION_COOKIE));
     const { user, cookie } = await this.auth.login(dto.username, dto.password, previous?.id);
-    response.cookie(SESSION_COOKIE, cookie, sessionCookieOptions(request));
+    setSessionCookie(request, response, cookie);
     return new ApiResult(user, 'user.login_success');
   }
 
   @Public()
   @CriticalRateLimit()
+  @TurnstileProtected()
   @Post('register')
   async register(@Body() dto: RegisterDto): Promise<ApiResult<null>> {
     await this.auth.register(dto);

@@ -8,10 +8,13 @@ import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { SessionsModule } from '../sessions/sessions.module';
+import { TurnstileModule } from '../turnstile/turnstile.module';
+import { VerificationModule } from '../verification/verification.module';
 
 @Module({
-  imports: [BillingModule, SessionsModule, UsersModule, OptionsModule, SystemModule],
+  imports: [BillingModule, SessionsModule, UsersModule, OptionsModule, SystemModule, TurnstileModule, VerificationModule],
   controllers: [AuthController],
   providers: [AuthService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [AuthService],
 })
 export class AuthModule {}

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
 import { SetupService } from '../system/setup.service';
-import { ROLE_ROOT, USER_STATUS_ENABLED } from '../users/entities/user.entity';
-import { UsersService } from '../users/users.service';
+import { ROLE_ROOT, USER_STATUS_ENABLED, UserEntity } from '../users/entities/user.entity';
+import { NewUser, UsersService } from '../users/users.service';
+import { EmailVerificationService } from '../verification/email-verification.service';
 import { toUserView } from '../users/user.view';
 import { UserView } from '../users/user.wire';
 import { RegisterDto } from './dto/auth.dto';
@@ -29,6 +31,7 @@ export class AuthService {
     private readonly setup: SetupService,
     private readonly transactions: Transactions,
     private readonly ledger: QuotaLedgerService,
+    private readonly emailVerification: EmailVerificationService,
   ) {}
 
   /** Signs in and starts a fresh session; any session the browser had is ended (id rotation). */
@@ -37,8 +40,7 @@ export class AuthService {
     if (!this.options.get('PasswordLoginEnabled')) throw new AppError('user.password_login_disabled');
     const user = await this.users.verifyCredentials(username.trim(), password);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
-    if (previousSessionId) await this.sessions.destroy(previousSessionId);
-    const cookie = await this.sessions.create(user.id);
+    const cookie = await this.startSession(user.id, previousSessionId);
     const requirePasswordChange = user.role >= ROLE_ROOT && WELL_KNOWN_DEFAULT_PASSWORDS.has(password);
     return { user: { ...toUserView(user, 'owner'), require_password_change: requirePasswordChange }, cookie };
   }
@@ -53,33 +55,51 @@ export class AuthService {
     if (!this.options.get('RegisterEnabled')) throw new AppError('user.register_disabled');
     if (!this.options.get('PasswordRegisterEnabled')) throw new AppError('user.password_register_disabled');
     if (dto.password2 !== undefined && dto.password2 !== dto.password) throw new AppError('user.password_mismatch');
+    let email = '';
     if (this.options.get('EmailVerificationEnabled')) {
-      // Verification codes arrive with the mail issue; until then a code can never be valid.
       if (!dto.email || !dto.verification_code) throw new AppError('user.email_verification_required');
-      throw new AppError('user.email_verification_unavailable');
+      email = await this.emailVerification.checkCode(dto.email, dto.verification_code);
+      if (await this.users.emailTaken(email)) throw new AppError('email.taken');
     }
     const username = dto.username.trim();
-    const affCode = dto.aff_code?.trim();
-    const inviter = affCode ? await this.users.findByAffCode(affCode) : null;
+    const passwordHash = await this.users.hashPassword(dto.password);
+    await this.createAccount({ username, passwordHash, email }, dto.aff_code, async (manager) => {
+      if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
+    });
+  }
+
+  /**
+   * Creates an account, with the welcome quota and, when `affCode` names an inviter, the
+   * invitee's bonus and the inviter's referral reward, all through the ledger (each with its
+   * log row) in one transaction. `check` runs first inside it (uniqueness that must not race).
+   */
+  async createAccount(user: NewUser, affCode: string | undefined, check?: (manager: EntityManager) => Promise<void>): Promise<UserEntity> {
+    const code = affCode?.trim();
+    const inviter = code ? await this.users.findByAffCode(code) : null;
     const quotaForNewUser = this.options.get('QuotaForNewUser');
     const quotaForInvitee = inviter ? this.options.get('QuotaForInvitee') : 0;
     const quotaForInviter = inviter ? this.options.get('QuotaForInviter') : 0;
-
-    const passwordHash = await this.users.hashPassword(dto.password);
-    await this.transactions.run(async (manager) => {
-      if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-      const user = await this.users.create({ username, passwordHash, inviter_id: inviter?.id ?? 0, email: dto.email?.trim() ?? '' }, manager);
+    return this.transactions.run(async (manager) => {
+      await check?.(manager);
+      const created = await this.users.create({ ...user, inviter_id: inviter?.id ?? 0 }, manager);
       const credit = (reason: 'new_user' | 'invite_reward', quota: number, content: string) =>
-        this.ledger.applyDelta({ userId: user.id, username, reason, quota, content }, manager);
+        this.ledger.applyDelta({ userId: created.id, username: created.username, reason, quota, content }, manager);
       if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, translate('log.new_user_quota', 'zh', { quota: quotaForNewUser }));
       if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, translate('log.invitee_reward', 'zh', { quota: quotaForInvitee }));
       if (inviter) {
         await this.users.countInvitation(inviter.id, manager);
         if (quotaForInviter > 0) {
-          const content = translate('log.inviter_reward', 'zh', { invitee: username, quota: quotaForInviter });
+          const content = translate('log.inviter_reward', 'zh', { invitee: created.username, quota: quotaForInviter });
           await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, content }, manager);
         }
       }
+      return created;
     });
+  }
+
+  /** Starts a session for a user who proved who they are, ending the browser's previous one. */
+  async startSession(userId: number, previousSessionId?: string): Promise<string> {
+    if (previousSessionId) await this.sessions.destroy(previousSessionId);
+    return this.sessions.create(userId);
   }
 }

@@ -18,6 +18,9 @@ const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 /** What profile, settings and admin edits may write. */
 export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting';
 
+/** Columns holding the id of a bound third-party account. */
+export type IdentityColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
+
 export interface NewUser {
   username: string;
   /** From hashPassword(), computed before any transaction opens (see Transactions). */
@@ -27,6 +30,8 @@ export interface NewUser {
   group?: string;
   inviter_id?: number;
   email?: string;
+  /** The third-party account the user signed up with. */
+  identity?: { column: IdentityColumn; value: string };
 }
 
 /** Name of the cache other modules keep of users (the relay's); invalidated with the user id. */
@@ -55,6 +60,30 @@ export class UsersService {
 
   findByAffCode(code: string): Promise<UserEntity | null> {
     return this.repository.findOneBy({ aff_code: code });
+  }
+
+  /** Compared case-insensitively: addresses are stored lower-cased by verification and binding. */
+  findByEmail(email: string): Promise<UserEntity | null> {
+    if (!email) return Promise.resolve(null);
+    return this.repository.findOne({ where: { email: email.toLowerCase() }, order: { id: 'ASC' } });
+  }
+
+  /** Deleted accounts keep their address, so it cannot be taken over by a new one. */
+  async emailTaken(email: string): Promise<boolean> {
+    return (await this.repository.count({ where: { email: email.toLowerCase() }, withDeleted: true })) > 0;
+  }
+
+  /** The account a third-party id is bound to, including a deleted one (which may not sign in). */
+  findByIdentity(column: IdentityColumn, value: string, manager: EntityManager = this.repository.manager): Promise<UserEntity | null> {
+    return manager.findOne(UserEntity, { where: { [column]: value }, withDeleted: true, order: { id: 'ASC' } });
+  }
+
+  async setIdentity(id: number, column: IdentityColumn | 'email', value: string): Promise<void> {
+    await this.repository.update({ id }, { [column]: value });
+  }
+
+  async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+    await this.repository.update({ id }, { password: passwordHash });
   }
 
   /** Signs in by username or email; answers null for every kind of mismatch alike. */
@@ -95,6 +124,7 @@ export class UsersService {
       quota: 0,
       inviter_id: input.inviter_id ?? 0,
       email: input.email ?? '',
+      ...(input.identity ? { [input.identity.column]: input.identity.value } : {}),
       aff_code: await this.newAffCode(manager),
       created_time: nowSeconds(),
       access_token: null,

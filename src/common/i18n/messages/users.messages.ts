@@ -21,7 +21,6 @@ export const usersMessages = {
   'user.password_register_disabled': { zh: '管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册', en: 'Registration with a password is disabled; register with a third-party account' },
   'user.password_login_disabled': { zh: '管理员关闭了密码登录', en: 'The administrator has disabled password sign-in' },
   'user.email_verification_required': { zh: '管理员开启了邮箱验证，请输入邮箱地址和验证码', en: 'Email verification is on: enter your email address and verification code' },
-  'user.email_verification_unavailable': { zh: '邮箱验证码无效或已过期', en: 'The email verification code is invalid or has expired' },
   'user.invalid_credentials': { zh: '用户名或密码错误，或用户已被封禁', en: 'Wrong username or password, or the user is banned' },
   'user.registered': { zh: '注册成功', en: 'Registered' },
   'user.login_success': { zh: '登录成功', en: 'Signed in' },

@@ -77,42 +77,47 @@ export function LoginPage() {
           {t('auth:login.expired')}
         </Alert>
       )}
-      <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
-        <Stack spacing={2}>
-          <FormTextField
-            name="username"
-            control={control}
-            rules={credentialRule}
-            label={t('auth:fields.usernameOrEmail')}
-            autoComplete="username"
-            autoFocus
-          />
-          <FormTextField
-            name="password"
-            control={control}
-            rules={credentialRule}
-            label={t('auth:fields.password')}
-            type="password"
-            autoComplete="current-password"
-          />
-          {status.turnstile_check && status.turnstile_site_key && (
-            <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-          )}
-          <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting} data-testid="login-submit">
-            {t('auth:login.submit')}
-          </Button>
-        </Stack>
-      </Box>
-      <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
-        <Link component={RouterLink} to="/reset" variant="body2" underline="hover">
-          {t('auth:login.forgot')}
-        </Link>
-        {!status.self_use_mode_enabled && (
-          <Link component={RouterLink} to="/register" variant="body2" underline="hover">
-            {t('auth:login.noAccount')}
-          </Link>
-        )}
-      </Stack>
+      {/* Only an explicit false hides the form: before the status loads, password sign-in is assumed. */}
+      {status.password_login_enabled !== false && (
+        <>
+          <Box component="form" noValidate onSubmit={handleSubmit(onSubmit)}>
+            <Stack spacing={2}>
+              <FormTextField
+                name="username"
+                control={control}
+                rules={credentialRule}
+                label={t('auth:fields.usernameOrEmail')}
+                autoComplete="username"
+                autoFocus
+              />
+              <FormTextField
+                name="password"
+                control={control}
+                rules={credentialRule}
+                label={t('auth:fields.password')}
+                type="password"
+                autoComplete="current-password"
+              />
+              {status.turnstile_check && status.turnstile_site_key && (
+                <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
+              )}
+              <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting} data-testid="login-submit">
+                {t('auth:login.submit')}
+              </Button>
+            </Stack>
+          </Box>
+          <Stack direction="row" sx={{ justifyContent: 'space-between', mt: 2 }}>
+            <Link component={RouterLink} to="/reset" variant="body2" underline="hover">
+              {t('auth:login.forgot')}
+            </Link>
+            {!status.self_use_mode_enabled && (
+              <Link component={RouterLink} to="/register" variant="body2" underline="hover">
+                {t('auth:login.noAccount')}
+              </Link>
+            )}
+          </Stack>
+        </>
+      )}
       <ThirdPartyLogin status={status} onLogin={completeLogin} />
 
       <Dialog open={defaultPasswordWarning} maxWidth="xs" fullWidth data-testid="default-password-modal">

@@ -18,7 +18,8 @@ export function OAuthCallbackPage() {
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    void authApi.oauthCallback(provider, searchParams.get('code') ?? '', searchParams.get('state') ?? '').then((result) => {
+    const answer = { code: searchParams.get('code') ?? '', state: searchParams.get('state') ?? '', iss: searchParams.get('iss') ?? undefined };
+    void authApi.oauthCallback(provider, answer).then((result) => {
       if (!result.ok) {
         toast.error(t('auth:oauth.failed'));
         window.setTimeout(() => navigate('/login'), 1500);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useState } from 'react';
 import {
   Box,
   Button,
@@ -17,45 +17,10 @@ import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
 import { useTranslation } from 'react-i18next';
-import { StorageKey } from '../../lib/storage';
 import type { SystemStatus } from '../status/types';
 import { authApi, type LoginUser } from './api';
-
-async function redirectToProvider(buildUrl: (state: string) => string) {
-  const result = await authApi.oauthState(localStorage.getItem(StorageKey.aff));
-  if (result.ok) window.location.assign(buildUrl(result.data));
-}
-
-declare global {
-  interface Window {
-    onTelegramAuth?: (user: Record<string, string | number>) => void;
-  }
-}
-
-/** The Telegram login widget, which the messaging provider's script draws into our container. */
-function TelegramWidget({ botName, onLogin }: { botName: string; onLogin: (user: LoginUser) => void }) {
-  const container = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    window.onTelegramAuth = (fields) => {
-      const query = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, String(value)]));
-      void authApi.telegramLogin(query).then((result) => result.ok && onLogin(result.data));
-    };
-    const script = document.createElement('script');
-    script.src = 'https://telegram.org/js/telegram-widget.js?22';
-    script.async = true;
-    script.setAttribute('data-telegram-login', botName);
-    script.setAttribute('data-size', 'large');
-    script.setAttribute('data-onauth', 'onTelegramAuth(user)');
-    script.setAttribute('data-request-access', 'write');
-    container.current?.appendChild(script);
-    const element = container.current;
-    return () => {
-      element?.replaceChildren();
-      delete window.onTelegramAuth;
-    };
-  }, [botName, onLogin]);
-  return <Box ref={container} sx={{ display: 'flex', justifyContent: 'center' }} />;
-}
+import { redirectToProvider } from './providers';
+import { TelegramWidget } from './TelegramWidget';
 
 /** Sign-in buttons for each third-party provider enabled in the status object. */
 export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemStatus>; onLogin: (user: LoginUser) => void }) {
@@ -63,10 +28,14 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
   const [wechatOpen, setWechatOpen] = useState(false);
   const [wechatCode, setWechatCode] = useState('');
 
+  const telegramLogin = useCallback(
+    (fields: Record<string, string>) => void authApi.telegramLogin(fields).then((result) => result.ok && onLogin(result.data)),
+    [onLogin],
+  );
+
   const anyEnabled = status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth;
   if (!anyEnabled) return null;
 
-  const origin = window.location.origin;
   async function submitWechatCode() {
     const result = await authApi.wechatLogin(wechatCode.trim());
     if (result.ok) {
@@ -87,12 +56,7 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
           <Button
             variant="outlined"
             startIcon={<GitHubIcon />}
-            onClick={() =>
-              void redirectToProvider(
-                (state) =>
-                  `https://github.com/login/oauth/authorize?client_id=${encodeURIComponent(status.github_client_id ?? '')}&state=${state}&scope=user:email`,
-              )
-            }
+            onClick={() => void redirectToProvider('github', status)}
           >
             {t('auth:login.withProvider', { provider: 'GitHub' })}
           </Button>
@@ -101,17 +65,7 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
           <Button
             variant="outlined"
             startIcon={<KeyOutlinedIcon />}
-            onClick={() =>
-              void redirectToProvider((state) => {
-                const url = new URL(status.oidc_authorization_endpoint ?? '');
-                url.searchParams.set('client_id', status.oidc_client_id ?? '');
-                url.searchParams.set('redirect_uri', `${origin}/oauth/oidc`);
-                url.searchParams.set('response_type', 'code');
-                url.searchParams.set('scope', 'openid profile email');
-                url.searchParams.set('state', state);
-                return url.toString();
-              })
-            }
+            onClick={() => void redirectToProvider('oidc', status)}
           >
             {t('auth:login.withProvider', { provider: 'OIDC' })}
           </Button>
@@ -120,12 +74,7 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
           <Button
             variant="outlined"
             startIcon={<ForumOutlinedIcon />}
-            onClick={() =>
-              void redirectToProvider(
-                (state) =>
-                  `https://connect.linux.do/oauth2/authorize?response_type=code&client_id=${encodeURIComponent(status.linuxdo_client_id ?? '')}&state=${state}`,
-              )
-            }
+            onClick={() => void redirectToProvider('linuxdo', status)}
           >
             {t('auth:login.withProvider', { provider: 'LinuxDO' })}
           </Button>
@@ -135,7 +84,7 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
             {t('auth:login.withProvider', { provider: t('auth:wechat.name') })}
           </Button>
         )}
-        {status.telegram_oauth && status.telegram_bot_name && <TelegramWidget botName={status.telegram_bot_name} onLogin={onLogin} />}
+        {status.telegram_oauth && status.telegram_bot_name && <TelegramWidget botName={status.telegram_bot_name} onAuth={telegramLogin} />}
       </Stack>
       <Dialog open={wechatOpen} onClose={() => setWechatOpen(false)} maxWidth="xs" fullWidth>
         <DialogTitle>{t('auth:wechat.title')}</DialogTitle>

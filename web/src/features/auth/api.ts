@@ -21,8 +21,9 @@ export const authApi = {
   register: (body: RegisterPayload, turnstile: string) => api.post<null>('/api/user/register', body, { query: { turnstile } }),
   sendVerificationCode: (email: string, turnstile: string) => api.get<null>('/api/verification', { query: { email, turnstile } }),
   oauthState: (aff: string | null) => api.get<string>('/api/oauth/state', { query: { aff: aff ?? undefined } }),
-  oauthCallback: (provider: string, code: string, state: string) =>
-    api.get<LoginUser | null>(`/api/oauth/${provider}`, { query: { code, state } }),
+  /** Hands the provider's answer (code, state and, from OpenID providers, iss) to the server. */
+  oauthCallback: (provider: string, answer: { code: string; state: string; iss?: string }) =>
+    api.get<LoginUser | null>(`/api/oauth/${provider}`, { query: answer }),
   wechatLogin: (code: string) => api.get<LoginUser>('/api/oauth/wechat', { query: { code } }),
   telegramLogin: (fields: Record<string, string>) => api.get<LoginUser>('/api/oauth/telegram/login', { query: fields }),
 };

@@ -6,6 +6,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { renderNumber, renderQuota } from '../../lib/quota';
 import { ROLE_ADMIN, ROLE_ROOT } from '../../lib/session';
 import { personalApi, type SelfUser } from './api';
+import { BindingsCard } from './BindingsCard';
 import { InvitationCard } from './InvitationCard';
 import { ModelsCard } from './ModelsCard';
 import { SecurityCard } from './SecurityCard';
@@ -76,6 +77,7 @@ export function PersonalPage() {
           <InvitationCard user={user} onChanged={() => void load()} />
           <SecurityCard user={user} />
         </Box>
+        <BindingsCard user={user} onChanged={() => void load()} />
         <ModelsCard />
         <SettingsTabs user={user} onSaved={() => void load()} />
       </Stack>

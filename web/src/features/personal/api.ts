@@ -16,4 +16,7 @@ export const personalApi = {
   transferAffQuota: (quota: number) => api.post<null>('/api/user/aff_transfer', { quota }),
   models: () => api.get<string[]>('/api/user/models'),
   groups: () => api.get<GroupRatios>('/api/user/self/groups'),
+  bindEmail: (email: string, code: string) => api.get<null>('/api/oauth/email/bind', { query: { email, code } }),
+  bindWeChat: (code: string) => api.get<null>('/api/oauth/wechat/bind', { query: { code } }),
+  bindTelegram: (fields: Record<string, string>) => api.get<null>('/api/oauth/telegram/bind', { query: fields }),
 };

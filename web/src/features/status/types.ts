@@ -21,6 +21,9 @@ export interface SystemStatus {
   turnstile_check: boolean;
   turnstile_site_key: string;
   email_verification: boolean;
+  password_login_enabled: boolean;
+  password_register_enabled: boolean;
+  register_enabled: boolean;
   github_oauth: boolean;
   github_client_id: string;
   oidc_enabled: boolean;

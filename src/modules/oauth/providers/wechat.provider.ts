@@ -1,0 +1,36 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError } from '../../../common/errors/app-error';
+import { OptionsService } from '../../options/options.service';
+import { ExternalIdentity } from './external-identity';
+
+const WECHAT_SERVER_TIMEOUT_MS = 10_000;
+
+/**
+ * WeChat sign-in through a WeChat server (the official-account companion service): the
+ * user scans the QR code, the account replies with a code valid three minutes, and the
+ * WeChat server trades that code for the user's openid.
+ */
+@Injectable()
+export class WeChatProvider {
+  private readonly logger = new Logger(WeChatProvider.name);
+
+  constructor(private readonly options: OptionsService) {}
+
+  enabled(): boolean {
+    return this.options.get('WeChatAuthEnabled');
+  }
+
+  async exchange(code: string): Promise<ExternalIdentity> {
+    const url = `${this.options.get('WeChatServerAddress')}/api/wechat/user?code=${encodeURIComponent(code)}`;
+    let answer: { success?: boolean; message?: string; data?: unknown };
+    try {
+      const response = await fetch(url, { headers: { Authorization: this.options.get('WeChatServerToken') }, signal: AbortSignal.timeout(WECHAT_SERVER_TIMEOUT_MS) });
+      answer = (await response.json()) as typeof answer;
+    } catch (error) {
+      this.logger.warn(`WeChat server unreachable: ${error instanceof Error ? error.message : String(error)}`);
+      throw new AppError('oauth.exchange_failed', { provider: 'WeChat' });
+    }
+    if (!answer.success || typeof answer.data !== 'string' || answer.data === '') throw new AppError('oauth.wechat_code_invalid');
+    return { column: 'wechat_id', id: answer.data, displayName: '', email: '' };
+  }
+}

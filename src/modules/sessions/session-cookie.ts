@@ -1,0 +1,7 @@
+import type { Request, Response } from 'express';
+import { SESSION_COOKIE, SESSION_TTL_SECONDS } from './sessions.service';
+
+/** Sets the session cookie a sign-in (password or third-party) returns to the browser. */
+export function setSessionCookie(request: Request, response: Response, cookie: string): void {
+  response.cookie(SESSION_COOKIE, cookie, { httpOnly: true, sameSite: 'strict', secure: request.secure, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 });
+}

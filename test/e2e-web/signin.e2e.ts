@@ -1,0 +1,125 @@
+import type { Browser } from 'playwright-core';
+import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-op';
+import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+
+const USER = { username: 'dora', password: 'dora-pass-1' };
+const SMTP = { user: 'mailer', pass: 'smtp-token-e2e' };
+
+/** Root's session through the API, to switch sign-in settings between steps. */
+async function rootApi(baseUrl: string) {
+  const login = await fetch(`${baseUrl}/api/user/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(ROOT_USER),
+  });
+  const cookie = login.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const { data } = (await login.json()) as { data: { id: number } };
+  return async (options: Record<string, string>) => {
+    for (const [key, value] of Object.entries(options)) {
+      const response = await fetch(`${baseUrl}/api/option/`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, 'New-Api-User': String(data.id) },
+        body: JSON.stringify({ key, value }),
+      });
+      const body = (await response.json()) as { success: boolean; message: string };
+      if (!body.success) throw new Error(`setting ${key} failed: ${body.message}`);
+    }
+  };
+}
+
+describe('third-party sign-in and the bindings card', () => {
+  let server: TestServer;
+  let op: TestOpenIdProvider;
+  let inbox: SmtpInbox;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let setOptions: (options: Record<string, string>) => Promise<void>;
+
+  beforeAll(async () => {
+    server = await startServer();
+    op = await startOpenIdProvider({ clientId: 'console', clientSecret: 'oidc-secret-e2e', redirectUris: [`${server.baseUrl}/oauth/oidc`] });
+    inbox = await startSmtpInbox(SMTP);
+    await setupThroughApi(server.baseUrl);
+    setOptions = await rootApi(server.baseUrl);
+    await setOptions({
+      ServerAddress: server.baseUrl,
+      'oidc.enabled': 'true',
+      'oidc.client_id': 'console',
+      'oidc.client_secret': 'oidc-secret-e2e',
+      'oidc.well_known': `${op.issuer}/.well-known/openid-configuration`,
+      SMTPServer: '127.0.0.1',
+      SMTPPort: String(inbox.port),
+      SMTPAccount: SMTP.user,
+      SMTPToken: SMTP.pass,
+      SMTPFrom: 'noreply@example.test',
+    });
+    const registered = await fetch(`${server.baseUrl}/api/user/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...USER, password2: USER.password }),
+    });
+    expect(((await registered.json()) as { success: boolean }).success).toBe(true);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await closeSession({ watched, browser, server });
+    await op?.stop();
+    await inbox?.stop();
+  });
+
+  test('signs up with OIDC through the login page, the provider and the callback page', async () => {
+    watched = await WatchedPage.open(browser, server.baseUrl);
+    const { page } = watched;
+    await watched.goto('/login');
+    await page.getByRole('button', { name: /OIDC/ }).click();
+    await page.waitForURL(`${op.issuer}/interaction/**`);
+    await page.locator('#op-login').fill('ada');
+    await page.locator('#op-submit').click();
+    await page.waitForURL('**/token');
+    await page.waitForLoadState('networkidle');
+
+    await watched.goto('/personal');
+    await page.getByTestId('binding-oidc-value').filter({ hasText: 'ada' }).waitFor();
+    expect(await page.getByTestId('binding-github-value').textContent()).toBe('未绑定');
+    await watched.screenshot('personal-bindings');
+    await watched.close();
+  });
+
+  test('binds OIDC and an email address from the bindings card', async () => {
+    watched = await WatchedPage.open(browser, server.baseUrl);
+    const { page } = watched;
+    await loginThroughUi(watched, USER.username, USER.password);
+    await watched.goto('/personal');
+    await page.getByTestId('bind-oidc').click();
+    await page.waitForURL(`${op.issuer}/interaction/**`);
+    await page.locator('#op-login').fill('grace');
+    await page.locator('#op-submit').click();
+    await page.waitForURL('**/personal');
+    await page.getByTestId('toast-success').filter({ hasText: '绑定成功' }).waitFor();
+    await page.getByTestId('binding-oidc-value').filter({ hasText: 'grace' }).waitFor();
+
+    await page.getByTestId('bind-email').click();
+    const dialog = page.getByTestId('email-bind-dialog');
+    await dialog.getByRole('textbox', { name: '邮箱' }).fill('dora@example.test');
+    await dialog.getByRole('button', { name: '获取验证码' }).click();
+    const code = /(\d{6})/.exec((await inbox.next('dora@example.test')).text)![1];
+    await dialog.getByRole('button', { name: /重新发送/ }).waitFor();
+    await dialog.getByRole('textbox', { name: '验证码' }).fill(code);
+    await watched.screenshot('personal-email-bind');
+    await dialog.getByRole('button', { name: '绑定' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('binding-email-value').filter({ hasText: 'dora@example.test' }).waitFor();
+    await watched.close();
+  });
+
+  test('hides the password form when password sign-in is off, keeping the providers', async () => {
+    await setOptions({ PasswordLoginEnabled: 'false' });
+    watched = await WatchedPage.open(browser, server.baseUrl);
+    const { page } = watched;
+    await watched.goto('/login');
+    await page.getByRole('button', { name: /OIDC/ }).waitFor();
+    expect(await page.locator('input[name="password"]').count()).toBe(0);
+    await setOptions({ PasswordLoginEnabled: 'true' });
+  });
+});
