@@ -28,4 +28,16 @@ export const accountsRoutes: RouteAccessTable = {
   'GET /api/option': 'admin',
   'PUT /api/option': 'admin',
   'POST /api/option/rest_model_ratio': 'root',
+  // Email verification, password reset and third-party sign-in.
+  'GET /api/verification': 'public',
+  'GET /api/reset_password': 'public',
+  'POST /api/user/reset': 'public',
+  'GET /api/oauth/state': 'public',
+  'GET /api/oauth/oidc/authorize': 'public',
+  'GET /api/oauth/email/bind': 'user',
+  'GET /api/oauth/wechat': 'public',
+  'GET /api/oauth/wechat/bind': 'user',
+  'GET /api/oauth/telegram/login': 'public',
+  'GET /api/oauth/telegram/bind': 'user',
+  'GET /api/oauth/:provider': 'public',
 };
