@@ -4,6 +4,7 @@ import { MoneyTables1732233800000 } from './1732233800000-money-tables';
 import { UsernameCaseInsensitive1795390000000 } from './1795390000000-username-case-insensitive';
 import { TopUps1795400000000 } from './1795400000000-top-ups';
 import { OneTimeCodes1795410000000 } from './1795410000000-one-time-codes';
+import { TaskTables1795420000000 } from './1795420000000-task-tables';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   UsernameCaseInsensitive1795390000000,
   TopUps1795400000000,
   OneTimeCodes1795410000000,
+  TaskTables1795420000000,
 ];

@@ -26,6 +26,7 @@ import { TokensModule } from './modules/tokens/tokens.module';
 import { OptionsModule } from './modules/options/options.module';
 import { SessionsModule } from './modules/sessions/sessions.module';
 import { SystemModule } from './modules/system/system.module';
+import { TasksModule } from './modules/tasks/tasks.module';
 import { UserByIdModule } from './modules/users/user-by-id.module';
 import { UsersModule } from './modules/users/users.module';
 
@@ -56,6 +57,7 @@ export class AppModule {
         RedemptionsModule,
         PaymentsModule,
         RelayModule,
+        TasksModule,
         PricingPageModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,

@@ -22,6 +22,8 @@ export type RelayErrorCode =
   | 'request_too_large'
   | 'not_found'
   | 'not_implemented'
+  | 'task_not_found'
+  | 'feature_disabled'
   | 'upstream_request_error'
   | 'channel:unauthorized'
   | 'channel:rate_limited'

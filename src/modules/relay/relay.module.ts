@@ -55,6 +55,7 @@ import { UpstreamClientService } from './upstream-client.service';
     BillingDashboardService,
     RelayHttpHandler,
   ],
-  exports: [ChannelCacheService, ChannelProbeService],
+  // The task relays (modules/tasks) reuse authentication, channels, billing caches and the upstream client.
+  exports: [ChannelCacheService, ChannelProbeService, TokenAuthService, TokenCacheService, UserCacheService, ChannelMonitorService, UpstreamClientService],
 })
 export class RelayModule {}

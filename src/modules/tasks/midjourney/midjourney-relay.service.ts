@@ -1,0 +1,270 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { In, Repository } from 'typeorm';
+import { nowSeconds } from '../../../database/columns';
+import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
+import { OptionsService } from '../../options/options.service';
+import type { RelayChannel } from '../../relay/caches/relay-channel';
+import { ChannelMonitorService } from '../../relay/channel-monitor.service';
+import type { RelayCaller } from '../../relay/relay-caller';
+import { RelayError } from '../../relay/relay-error';
+import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
+import { fetchOutbound } from '../outbound-fetch';
+import { TaskBillingService } from '../task-billing.service';
+import { isRecord, JsonRecord, sendJson, stringField, TaskRelaySupport } from '../task-relay-support.service';
+import {
+  actionOfCustomId,
+  clearModeFlags,
+  isMjAction,
+  MJ_ACCEPTED_CODES,
+  MJ_CODE_ACCOUNT_BROKEN,
+  MJ_SUBMIT_ACTIONS,
+  MjAction,
+  modelForAction,
+  parseSimpleChange,
+} from './midjourney-actions';
+import { drawingImageUrl, toMidjourneyTaskDto } from './midjourney-task.view';
+
+/** Channel types that speak Midjourney-Proxy: 2 Midjourney Proxy, 5 Midjourney Proxy Plus. */
+export const MIDJOURNEY_CHANNEL_TYPES = [2, 5];
+const ADMIN_ROLE = 10;
+const IMAGE_TIMEOUT_MS = 60_000;
+
+/** `/mj/…` or `/{mode}/mj/…`: the mode (fast, turbo, relax) and the rest of the path. */
+export function splitMidjourneyPath(path: string): { mode?: string; rest: string } | undefined {
+  const match = /^(?:\/(fast|turbo|relax))?\/mj(\/.*)?$/.exec(path);
+  if (!match) return undefined;
+  return { mode: match[1], rest: match[2] ?? '/' };
+}
+
+/** What one submit is about: its action, and the earlier task it acts on (if any). */
+interface SubmitPlan {
+  action: MjAction;
+  original?: MidjourneyTaskEntity;
+}
+
+/**
+ * The Midjourney-Proxy relay: submits are billed at a fixed price per action (held first,
+ * settled when the upstream takes the task, given back when it refuses), fetches answer from
+ * our own table (the polling job keeps it current), and images can be proxied.
+ */
+@Injectable()
+export class MidjourneyRelayService {
+  private readonly logger = new Logger(MidjourneyRelayService.name);
+
+  constructor(
+    @InjectRepository(MidjourneyTaskEntity) private readonly tasks: Repository<MidjourneyTaskEntity>,
+    private readonly support: TaskRelaySupport,
+    private readonly billing: TaskBillingService,
+    private readonly options: OptionsService,
+    private readonly monitor: ChannelMonitorService,
+  ) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    try {
+      const route = splitMidjourneyPath(path);
+      if (!route) throw new RelayError('not_found', `Unknown endpoint ${path}`, 404);
+      if (!this.options.getBool('DrawingEnabled')) throw new RelayError('feature_disabled', 'Drawing is disabled by the administrator', 403);
+      const { mode, rest } = route;
+      const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
+      const fetchOne = /^\/task\/([^/]+)\/fetch$/.exec(rest);
+      const image = /^\/image\/([^/]+)$/.exec(rest);
+      if (submit && request.method === 'POST' && submit[1] in MJ_SUBMIT_ACTIONS) return await this.submit(request, response, submit[1], mode);
+      if (fetchOne && request.method === 'GET') return await this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
+      if (rest === '/task/list-by-condition' && request.method === 'POST') return await this.listByCondition(request, response);
+      if (image && request.method === 'GET') return await this.proxyImage(response, decodeURIComponent(image[1]));
+      throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
+    } catch (error) {
+      sendMidjourneyError(response, this.asRelayError(error));
+    }
+  }
+
+  private async submit(request: IncomingMessage, response: ServerResponse, kind: string, mode: string | undefined): Promise<void> {
+    const caller = await this.support.authenticate(request);
+    const body = await this.support.readJsonBody(request);
+    const plan = await this.planSubmit(caller, kind, body);
+    const model = modelForAction(plan.action);
+    const channel = plan.original ? this.originalChannel(plan.original) : this.support.pickChannel(caller, model, MIDJOURNEY_CHANNEL_TYPES);
+    const notifyHook = this.applySubmitOptions(body);
+
+    const charge = await this.billing.hold(caller, model);
+    const upstreamPath = `${mode ? `/mj-${mode}` : ''}/mj/submit/${kind}`;
+    let answer;
+    try {
+      answer = await this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body);
+    } catch (error) {
+      this.billing.giveBack(charge, channel.id, `Midjourney submit failed: ${this.asRelayError(error).message}`);
+      throw error;
+    }
+    const result = isRecord(answer.json) ? answer.json : undefined;
+    const code = typeof result?.code === 'number' ? result.code : undefined;
+    if (answer.status !== 200 || !result || code === undefined) {
+      this.billing.giveBack(charge, channel.id, `Midjourney submit failed: the upstream answered status ${answer.status}`);
+      throw new RelayError('channel:bad_response', `The upstream answered status ${answer.status} without a submit result`, 502);
+    }
+    if (!MJ_ACCEPTED_CODES.has(code)) {
+      const description = stringField(result, 'description');
+      if (code === MJ_CODE_ACCOUNT_BROKEN) this.disableChannel(channel, `Midjourney code 3: ${description}`);
+      this.billing.giveBack(charge, channel.id, `Midjourney submit refused (code ${code}: ${description})`);
+      return sendJson(response, 200, result);
+    }
+
+    const taskId = typeof result.result === 'string' ? result.result : '';
+    try {
+      if (plan.action !== 'UPLOAD') await this.recordTask(caller, channel, plan.action, code, taskId, body, charge.quota, charge.hold.fromToken, notifyHook);
+    } catch (error) {
+      this.billing.giveBack(charge, channel.id, 'Midjourney submit could not be recorded');
+      throw error;
+    }
+    this.billing.settle(charge, channel, taskId, `/mj/submit/${kind}`);
+    sendJson(response, 200, result);
+  }
+
+  /** The action of a submit, and for those acting on an earlier task, that task (the caller's own). */
+  private async planSubmit(caller: RelayCaller, kind: string, body: JsonRecord): Promise<SubmitPlan> {
+    const fixed = MJ_SUBMIT_ACTIONS[kind];
+    if (kind === 'modal') return { action: 'MODAL', original: await this.ownTask(caller, stringField(body, 'taskId')) };
+    if (fixed) return { action: fixed };
+    let taskId: string;
+    let action: MjAction | undefined;
+    if (kind === 'simple-change') {
+      const parsed = parseSimpleChange(stringField(body, 'content'));
+      if (!parsed) throw new RelayError('invalid_request', 'content must look like "<taskId> U1", "<taskId> V2" or "<taskId> R"', 400);
+      taskId = parsed.taskId;
+      action = parsed.action;
+    } else if (kind === 'change') {
+      taskId = stringField(body, 'taskId');
+      action = isMjAction(body.action) && ['UPSCALE', 'VARIATION', 'REROLL'].includes(body.action) ? body.action : undefined;
+      if (!action) throw new RelayError('invalid_request', 'action must be UPSCALE, VARIATION or REROLL', 400);
+    } else {
+      taskId = stringField(body, 'taskId');
+      action = actionOfCustomId(stringField(body, 'customId'));
+      if (!action) throw new RelayError('invalid_request', 'customId names no action this gateway knows', 400);
+    }
+    const original = await this.ownTask(caller, taskId);
+    // MjActionCheckSuccessEnabled: buttons act on a finished image only.
+    if (this.options.getBool('MjActionCheckSuccessEnabled') && original.status !== 'SUCCESS') {
+      throw new RelayError('invalid_request', `The task ${taskId} has not succeeded yet (status ${original.status || 'NOT_START'})`, 400);
+    }
+    return { action, original };
+  }
+
+  private async ownTask(caller: RelayCaller, taskId: string): Promise<MidjourneyTaskEntity> {
+    if (!taskId) throw new RelayError('invalid_request', 'taskId is required', 400);
+    const task = await this.tasks.findOneBy({ mj_id: taskId, user_id: caller.user.id });
+    if (!task) throw new RelayError('task_not_found', `No task ${taskId}`, 404);
+    return task;
+  }
+
+  /** Follow-up actions must go to the account that drew the original. */
+  private originalChannel(original: MidjourneyTaskEntity): RelayChannel {
+    const channel = this.support.channel(original.channel_id);
+    if (!channel || channel.status !== CHANNEL_STATUS_ENABLED) {
+      throw new RelayError('no_available_channel', 'The channel that drew the original task is no longer available', 503);
+    }
+    return channel;
+  }
+
+  /**
+   * The Mj* options on the body about to go upstream. Answers the client's notifyHook when
+   * callbacks are on: the gateway calls it itself, so the upstream never learns it.
+   */
+  private applySubmitOptions(body: JsonRecord): string | null {
+    if (this.options.getBool('MjModeClearEnabled') && typeof body.prompt === 'string') body.prompt = clearModeFlags(body.prompt);
+    if (!this.options.getBool('MjAccountFilterEnabled')) delete body.accountFilter;
+    const hook = stringField(body, 'notifyHook');
+    delete body.notifyHook;
+    return this.options.getBool('MjNotifyEnabled') && /^https?:\/\//i.test(hook) ? hook : null;
+  }
+
+  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: MjAction, code: number, taskId: string, body: JsonRecord, quota: number, tokenQuota: number, notifyHook: string | null): Promise<void> {
+    await this.tasks.insert({
+      code,
+      user_id: caller.user.id,
+      token_id: caller.token?.id ?? 0,
+      token_quota: tokenQuota,
+      action,
+      mj_id: taskId,
+      prompt: stringField(body, 'prompt'),
+      prompt_en: '',
+      description: '',
+      state: stringField(body, 'state'),
+      submit_time: Date.now(),
+      start_time: 0,
+      finish_time: 0,
+      image_url: '',
+      status: 'SUBMITTED',
+      progress: '0%',
+      fail_reason: '',
+      channel_id: channel.id,
+      quota,
+      buttons: '[]',
+      properties: '{}',
+      notify_hook: notifyHook,
+      created_at: nowSeconds(),
+    });
+  }
+
+  private disableChannel(channel: RelayChannel, reason: string): void {
+    if (!this.options.getBool('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
+    this.monitor.disableChannel(channel, reason).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
+  }
+
+  /** The caller's own task, or any task for an admin; others are not found (404). */
+  private async fetchTask(request: IncomingMessage, response: ServerResponse, taskId: string): Promise<void> {
+    const caller = await this.support.authenticate(request);
+    request.resume();
+    const task = await this.tasks.findOneBy(isAdmin(caller) ? { mj_id: taskId } : { mj_id: taskId, user_id: caller.user.id });
+    if (!task) throw new RelayError('task_not_found', `No task ${taskId}`, 404);
+    sendJson(response, 200, this.toDto(task));
+  }
+
+  private async listByCondition(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const caller = await this.support.authenticate(request);
+    const body = await this.support.readJsonBody(request);
+    const ids = Array.isArray(body.ids) ? body.ids.filter((id): id is string => typeof id === 'string').slice(0, 1000) : [];
+    if (ids.length === 0) return sendJson(response, 200, []);
+    const tasks = await this.tasks.findBy(isAdmin(caller) ? { mj_id: In(ids) } : { mj_id: In(ids), user_id: caller.user.id });
+    sendJson(response, 200, tasks.map((task) => this.toDto(task)));
+  }
+
+  /** Streams the upstream image of a task; public, as image links are embedded in pages. */
+  private async proxyImage(response: ServerResponse, taskId: string): Promise<void> {
+    const task = await this.tasks.findOneBy({ mj_id: taskId });
+    if (!task?.image_url) throw new RelayError('task_not_found', `No image for task ${taskId}`, 404);
+    let upstream: Response;
+    try {
+      upstream = await fetchOutbound(task.image_url, { timeoutMs: IMAGE_TIMEOUT_MS });
+    } catch {
+      throw new RelayError('channel:connection_error', 'Could not fetch the image', 502);
+    }
+    if (!upstream.ok || !upstream.body) throw new RelayError('channel:bad_response', `The image host answered status ${upstream.status}`, 502);
+    const bytes = Buffer.from(await upstream.arrayBuffer());
+    response.writeHead(200, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': bytes.length, 'cache-control': 'public, max-age=86400' });
+    response.end(bytes);
+  }
+
+  private toDto(task: MidjourneyTaskEntity) {
+    return toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.getBool('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
+  }
+
+  private asRelayError(error: unknown): RelayError {
+    if (error instanceof RelayError) return error;
+    this.logger.error('midjourney request failed', error instanceof Error ? error.stack : String(error));
+    return new RelayError('internal_error', 'The gateway failed to handle the request', 500);
+  }
+}
+
+export function isAdmin(caller: RelayCaller): boolean {
+  return caller.user.role >= ADMIN_ROLE;
+}
+
+/** Midjourney-Proxy's answer shape: code 4 (validation) for the client's faults, 9 (failure) otherwise. */
+function sendMidjourneyError(response: ServerResponse, error: RelayError): void {
+  if (response.headersSent) {
+    if (!response.writableEnded) response.end();
+    return;
+  }
+  sendJson(response, error.status, { code: error.status < 500 ? 4 : 9, description: error.message, type: error.code.replace('channel:', 'upstream_'), result: null });
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { nowSeconds } from '../../database/columns';
+import { preConsumeQuotaFor } from '../billing/billing-formula';
+import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
+import { SettlementBatcherService } from '../billing/settlement-batcher.service';
+import { LOG_TYPE_CONSUME, LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
+import { OptionsService } from '../options/options.service';
+import { PricingService } from '../pricing/pricing.service';
+import { TokenCacheService } from '../relay/caches/token-cache.service';
+import { UserCacheService } from '../relay/caches/user-cache.service';
+import type { RelayChannel } from '../relay/caches/relay-channel';
+import type { RelayCaller } from '../relay/relay-caller';
+import { RelayError } from '../relay/relay-error';
+
+/** The fixed price of one task submit, held before the upstream sees it. */
+export interface TaskCharge {
+  caller: RelayCaller;
+  /** The price's model name: mj_imagine, suno_music, … */
+  model: string;
+  quota: number;
+  modelPrice: number;
+  groupRatio: number;
+  hold: QuotaHold;
+}
+
+/** What a refund of a settled task needs from its row. */
+export interface ChargedTask {
+  user_id: number;
+  token_id: number;
+  token_quota: number;
+  channel_id: number;
+  quota: number;
+}
+
+/**
+ * Billing of asynchronous tasks through the ledger: the price is held at submit, settled
+ * with a consume log row when the upstream accepts, given back when it refuses, and refunded
+ * with a system log row when the task fails later. Every move goes through the settlement
+ * batcher, so the balance change and its log row land in one transaction.
+ */
+@Injectable()
+export class TaskBillingService {
+  constructor(
+    private readonly pricing: PricingService,
+    private readonly options: OptionsService,
+    private readonly ledger: QuotaLedgerService,
+    private readonly settlements: SettlementBatcherService,
+    private readonly tokens: TokenCacheService,
+    private readonly users: UserCacheService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** Prices the action at its model's fixed price × the group ratio and holds that much. */
+  async hold(caller: RelayCaller, model: string): Promise<TaskCharge> {
+    const price = this.pricing.modelPricing(model);
+    if (price.quota_type !== 1 && !this.options.getBool('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+      throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its price`, 403);
+    }
+    const modelPrice = price.quota_type === 1 ? price.model_price : 0;
+    const groupRatio = this.pricing.groupRatio(caller.user.group, caller.group).ratio;
+    const quota = preConsumeQuotaFor(
+      { quotaType: 1, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 },
+      0,
+      0,
+      0,
+    );
+    const token = caller.token;
+    try {
+      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota);
+      if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
+      if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
+      return { caller, model, quota, modelPrice, groupRatio, hold };
+    } catch (error) {
+      if (error instanceof InsufficientQuotaError) {
+        const whose = error.holder === 'token' ? 'This API key' : 'Your account';
+        throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this task (needs ${quota})`, 403);
+      }
+      throw error;
+    }
+  }
+
+  /** The upstream accepted the task: the hold becomes the charge, with its consume log row. */
+  settle(charge: TaskCharge, channel: RelayChannel, taskId: string, requestPath: string): void {
+    const { caller, hold } = charge;
+    this.settlements.enqueue({
+      hold,
+      tokenLimited: hold.fromToken > 0,
+      quota: charge.quota,
+      channelId: channel.id,
+      success: true,
+      log: {
+        user_id: caller.user.id,
+        created_at: nowSeconds(),
+        type: LOG_TYPE_CONSUME,
+        content: `model price ${charge.modelPrice}, group ratio ${charge.groupRatio}, task ${taskId}`,
+        username: caller.user.username,
+        token_name: caller.token?.name ?? '',
+        token_id: caller.token?.id ?? 0,
+        model_name: charge.model,
+        quota: charge.quota,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        use_time: 0,
+        is_stream: false,
+        channel_id: channel.id,
+        channel_name: channel.name,
+        group: caller.group,
+        ip: caller.ip,
+        other: JSON.stringify({ model_price: charge.modelPrice, group_ratio: charge.groupRatio, task_id: taskId, request_path: requestPath, admin_info: { use_channel: [channel.id] } }),
+      },
+    });
+  }
+
+  /** The submit failed (refused, unreachable, or a bad answer): the hold comes back whole, and a log row says so. */
+  giveBack(charge: TaskCharge, channelId: number, reason: string): void {
+    const { caller, hold } = charge;
+    if (hold.fromToken === 0 && hold.fromUser === 0) return;
+    this.settlements.enqueue({
+      hold,
+      tokenLimited: hold.fromToken > 0,
+      quota: 0,
+      channelId,
+      success: false,
+      log: this.systemLog(caller.user.id, caller.user.username, caller.token?.name ?? '', caller.token?.id ?? 0, charge.model, channelId, hold.fromUser, `${reason}; the ${hold.fromUser} quota held for it is returned`),
+    });
+    if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, hold.fromToken);
+    if (hold.fromUser) this.users.adjustQuota(caller.user.id, hold.fromUser);
+  }
+
+  /**
+   * A charged task failed upstream: its quota goes back to the user and (when it came from
+   * there) the token, and leaves the used totals. The caller has already won the conditional
+   * status update, so each task is refunded at most once.
+   */
+  async refund(task: ChargedTask, model: string, reason: string): Promise<void> {
+    if (task.quota <= 0) return;
+    const key = this.dataSource.driver.escape('key');
+    const [row] = await this.dataSource.query(`SELECT u.username AS username, t.name AS token_name, t.${key} AS token_key FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?`, [task.token_id, task.user_id]);
+    const record = (row ?? {}) as { username?: string; token_name?: string | null; token_key?: string | null };
+    this.settlements.enqueue({
+      hold: { tokenId: task.token_id, fromToken: 0, userId: task.user_id, fromUser: 0 },
+      tokenLimited: task.token_quota > 0,
+      quota: -task.quota,
+      channelId: task.channel_id,
+      success: false,
+      log: this.systemLog(task.user_id, record.username ?? '', record.token_name ?? '', task.token_id, model, task.channel_id, task.quota, `${reason}; ${task.quota} quota refunded`),
+    });
+    if (task.token_quota > 0 && record.token_key) this.tokens.adjustRemainQuota(record.token_key, task.quota);
+    this.users.adjustQuota(task.user_id, task.quota);
+  }
+
+  private systemLog(userId: number, username: string, tokenName: string, tokenId: number, model: string, channelId: number, quota: number, content: string) {
+    return {
+      user_id: userId,
+      created_at: nowSeconds(),
+      type: LOG_TYPE_SYSTEM,
+      content,
+      username,
+      token_name: tokenName,
+      token_id: tokenId,
+      model_name: model,
+      quota,
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      use_time: 0,
+      is_stream: false,
+      channel_id: channelId,
+      channel_name: '',
+      group: '',
+      ip: '',
+      other: JSON.stringify({ refund: true }),
+    };
+  }
+}

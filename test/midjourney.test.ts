@@ -1,0 +1,252 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DataSource } from 'typeorm';
+import { MidjourneyPollerService } from '../src/modules/tasks/midjourney/midjourney-poller.service';
+import { registerUser, setupRoot, type Session } from './support/accounts';
+import { RelaySeed } from './support/mock-upstream-seed';
+import { MJ_SECRET, MockMidjourneyProxy } from './support/mock-task-upstreams';
+import { startTestApp, TestApp } from './support/test-app';
+
+const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_describe,mj_upload';
+const IMAGINE_PRICE = 50_000; // $0.1 × 500000
+const UPSCALE_PRICE = 25_000;
+
+describe('Midjourney relay: submit, poll, bill, refund', () => {
+  let app: TestApp;
+  let mj: MockMidjourneyProxy;
+  let seed: RelaySeed;
+  let root: Session;
+  let alice: Session;
+  let bob: Session;
+  let aliceToken: { id: number; apiKey: string };
+  let bobKey: string;
+  let rootKey: string;
+  let poller: MidjourneyPollerService;
+  let channelId: number;
+
+  const submit = (key: string, path: string, body: object) => app.http.post(path).set('Authorization', `Bearer ${key}`).send(body);
+  const fetchTask = (key: string, id: string) => app.http.get(`/mj/task/${id}/fetch`).set('mj-api-secret', key);
+  const systemLogs = async (userId: number) => app.app.get(DataSource).query('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id', [userId]);
+
+  beforeAll(async () => {
+    mj = await new MockMidjourneyProxy().start();
+    app = await startTestApp();
+    seed = new RelaySeed(app);
+    root = await setupRoot(app);
+    alice = await registerUser(app, 'alice');
+    bob = await registerUser(app, 'bob');
+    await seed.setOption('DrawingEnabled', true);
+    await seed.setOption('ServerAddress', 'https://gw.example');
+    await seed.setUserQuota(alice.id, 10_000_000);
+    await seed.setUserQuota(bob.id, 1_000_000);
+    await seed.setUserQuota(root.id, 1_000_000);
+    aliceToken = await seed.createToken(alice.id, { remain_quota: 5_000_000 });
+    bobKey = (await seed.createToken(bob.id)).apiKey;
+    rootKey = (await seed.createToken(root.id)).apiKey;
+    poller = app.app.get(MidjourneyPollerService);
+  });
+  afterAll(async () => {
+    await app.stop();
+    await mj.stop();
+  });
+  beforeEach(async () => {
+    mj.reset();
+    // Each test starts with no unfinished task: the channels of earlier tests are deleted below.
+    await app.app.get(DataSource).query("UPDATE midjourneys SET status = 'SUCCESS' WHERE status <> 'SUCCESS'");
+    await seed.deleteAllChannels();
+    channelId = await seed.createChannel({ type: 2, base_url: mj.baseUrl, key: MJ_SECRET, models: MJ_MODELS });
+  });
+
+  it('submits, polls to success with an exact charge, and serves the image through the gateway', async () => {
+    const userBefore = await seed.userQuota(alice.id);
+    const tokenBefore = await seed.tokenQuota(aliceToken.id);
+    const answer = await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'a red fox --fast --v 6', accountFilter: { channelId: 'x' }, notifyHook: 'http://127.0.0.1:9/hook' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ code: 1, description: 'Submit success' });
+    const taskId = answer.body.result as string;
+
+    // MjModeClearEnabled (on by default) strips the speed flag; MjAccountFilterEnabled (off) drops accountFilter; the hook never goes upstream.
+    const upstreamBody = mj.requests.find((r) => r.path === '/mj/submit/imagine')!.body;
+    expect(upstreamBody).toEqual({ prompt: 'a red fox --v 6' });
+
+    await seed.flush();
+    expect((await seed.userQuota(alice.id)).quota).toBe(userBefore.quota - IMAGINE_PRICE);
+    expect((await seed.tokenQuota(aliceToken.id)).remain_quota).toBe(tokenBefore.remain_quota - IMAGINE_PRICE);
+    const [log] = (await seed.consumeLogs({ userId: alice.id })).slice(-1);
+    expect(log).toMatchObject({ model_name: 'mj_imagine', quota: IMAGINE_PRICE, channel_id: channelId });
+
+    expect((await fetchTask(aliceToken.apiKey, taskId)).body).toMatchObject({ id: taskId, action: 'IMAGINE', status: 'SUBMITTED', progress: '0%' });
+    await poller.pollOnce();
+    expect((await fetchTask(aliceToken.apiKey, taskId)).body).toMatchObject({ status: 'IN_PROGRESS', progress: '50%' });
+    await poller.pollOnce();
+    const done = (await fetchTask(aliceToken.apiKey, taskId)).body;
+    // MjForwardUrlEnabled (on by default): the image is served from the gateway's address.
+    expect(done).toMatchObject({ status: 'SUCCESS', progress: '100%', promptEn: 'an english prompt', imageUrl: `https://gw.example/mj/image/${taskId}` });
+    expect(done.buttons).toHaveLength(1);
+
+    const image = await app.http.get(`/mj/image/${taskId}`).buffer(true);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+
+    await seed.setOption('MjForwardUrlEnabled', false);
+    expect((await fetchTask(aliceToken.apiKey, taskId)).body.imageUrl).toBe(`${mj.baseUrl}/images/${taskId}.png`);
+    await seed.setOption('MjForwardUrlEnabled', true);
+
+    // Finished: nothing more to poll, nothing charged twice.
+    await poller.pollOnce();
+    await seed.flush();
+    expect((await seed.userQuota(alice.id)).quota).toBe(userBefore.quota - IMAGINE_PRICE);
+
+    // A button on the finished image goes to the same channel, at the upscale price.
+    const upscale = await submit(aliceToken.apiKey, '/mj/submit/action', { taskId, customId: `MJ::JOB::upsample::1::${taskId}` });
+    expect(upscale.body.code).toBe(1);
+    const simple = await submit(aliceToken.apiKey, '/mj/submit/simple-change', { content: `${taskId} U2` });
+    expect(simple.body.code).toBe(1);
+    await seed.flush();
+    expect((await seed.userQuota(alice.id)).quota).toBe(userBefore.quota - IMAGINE_PRICE - 2 * UPSCALE_PRICE);
+    const list = await app.http.get('/api/mj/self/?p=0&page_size=2').set('Cookie', alice.cookie).set('New-Api-User', String(alice.id));
+    expect(list.body.data.items.map((row: { action: string }) => row.action)).toEqual(['UPSCALE', 'UPSCALE']);
+  });
+
+  it('takes the mode from the /{mode}/mj prefix and keeps the mode flags when MjModeClearEnabled is off', async () => {
+    await seed.setOption('MjModeClearEnabled', false);
+    await seed.setOption('MjAccountFilterEnabled', true);
+    const answer = await submit(aliceToken.apiKey, '/relax/mj/submit/imagine', { prompt: 'a cat --relax', accountFilter: { remark: 'a' } });
+    await seed.setOption('MjModeClearEnabled', true);
+    await seed.setOption('MjAccountFilterEnabled', false);
+    expect(answer.body.code).toBe(1);
+    const upstream = mj.requests.find((r) => r.path === '/mj-relax/mj/submit/imagine')!;
+    expect(upstream.body).toEqual({ prompt: 'a cat --relax', accountFilter: { remark: 'a' } });
+  });
+
+  it('refuses actions on an unfinished task while MjActionCheckSuccessEnabled is on', async () => {
+    const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'unfinished' })).body.result;
+    const change = await submit(aliceToken.apiKey, '/mj/submit/change', { taskId, action: 'UPSCALE', index: 1 });
+    expect(change.status).toBe(400);
+    expect(change.body).toMatchObject({ code: 4 });
+    await seed.setOption('MjActionCheckSuccessEnabled', false);
+    const allowed = await submit(aliceToken.apiKey, '/mj/submit/change', { taskId, action: 'UPSCALE', index: 1 });
+    await seed.setOption('MjActionCheckSuccessEnabled', true);
+    expect(allowed.body.code).toBe(1);
+    // Nobody acts on someone else's task.
+    expect((await submit(bobKey, '/mj/submit/change', { taskId, action: 'UPSCALE', index: 1 })).status).toBe(404);
+  });
+
+  it('gives back the wallet and the token exactly, with a log row, when the upstream refuses', async () => {
+    await seed.flush();
+    const userBefore = await seed.userQuota(alice.id);
+    const tokenBefore = await seed.tokenQuota(aliceToken.id);
+    const logsBefore = (await systemLogs(alice.id)).length;
+    const answer = await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'please refuse this' });
+    expect(answer.body).toMatchObject({ code: 4, description: 'banned prompt' });
+    await seed.flush();
+    expect(await seed.userQuota(alice.id)).toEqual(userBefore);
+    expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
+    const logs = await systemLogs(alice.id);
+    expect(logs).toHaveLength(logsBefore + 1);
+    expect(logs[logs.length - 1].content).toContain('refused (code 4: banned prompt)');
+  });
+
+  it('refunds a task that fails later, exactly once even when polls overlap', async () => {
+    await seed.flush();
+    const userBefore = await seed.userQuota(alice.id);
+    const tokenBefore = await seed.tokenQuota(aliceToken.id);
+    const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'fail-later please' })).body.result;
+    await poller.pollOnce();
+    await Promise.all([poller.pollOnce(), poller.pollOnce(), poller.pollOnce()]);
+    await seed.flush();
+    expect((await fetchTask(aliceToken.apiKey, taskId)).body).toMatchObject({ status: 'FAILURE', failReason: 'job banned by moderator' });
+    // The request still counts; every unit of quota is back, and out of the used totals.
+    expect(await seed.userQuota(alice.id)).toEqual({ ...userBefore, request_count: userBefore.request_count + 1 });
+    expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
+    const refunds = (await systemLogs(alice.id)).filter((row: { content: string }) => row.content.includes(taskId));
+    expect(refunds).toHaveLength(1);
+    expect(Number(refunds[0].quota)).toBe(IMAGINE_PRICE);
+  });
+
+  it('disables the channel on code 3 when automatic disabling is on', async () => {
+    await seed.setOption('AutomaticDisableChannelEnabled', true);
+    const answer = await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'code3' });
+    await seed.setOption('AutomaticDisableChannelEnabled', false);
+    expect(answer.body.code).toBe(3);
+    expect(await seed.channelStatusEventually(channelId, 3)).toBe(3);
+  });
+
+  it('lets only the owner and admins fetch a task', async () => {
+    const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'mine' })).body.result;
+    expect((await fetchTask(bobKey, taskId)).status).toBe(404);
+    expect((await fetchTask(rootKey, taskId)).body).toMatchObject({ id: taskId });
+    const listed = await submit(bobKey, '/mj/task/list-by-condition', { ids: [taskId] });
+    expect(listed.body).toEqual([]);
+    expect((await submit(rootKey, '/mj/task/list-by-condition', { ids: [taskId] })).body).toHaveLength(1);
+  });
+
+  it('keeps polling other channels while one times out', async () => {
+    const slow = await new MockMidjourneyProxy().start();
+    try {
+      const slowChannel = await seed.createChannel({ type: 5, base_url: slow.baseUrl, key: MJ_SECRET, models: 'mj_blend', name: 'slow' });
+      const slowTask = (await submit(aliceToken.apiKey, '/mj/submit/blend', { base64Array: ['data:image/png;base64,AAAA'] })).body.result;
+      const fastTask = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'quick' })).body.result;
+      slow.hangPolls = true;
+      poller.timeoutMs = 300;
+      await poller.pollOnce();
+      poller.timeoutMs = 20_000;
+      expect((await fetchTask(aliceToken.apiKey, fastTask)).body.status).toBe('IN_PROGRESS');
+      expect((await fetchTask(aliceToken.apiKey, slowTask)).body.status).toBe('SUBMITTED');
+      expect(slowChannel).toBeGreaterThan(0);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('calls the client notifyHook when MjNotifyEnabled is on', async () => {
+    const received: unknown[] = [];
+    const hook: Server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      await seed.setOption('MjNotifyEnabled', true);
+      const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'tell me', notifyHook: hookUrl })).body.result;
+      await seed.setOption('MjNotifyEnabled', false);
+      expect(mj.requests.find((r) => r.path === '/mj/submit/imagine')!.body).not.toHaveProperty('notifyHook');
+      await poller.pollOnce();
+      for (let i = 0; i < 50 && received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(received[0]).toMatchObject({ id: taskId, status: 'IN_PROGRESS', progress: '50%' });
+    } finally {
+      hook.closeAllConnections();
+      await new Promise<void>((resolve) => hook.close(() => resolve()));
+    }
+  });
+
+  it('lists drawings for admins with filters and zero-based pages, and only their own for users', async () => {
+    for (const prompt of ['first', 'second']) await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt });
+    const admin = await app.http.get(`/api/mj/?p=0&page_size=1&channel_id=${channelId}`).set('Cookie', root.cookie).set('New-Api-User', String(root.id));
+    expect(admin.body.success).toBe(true);
+    expect(admin.body.data).toMatchObject({ page: 0, page_size: 1 });
+    expect(admin.body.data.items[0].channel_id).toBe(channelId);
+    const second = await app.http.get(`/api/mj/?p=1&page_size=1&channel_id=${channelId}`).set('Cookie', root.cookie).set('New-Api-User', String(root.id));
+    expect(second.body.data.items[0].id).toBeLessThan(admin.body.data.items[0].id);
+    const byId = await app.http.get(`/api/mj/?mj_id=${admin.body.data.items[0].mj_id}`).set('Cookie', root.cookie).set('New-Api-User', String(root.id));
+    expect(byId.body.data.total).toBe(1);
+    const own = await app.http.get('/api/mj/self/?p=0').set('Cookie', bob.cookie).set('New-Api-User', String(bob.id));
+    expect(own.body.data.total).toBe(0);
+    const mine = await app.http.get('/api/mj/self/').set('Cookie', alice.cookie).set('New-Api-User', String(alice.id));
+    expect(mine.body.data.items.every((row: { channel_id: number }) => row.channel_id === 0)).toBe(true);
+    expect((await app.http.get('/api/mj/').set('Cookie', alice.cookie).set('New-Api-User', String(alice.id))).body.success).toBe(false);
+  });
+
+  it('is off while DrawingEnabled is off', async () => {
+    await seed.setOption('DrawingEnabled', false);
+    const answer = await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'x' });
+    await seed.setOption('DrawingEnabled', true);
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 4, type: 'feature_disabled' });
+  });
+});
