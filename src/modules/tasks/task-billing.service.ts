@@ -54,7 +54,7 @@ export class TaskBillingService {
   /** Prices the action at its model's fixed price × the group ratio and holds that much. */
   async hold(caller: RelayCaller, model: string): Promise<TaskCharge> {
     const price = this.pricing.modelPricing(model);
-    if (price.quota_type !== 1 && !this.options.getBool('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (price.quota_type !== 1 && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its price`, 403);
     }
     const modelPrice = price.quota_type === 1 ? price.model_price : 0;

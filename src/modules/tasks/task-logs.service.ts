@@ -48,7 +48,7 @@ export class TaskLogsService {
   async listDrawings(filter: TaskLogFilter, page: ZeroBasedPage, asAdmin: boolean): Promise<TaskPage<DrawingTaskView>> {
     const query = filtered(this.drawings.createQueryBuilder('task'), filter, 'mj_id');
     const [rows, total] = await query.orderBy('task.id', 'DESC').skip(page.page * page.pageSize).take(page.pageSize).getManyAndCount();
-    const forward = this.options.getBool('MjForwardUrlEnabled');
+    const forward = this.options.get('MjForwardUrlEnabled');
     const server = this.options.get('ServerAddress');
     const items = rows.map((row): DrawingTaskView => ({
       id: row.id,

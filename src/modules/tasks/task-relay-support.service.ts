@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { ChannelCacheService, PriorityTier } from '../relay/caches/channel-cache.service';
 import { pickKey, type RelayChannel } from '../relay/caches/relay-channel';
@@ -95,6 +96,15 @@ export class TaskRelaySupport {
     } catch {
       return { status: answer.statusCode, json: undefined };
     }
+  }
+
+  /**
+   * A call to a URL a client or an upstream chose (an image to proxy, a notifyHook), through
+   * the same outbound guard as every upstream call: no private or metadata addresses unless
+   * root allows them, no redirects.
+   */
+  sendOutbound(url: string, method: 'GET' | 'POST', timeoutMs: number, body?: string): Promise<Dispatcher.ResponseData> {
+    return this.upstream.send({ url: new URL(url), method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
   }
 
   key(channel: RelayChannel): string {

@@ -19,13 +19,13 @@ export class TasksJobs {
 
   @Interval(POLL_INTERVAL_MS)
   async pollMidjourney(): Promise<void> {
-    if (!this.options.getBool('DrawingEnabled')) return;
+    if (!this.options.get('DrawingEnabled')) return;
     await this.midjourney.pollOnce().catch((error: Error) => this.logger.error(`drawing poll failed: ${error.message}`));
   }
 
   @Interval(POLL_INTERVAL_MS)
   async pollSuno(): Promise<void> {
-    if (!this.options.getBool('TaskEnabled')) return;
+    if (!this.options.get('TaskEnabled')) return;
     await this.suno.pollOnce().catch((error: Error) => this.logger.error(`task poll failed: ${error.message}`));
   }
 }

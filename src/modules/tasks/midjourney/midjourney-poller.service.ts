@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Not, Repository } from 'typeorm';
 import { OptionsService } from '../../options/options.service';
 import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
-import { fetchOutbound } from '../outbound-fetch';
 import { TaskBillingService } from '../task-billing.service';
 import { isRecord, JsonRecord, POLL_TIMEOUT_MS, stringField, TaskRelaySupport } from '../task-relay-support.service';
 import { MJ_FINISHED_STATUSES, modelForAction, isMjAction } from './midjourney-actions';
@@ -84,9 +83,10 @@ export class MidjourneyPollerService {
 
   /** MjNotifyEnabled: tells the client's notifyHook of each change, off the polling path. */
   private notify(hook: string, task: MidjourneyTaskEntity): void {
-    const dto = toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.getBool('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
-    fetchOutbound(hook, { method: 'POST', body: JSON.stringify(dto), headers: { 'content-type': 'application/json' }, timeoutMs: NOTIFY_TIMEOUT_MS })
-      .then((answer) => answer.body?.cancel())
+    const dto = toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.get('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
+    this.support
+      .sendOutbound(hook, 'POST', NOTIFY_TIMEOUT_MS, JSON.stringify(dto))
+      .then((answer) => answer.body.resume())
       .catch((error: Error) => this.logger.warn(`notifyHook of task ${task.mj_id} failed: ${error.message}`));
   }
 }

@@ -10,7 +10,6 @@ import { ChannelMonitorService } from '../../relay/channel-monitor.service';
 import type { RelayCaller } from '../../relay/relay-caller';
 import { RelayError } from '../../relay/relay-error';
 import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
-import { fetchOutbound } from '../outbound-fetch';
 import { TaskBillingService } from '../task-billing.service';
 import { isRecord, JsonRecord, sendJson, stringField, TaskRelaySupport } from '../task-relay-support.service';
 import {
@@ -65,7 +64,7 @@ export class MidjourneyRelayService {
     try {
       const route = splitMidjourneyPath(path);
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${path}`, 404);
-      if (!this.options.getBool('DrawingEnabled')) throw new RelayError('feature_disabled', 'Drawing is disabled by the administrator', 403);
+      if (!this.options.get('DrawingEnabled')) throw new RelayError('feature_disabled', 'Drawing is disabled by the administrator', 403);
       const { mode, rest } = route;
       const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
       const fetchOne = /^\/task\/([^/]+)\/fetch$/.exec(rest);
@@ -144,7 +143,7 @@ export class MidjourneyRelayService {
     }
     const original = await this.ownTask(caller, taskId);
     // MjActionCheckSuccessEnabled: buttons act on a finished image only.
-    if (this.options.getBool('MjActionCheckSuccessEnabled') && original.status !== 'SUCCESS') {
+    if (this.options.get('MjActionCheckSuccessEnabled') && original.status !== 'SUCCESS') {
       throw new RelayError('invalid_request', `The task ${taskId} has not succeeded yet (status ${original.status || 'NOT_START'})`, 400);
     }
     return { action, original };
@@ -171,11 +170,11 @@ export class MidjourneyRelayService {
    * callbacks are on: the gateway calls it itself, so the upstream never learns it.
    */
   private applySubmitOptions(body: JsonRecord): string | null {
-    if (this.options.getBool('MjModeClearEnabled') && typeof body.prompt === 'string') body.prompt = clearModeFlags(body.prompt);
-    if (!this.options.getBool('MjAccountFilterEnabled')) delete body.accountFilter;
+    if (this.options.get('MjModeClearEnabled') && typeof body.prompt === 'string') body.prompt = clearModeFlags(body.prompt);
+    if (!this.options.get('MjAccountFilterEnabled')) delete body.accountFilter;
     const hook = stringField(body, 'notifyHook');
     delete body.notifyHook;
-    return this.options.getBool('MjNotifyEnabled') && /^https?:\/\//i.test(hook) ? hook : null;
+    return this.options.get('MjNotifyEnabled') && /^https?:\/\//i.test(hook) ? hook : null;
   }
 
   private async recordTask(caller: RelayCaller, channel: RelayChannel, action: MjAction, code: number, taskId: string, body: JsonRecord, quota: number, tokenQuota: number, notifyHook: string | null): Promise<void> {
@@ -207,7 +206,7 @@ export class MidjourneyRelayService {
   }
 
   private disableChannel(channel: RelayChannel, reason: string): void {
-    if (!this.options.getBool('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
+    if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
     this.monitor.disableChannel(channel, reason).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
   }
 
@@ -233,20 +232,26 @@ export class MidjourneyRelayService {
   private async proxyImage(response: ServerResponse, taskId: string): Promise<void> {
     const task = await this.tasks.findOneBy({ mj_id: taskId });
     if (!task?.image_url) throw new RelayError('task_not_found', `No image for task ${taskId}`, 404);
-    let upstream: Response;
+    let bytes: Buffer;
+    let contentType: string;
     try {
-      upstream = await fetchOutbound(task.image_url, { timeoutMs: IMAGE_TIMEOUT_MS });
-    } catch {
+      const upstream = await this.support.sendOutbound(task.image_url, 'GET', IMAGE_TIMEOUT_MS);
+      if (upstream.statusCode !== 200) {
+        upstream.body.resume();
+        throw new RelayError('channel:bad_response', `The image host answered status ${upstream.statusCode}`, 502);
+      }
+      contentType = String(upstream.headers['content-type'] ?? 'application/octet-stream');
+      bytes = Buffer.from(await upstream.body.arrayBuffer());
+    } catch (error) {
+      if (error instanceof RelayError) throw error;
       throw new RelayError('channel:connection_error', 'Could not fetch the image', 502);
     }
-    if (!upstream.ok || !upstream.body) throw new RelayError('channel:bad_response', `The image host answered status ${upstream.status}`, 502);
-    const bytes = Buffer.from(await upstream.arrayBuffer());
-    response.writeHead(200, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': bytes.length, 'cache-control': 'public, max-age=86400' });
+    response.writeHead(200, { 'content-type': contentType, 'content-length': bytes.length, 'cache-control': 'public, max-age=86400' });
     response.end(bytes);
   }
 
   private toDto(task: MidjourneyTaskEntity) {
-    return toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.getBool('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
+    return toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.get('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
   }
 
   private asRelayError(error: unknown): RelayError {

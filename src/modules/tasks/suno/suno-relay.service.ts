@@ -33,7 +33,7 @@ export class SunoRelayService {
 
   async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     try {
-      if (!this.options.getBool('TaskEnabled')) throw new RelayError('feature_disabled', 'Tasks are disabled by the administrator', 403);
+      if (!this.options.get('TaskEnabled')) throw new RelayError('feature_disabled', 'Tasks are disabled by the administrator', 403);
       const submit = /^\/suno\/submit\/([a-zA-Z]+)$/.exec(path);
       const fetchOne = /^\/suno\/fetch\/([^/]+)$/.exec(path);
       if (submit && request.method === 'POST') return await this.submit(request, response, submit[1].toLowerCase());
