@@ -15,6 +15,9 @@ import { StatusProvider } from './features/status/StatusProvider';
 import { UsersPage } from './features/users/UsersPage';
 import { ChannelsPage } from './features/channels/ChannelsPage';
 import { LogsPage } from './features/logs/LogsPage';
+import { Chat2LinkPage, ChatPage } from './features/chat/ChatPage';
+import { DrawingLogPage } from './features/tasks/DrawingLogPage';
+import { TaskLogPage } from './features/tasks/TaskLogPage';
 import { PlaygroundPage } from './features/playground/PlaygroundPage';
 import { PricingPage } from './features/pricing/PricingPage';
 import { TokensPage } from './features/tokens/TokensPage';
@@ -97,6 +100,41 @@ export function App() {
                   element={
                     <RequireAuth>
                       <LogsPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="midjourney"
+                  element={
+                    <RequireAuth>
+                      <DrawingLogPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="task"
+                  element={
+                    <RequireAuth>
+                      <TaskLogPage />
+                    </RequireAuth>
+                  }
+                />
+                {['chat', 'chat/:id'].map((path) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <RequireAuth>
+                        <ChatPage />
+                      </RequireAuth>
+                    }
+                  />
+                ))}
+                <Route
+                  path="chat2link"
+                  element={
+                    <RequireAuth>
+                      <Chat2LinkPage />
                     </RequireAuth>
                   }
                 />

@@ -66,11 +66,11 @@ export function Sidebar({ sections, collapsed, onToggleCollapsed, onNavigate }: 
                   <ListItemIcon sx={{ minWidth: collapsed ? 0 : 36 }}>
                     <Icon fontSize="small" />
                   </ListItemIcon>
-                  {!collapsed && <ListItemText primary={t(entry.label)} slotProps={{ primary: { sx: { fontWeight: 500 } } }} />}
+                  {!collapsed && <ListItemText primary={entry.text ?? t(entry.label)} slotProps={{ primary: { sx: { fontWeight: 500 } } }} />}
                 </ListItemButton>
               );
               return collapsed ? (
-                <Tooltip key={entry.path} title={t(entry.label)} placement="right">
+                <Tooltip key={entry.path} title={entry.text ?? t(entry.label)} placement="right">
                   {button}
                 </Tooltip>
               ) : (

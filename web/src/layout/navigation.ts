@@ -1,12 +1,16 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
+import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
+import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
 import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
+import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
+import { parseChatLinks } from '../features/tokens/chatLinks';
 import type { SystemStatus } from '../features/status/types';
 import { isAdmin, type SessionUser } from '../lib/session';
 
@@ -17,6 +21,8 @@ export interface SidebarEntry {
   path: string;
   /** i18n key of the label. */
   label: string;
+  /** Shown as it is instead of a translated label (the configured chat links' names). */
+  text?: string;
   icon: SvgIconComponent;
   /** Shown only when this status flag is on (e.g. enable_data_export for the dashboard). */
   flag?: keyof SystemStatus;
@@ -31,8 +37,8 @@ export interface SidebarSection {
 }
 
 /**
- * Sidebar sections in spec order. Only entries whose pages exist are listed; the chat submenu,
- * dashboard, drawing and task logs and settings join as they are built.
+ * Sidebar sections in spec order. Only entries whose pages exist are listed; the dashboard
+ * and settings join as they are built.
  */
 export const SIDEBAR_SECTIONS: SidebarSection[] = [
   {
@@ -46,6 +52,8 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
     entries: [
       { path: '/token', label: 'shell:nav.tokens', icon: KeyOutlinedIcon },
       { path: '/log', label: 'shell:nav.logs', icon: ReceiptLongOutlinedIcon },
+      { path: '/midjourney', label: 'shell:nav.drawing', icon: ImageOutlinedIcon, flag: 'enable_drawing' },
+      { path: '/task', label: 'shell:nav.tasks', icon: TaskAltOutlinedIcon, flag: 'enable_task' },
       { path: '/topup', label: 'shell:nav.wallet', icon: AccountBalanceWalletOutlinedIcon },
     ],
   },
@@ -66,9 +74,18 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
   },
 ];
 
+/** One chat entry per configured chat link (status.chats), after the playground. */
+function withChatEntries(section: SidebarSection, status: Partial<SystemStatus>): SidebarSection {
+  if (section.key !== 'chat') return section;
+  const links = parseChatLinks(status.chats) ?? [];
+  const chats = links.map((link, index) => ({ path: `/chat/${index}`, label: 'chat:title', text: link.name, icon: ForumOutlinedIcon }));
+  return { ...section, entries: [...section.entries, ...chats] };
+}
+
 /** The sections and entries this user may see, given the status flags. */
 export function visibleSections(user: SessionUser | null, status: Partial<SystemStatus>): SidebarSection[] {
-  return SIDEBAR_SECTIONS.filter((section) => !section.adminOnly || isAdmin(user))
+  return SIDEBAR_SECTIONS.map((section) => withChatEntries(section, status))
+    .filter((section) => !section.adminOnly || isAdmin(user))
     .map((section) => ({ ...section, entries: section.entries.filter((entry) => !entry.flag || !!status[entry.flag]) }))
     .filter((section) => section.entries.length > 0);
 }
