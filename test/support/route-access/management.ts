@@ -30,5 +30,9 @@ export const managementRoutes: RouteAccessTable = {
   'GET /api/log/self': 'user',
   'GET /api/log/self/stat': 'user',
   'DELETE /api/log': 'admin',
+  'GET /api/mj': 'admin',
+  'GET /api/mj/self': 'user',
+  'GET /api/task': 'admin',
+  'GET /api/task/self': 'user',
   'GET /api/pricing': 'public',
 };
