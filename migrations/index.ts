@@ -5,6 +5,7 @@ import { UsernameCaseInsensitive1795390000000 } from './1795390000000-username-c
 import { TopUps1795400000000 } from './1795400000000-top-ups';
 import { OneTimeCodes1795410000000 } from './1795410000000-one-time-codes';
 import { TaskTables1795420000000 } from './1795420000000-task-tables';
+import { QuotaData1795430000000 } from './1795430000000-quota-data';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   TopUps1795400000000,
   OneTimeCodes1795410000000,
   TaskTables1795420000000,
+  QuotaData1795430000000,
 ];

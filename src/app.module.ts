@@ -12,10 +12,12 @@ import { AuthModule } from './modules/auth/auth.module';
 import { BillingModule } from './modules/billing/billing.module';
 import { ChannelByIdModule } from './modules/channels/channel-by-id.module';
 import { ChannelsModule } from './modules/channels/channels.module';
+import { DataModule } from './modules/data/data.module';
 import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
@@ -40,7 +42,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         CommonModule,
-        ScheduleModule.forRoot(),
+        // Jobs run on the master only: a slave registers no cron, interval or timeout.
+        ScheduleModule.forRoot(config.nodeType === 'master' ? {} : { cronJobs: false, intervals: false, timeouts: false }),
         OptionsModule,
         SessionsModule,
         UsersModule,
@@ -59,6 +62,8 @@ export class AppModule {
         RelayModule,
         TasksModule,
         PricingPageModule,
+        MonitoringModule,
+        DataModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,
         TokenByIdModule,

@@ -156,4 +156,20 @@ describe('usage logs', () => {
     expect((await admin.get('/api/log/?model_name=claude')).body.data.total).toBe(0);
     expect(Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n)).toBe(before - 1);
   });
+
+  it('clears more rows than one chunk, oldest first, and keeps the newer ones', async () => {
+    const old = now() - 30 * 86_400;
+    const rows = Array.from({ length: 1000 }, () => '(?, ?, ?, ?)').join(', ');
+    for (let batch = 0; batch < 12; batch++) {
+      const parameters = Array.from({ length: 1000 }, (_, i) => [alice.id, old + batch * 1000 + i, LOG_TYPE_CONSUME, 'bulk']).flat();
+      await db.query(`INSERT INTO logs (user_id, created_at, type, username) VALUES ${rows}`, parameters);
+    }
+    const before = Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n);
+    // The list's total stops counting at 10,000 rows.
+    expect((await admin.get('/api/log/?page_size=10')).body.data).toMatchObject({ total: 10_000, items: expect.any(Array) });
+    const cleared = await admin.delete(`/api/log/?target_timestamp=${old + 11_000}`);
+    expect(cleared.body).toMatchObject({ success: true, data: 11_000 });
+    expect(Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n)).toBe(before - 11_000);
+    expect(Number((await db.query('SELECT MIN(created_at) AS t FROM logs WHERE username = ?', ['bulk']))[0].t)).toBe(old + 11_000);
+  });
 });

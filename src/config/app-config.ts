@@ -34,6 +34,12 @@ export interface AppConfig {
    * servers); they are environment variables so that no admin setting can redirect them.
    */
   externalServices: { turnstileSiteverifyUrl: string; githubOAuthUrl: string; githubApiUrl: string; linuxDoUrl: string };
+  /** Only a master runs scheduled jobs; a slave shares the database and serves traffic only. */
+  nodeType: 'master' | 'slave';
+  /** Minutes between scheduled channel tests; 0 turns them off. */
+  channelTestFrequencyMinutes: number;
+  /** Minutes between scheduled balance updates; 0 turns them off. */
+  channelUpdateFrequencyMinutes: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -94,6 +100,21 @@ export function projectRoot(): string {
   return dir;
 }
 
+/** Minutes; decimals are allowed so a test can run a job every few seconds. */
+function minutesFromEnv(env: NodeJS.ProcessEnv, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return 0;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a number of minutes >= 0, got "${raw}"`);
+  return value;
+}
+
+function nodeTypeFromEnv(env: NodeJS.ProcessEnv): 'master' | 'slave' {
+  const raw = env.NODE_TYPE?.trim().toLowerCase() || 'master';
+  if (raw !== 'master' && raw !== 'slave') throw new ConfigError(`NODE_TYPE must be master or slave, got "${env.NODE_TYPE}"`);
+  return raw;
+}
+
 function readVersion(): string {
   const file = path.join(projectRoot(), 'package.json');
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
@@ -150,6 +171,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       githubApiUrl: (env.GITHUB_API_URL?.trim() || 'https://api.github.com').replace(/\/+$/, ''),
       linuxDoUrl: (env.LINUXDO_URL?.trim() || 'https://connect.linux.do').replace(/\/+$/, ''),
     },
+    nodeType: nodeTypeFromEnv(env),
+    channelTestFrequencyMinutes: minutesFromEnv(env, 'CHANNEL_TEST_FREQUENCY'),
+    channelUpdateFrequencyMinutes: minutesFromEnv(env, 'CHANNEL_UPDATE_FREQUENCY'),
   };
 }
 

@@ -12,7 +12,7 @@ export interface ReceivedRequest {
 
 /** How the mock answers one request. */
 export type MockReply =
-  | { status: number; json: unknown }
+  | { status: number; json: unknown; delayMs?: number }
   | { status?: number; sse: string[]; delayMs?: number; hangAfter?: boolean }
   | { status?: number; text: string; contentType: string }
   | { destroy: true };
@@ -71,6 +71,7 @@ export class MockUpstream {
       return;
     }
     if ('json' in reply) {
+      if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       const text = JSON.stringify(reply.json);
       res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);

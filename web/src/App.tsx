@@ -14,6 +14,7 @@ import { SetupPage } from './features/setup/SetupPage';
 import { StatusProvider } from './features/status/StatusProvider';
 import { UsersPage } from './features/users/UsersPage';
 import { ChannelsPage } from './features/channels/ChannelsPage';
+import { DetailPage } from './features/detail/DetailPage';
 import { LogsPage } from './features/logs/LogsPage';
 import { Chat2LinkPage, ChatPage } from './features/chat/ChatPage';
 import { DrawingLogPage } from './features/tasks/DrawingLogPage';
@@ -92,6 +93,14 @@ export function App() {
                   element={
                     <RequireAuth>
                       <TopUpReturnPage />
+                    </RequireAuth>
+                  }
+                />
+                <Route
+                  path="detail"
+                  element={
+                    <RequireAuth>
+                      <DetailPage />
                     </RequireAuth>
                   }
                 />

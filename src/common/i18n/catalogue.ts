@@ -6,6 +6,7 @@ import { managementMessages } from './messages/management.messages';
 import { signinMessages } from './messages/signin.messages';
 import { moneyMessages } from './messages/money.messages';
 import { outboundMessages } from './messages/outbound.messages';
+import { monitoringMessages } from './messages/monitoring.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -21,6 +22,7 @@ export const MESSAGES = {
   ...signinMessages,
   ...moneyMessages,
   ...outboundMessages,
+  ...monitoringMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

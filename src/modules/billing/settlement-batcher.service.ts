@@ -48,6 +48,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private logInsertPrefix?: string;
+  private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
 
   constructor(private readonly sql: RawSql) {}
 
@@ -64,6 +65,15 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
+  }
+
+  /**
+   * Calls `listener` with every batch once it is committed (usage aggregation, quota alerts):
+   * work that follows settlement rides on the batch instead of adding to each request. The
+   * listener must be quick and must not throw; slow work it starts belongs off this path.
+   */
+  onWritten(listener: (batch: readonly Settlement[]) => void): void {
+    this.writtenListeners.push(listener);
   }
 
   enqueue(settlement: Settlement): void {
@@ -128,6 +138,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     }
     for (const [id, used] of channels) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
     await this.sql.runInTransaction(statements);
+    for (const listener of this.writtenListeners) listener(batch);
   }
 
   /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, LessThan, Repository, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, LessThan, LessThanOrEqual, Repository, SelectQueryBuilder } from 'typeorm';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
 import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from './entities/log.entity';
@@ -34,6 +34,10 @@ export interface LogSubject {
 export type NewLogEntry = Partial<Omit<LogEntity, 'id' | 'created_at'>> & Pick<LogEntity, 'type' | 'user_id'>;
 
 const RATE_WINDOW_SECONDS = 60;
+/** The log list's total stops counting here (or one page past the page asked for). */
+const COUNT_CAP = 10_000;
+/** Rows removed per statement when clearing old logs. */
+const DELETE_CHUNK = 5_000;
 
 /** Reads the usage log for the log pages, and writes the non-consume entries other modules record. */
 @Injectable()
@@ -79,14 +83,44 @@ export class LogsService {
     return { quota: Number(quotaRow?.quota ?? 0), rpm: Number(rateRow?.rpm ?? 0), tpm: Number(rateRow?.tpm ?? 0) };
   }
 
-  /** Removes entries created before the given unix time; answers how many. */
+  /**
+   * Removes entries created before the given unix time; answers how many. Millions of rows go
+   * in chunks of the oldest ids, each its own short statement with a turn of the event loop
+   * between, so settlement batches and log reads are never held up for long.
+   */
   async deleteBefore(targetTimestamp: number): Promise<number> {
-    const result = await this.logs.delete({ created_at: LessThan(targetTimestamp) });
-    return result.affected ?? 0;
+    let removed = 0;
+    for (;;) {
+      const [bound] = await this.logs
+        .createQueryBuilder('log')
+        .select('log.id', 'id')
+        .where('log.created_at < :target', { target: targetTimestamp })
+        .orderBy('log.id', 'ASC')
+        .offset(DELETE_CHUNK - 1)
+        .limit(1)
+        .getRawMany<{ id: number }>();
+      const where = bound ? { created_at: LessThan(targetTimestamp), id: LessThanOrEqual(Number(bound.id)) } : { created_at: LessThan(targetTimestamp) };
+      const result = await this.logs.delete(where);
+      removed += result.affected ?? 0;
+      if (!bound) return removed;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
-  private page(filter: LogFilter, page: PageQuery): Promise<[LogEntity[], number]> {
-    return this.filtered(filter).orderBy('log.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
+  private async page(filter: LogFilter, page: PageQuery): Promise<[LogEntity[], number]> {
+    const query = this.filtered(filter);
+    const rows = await query.clone().orderBy('log.id', 'DESC').offset(page.offset).limit(page.pageSize).getMany();
+    return [rows, await this.countUpTo(query, Math.max(COUNT_CAP, page.offset + page.pageSize + 1))];
+  }
+
+  /**
+   * How many entries match, counting no further than `cap`: an exact count over tens of
+   * millions of rows takes seconds, and nobody pages that far (filters narrow it instead).
+   */
+  private async countUpTo(query: SelectQueryBuilder<LogEntity>, cap: number): Promise<number> {
+    const [sql, parameters] = query.clone().select('log.id').limit(cap).getQueryAndParameters();
+    const [row] = await this.logs.query(`SELECT COUNT(*) AS n FROM (${sql}) capped`, parameters);
+    return Number(row?.n ?? 0);
   }
 
   private filtered(filter: LogFilter): SelectQueryBuilder<LogEntity> {

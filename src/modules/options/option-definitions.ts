@@ -183,7 +183,7 @@ export const OPTION_DEFINITIONS = {
   PreConsumedQuota: int({ default: 500, min: 0, max: MAX_QUOTA, readBy: ['relay'] }),
   QuotaForInviter: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
   QuotaForInvitee: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
-  QuotaRemindThreshold: int({ default: 1000, min: 0, max: MAX_QUOTA, readBy: ['monitoring'], waitsFor: 'quota reminder mail (issues 12 mail, 13 monitoring)' }),
+  QuotaRemindThreshold: int({ default: 1000, min: 0, max: MAX_QUOTA, readBy: ['monitoring'] }),
   StreamCacheQueueLength: int({ default: 0, min: 0, max: 100_000, readBy: ['relay'], waitsFor: 'stream buffering (issue 11)' }),
   ChatLink: url({ readBy: ['console'], status: 'chat_link' }),
   ChatLink2: url({ readBy: ['console'], status: 'chat_link2' }),
@@ -204,15 +204,15 @@ export const OPTION_DEFINITIONS = {
 
   // Logs and dashboard
   LogConsumeEnabled: bool({ default: true, readBy: ['relay'] }),
-  DataExportEnabled: bool({ default: false, readBy: ['console', 'monitoring'], status: 'enable_data_export', waitsFor: 'data dashboard export (issue 13)' }),
-  DataExportInterval: int({ default: 5, min: 1, max: 1440, readBy: ['monitoring'], waitsFor: 'data dashboard export (issue 13)' }),
+  DataExportEnabled: bool({ default: false, readBy: ['console', 'monitoring'], status: 'enable_data_export' }),
+  DataExportInterval: int({ default: 5, min: 1, max: 1440, readBy: ['monitoring'] }),
   DataExportDefaultTime: oneOf({ default: 'hour', values: ['hour', 'day', 'week'], readBy: ['console'], status: 'data_export_default_time' }),
 
   // Monitoring
   /** Seconds: a channel test slower than this disables the channel (0 = never for slowness). */
-  ChannelDisableThreshold: num({ default: 5, min: 0, max: 86_400, readBy: ['relay', 'monitoring'], waitsFor: 'channel test rule (issue 11)' }),
+  ChannelDisableThreshold: num({ default: 5, min: 0, max: 86_400, readBy: ['relay', 'monitoring'] }),
   AutomaticDisableChannelEnabled: bool({ default: false, readBy: ['relay'] }),
-  AutomaticEnableChannelEnabled: bool({ default: false, readBy: ['relay', 'monitoring'], waitsFor: 'channel test rule (issue 11)' }),
+  AutomaticEnableChannelEnabled: bool({ default: false, readBy: ['relay', 'monitoring'] }),
   /** One per line, matched case-insensitively. */
   AutomaticDisableKeywords: lines({ default: DEFAULT_AUTOMATIC_DISABLE_KEYWORDS, readBy: ['relay'] }),
 

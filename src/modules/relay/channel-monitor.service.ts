@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
@@ -7,6 +7,8 @@ import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channel
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import type { RelayChannel } from './caches/relay-channel';
+import type { ProbeOutcome } from './channel-probe.service';
+import { ChannelNoticesService } from '../notices/channel-notices.service';
 import { scrubUpstreamMessage } from './upstream-error';
 
 /**
@@ -16,14 +18,13 @@ import { scrubUpstreamMessage } from './upstream-error';
  */
 @Injectable()
 export class ChannelMonitorService {
-  private readonly logger = new Logger(ChannelMonitorService.name);
-
   constructor(
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
     private readonly dataSource: DataSource,
     private readonly cacheSync: CacheSyncService,
     private readonly channelCache: ChannelCacheService,
+    private readonly notices: ChannelNoticesService,
   ) {}
 
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
@@ -35,27 +36,61 @@ export class ChannelMonitorService {
   }
 
   /**
+   * The rules for a test's outcome (scheduled or the admin's): a disabling error, or a pass
+   * slower than ChannelDisableThreshold seconds, takes an enabled channel out of service; a
+   * clean pass brings an auto-disabled one back when AutomaticEnableChannelEnabled is on.
+   * A channel an admin disabled (status 2) is never touched.
+   */
+  async applyTestOutcome(channel: RelayChannel, outcome: ProbeOutcome): Promise<void> {
+    if (channel.status === CHANNEL_STATUS_ENABLED) {
+      if (!outcome.success && this.shouldDisable(channel, outcome.status, outcome.errorText ?? '')) {
+        await this.disableChannel(channel, `test failed: ${outcome.message}`);
+      } else if (outcome.success && this.tooSlow(channel, outcome.time)) {
+        await this.disableChannel(channel, `test took ${outcome.time} s, over the ${this.options.get('ChannelDisableThreshold')} s threshold`);
+      }
+      return;
+    }
+    if (channel.status === CHANNEL_STATUS_AUTO_DISABLED && outcome.success && !this.tooSlow(channel, outcome.time) && this.options.get('AutomaticEnableChannelEnabled')) {
+      await this.enableChannel(channel, `test passed in ${outcome.time} s`);
+    }
+  }
+
+  /**
    * Sets status 3 with the reason, only if the channel is still enabled, then reloads every
    * channel cache. The reason quotes the upstream, which may echo the key: it is scrubbed
    * before it is stored or logged.
    */
-  async disableChannel(channel: RelayChannel, upstreamReason: string): Promise<void> {
-    const reason = scrubUpstreamMessage(upstreamReason, channel);
+  disableChannel(channel: RelayChannel, upstreamReason: string): Promise<void> {
     this.channelCache.markDisabled(channel.id, CHANNEL_STATUS_AUTO_DISABLED);
+    return this.changeStatus(channel, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_AUTO_DISABLED, scrubUpstreamMessage(upstreamReason, channel));
+  }
+
+  /** Sets status 1 again, only if the channel is still auto-disabled. */
+  enableChannel(channel: RelayChannel, reason: string): Promise<void> {
+    return this.changeStatus(channel, CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, reason);
+  }
+
+  private tooSlow(channel: RelayChannel, seconds: number): boolean {
+    const threshold = this.options.get('ChannelDisableThreshold');
+    return threshold > 0 && seconds > threshold && channel.autoBan && this.options.get('AutomaticDisableChannelEnabled');
+  }
+
+  /** One conditional UPDATE decides, so two instances or two tests never both notify. */
+  private async changeStatus(channel: RelayChannel, from: number, to: number, reason: string): Promise<void> {
     const otherInfo = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) });
     const changed = await this.transactions.run(async (manager) => {
       const result = await manager
         .createQueryBuilder()
         .update('channels')
-        .set({ status: CHANNEL_STATUS_AUTO_DISABLED, other_info: otherInfo })
-        .where('id = :id AND status = :enabled', { id: channel.id, enabled: CHANNEL_STATUS_ENABLED })
+        .set({ status: to, other_info: otherInfo })
+        .where('id = :id AND status = :from', { id: channel.id, from })
         .execute();
       if (!result.affected) return false;
-      await manager.createQueryBuilder().update('abilities').set({ enabled: false }).where('channel_id = :id', { id: channel.id }).execute();
+      await manager.createQueryBuilder().update('abilities').set({ enabled: to === CHANNEL_STATUS_ENABLED }).where('channel_id = :id', { id: channel.id }).execute();
       return true;
     });
-    if (changed) this.logger.warn(`channel ${channel.id} (${channel.name}) disabled automatically: ${reason}`);
     await this.cacheSync.invalidate(CACHE_NAMES.channels);
+    if (changed) await this.notices.channelStatusChanged(channel, to === CHANNEL_STATUS_ENABLED ? 'enabled' : 'disabled', reason);
   }
 
   /** Records a probe's response time (ms) and when it ran. */

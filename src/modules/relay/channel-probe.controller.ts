@@ -20,7 +20,7 @@ export class ChannelProbeController {
 
   @Get('test')
   testAll(): ApiResult<null> {
-    this.probes.testAllEnabled();
+    this.probes.startTestAll();
     return new ApiResult(null, 'relay.channel_test_all_started');
   }
 

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
-import { CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
+import { runLimited } from '../../common/jobs/run-limited';
+import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
@@ -17,7 +18,19 @@ export interface ProbeResult {
   time: number;
 }
 
+/** What a probe saw, for the disable and re-enable rules. */
+export interface ProbeOutcome extends ProbeResult {
+  /** The upstream's HTTP status, when it answered. */
+  status?: number;
+  /** The upstream's error body, unscrubbed: matched against AutomaticDisableKeywords, never shown. */
+  errorText?: string;
+}
+
 const PROBE_TIMEOUT_MS = 30_000;
+/** Channels tested at once: enough to finish hundreds within a period, few enough to stay polite. */
+const TEST_CONCURRENCY = 5;
+/** How long the admin's "test all" may run. */
+const TEST_ALL_LIMIT_MS = 10 * 60_000;
 const DEFAULT_TEST_MODEL = 'gpt-4o-mini';
 
 /** Admin probes of channels: a tiny real chat request, and the upstream's model list. */
@@ -33,10 +46,42 @@ export class ChannelProbeService {
     private readonly providers: ProviderRegistry,
   ) {}
 
-  /** Sends one short chat request through the channel's adaptor and records its response time. */
+  /** The admin's test of one channel: the same rules as the scheduled tests apply to its outcome. */
   async testChannel(id: number, model?: string): Promise<ProbeResult> {
     const channel = this.channels.channel(id);
     if (!channel) throw new AppError('relay.channel_not_found');
+    const outcome = await this.probe(channel, model, PROBE_TIMEOUT_MS);
+    await this.monitor.applyTestOutcome(channel, outcome);
+    return { success: outcome.success, message: outcome.message, time: outcome.time };
+  }
+
+  /**
+   * Tests every enabled and auto-disabled channel, a few at a time, and applies the disable
+   * and re-enable rules. Nothing starts after `deadline` (epoch ms) and no test outlives it,
+   * so one slow upstream cannot stall a scheduled run past its period. Answers how many ran;
+   * 0 when a run is already going.
+   */
+  async testAll(deadline = Date.now() + TEST_ALL_LIMIT_MS): Promise<number> {
+    if (this.testingAll) return 0;
+    this.testingAll = true;
+    try {
+      const channels = this.channels.allChannels().filter((channel) => channel.status === CHANNEL_STATUS_ENABLED || channel.status === CHANNEL_STATUS_AUTO_DISABLED);
+      return await runLimited(channels, TEST_CONCURRENCY, async (channel) => this.monitor.applyTestOutcome(channel, await this.probe(channel, undefined, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()))), {
+        keepGoing: () => Date.now() < deadline,
+        onError: (channel, error) => this.logger.warn(`testing channel ${channel.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+      });
+    } finally {
+      this.testingAll = false;
+    }
+  }
+
+  /** Starts testAll in the background (the admin's "test all" button) and returns at once. */
+  startTestAll(): void {
+    void this.testAll().catch((error: Error) => this.logger.warn(`testing all channels failed: ${error.message}`));
+  }
+
+  /** Sends one short chat request through the channel's adaptor; records its response time when it passes. */
+  private async probe(channel: RelayChannel, model: string | undefined, timeoutMs: number): Promise<ProbeOutcome> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) throw new AppError('relay.channel_type_unsupported');
     const testModel = model?.trim() || channel.testModel || channel.models[0] || DEFAULT_TEST_MODEL;
@@ -54,40 +99,23 @@ export class ChannelProbeService {
         method: 'POST',
         headers: { ...headers, 'content-type': 'application/json' },
         body,
-        headersTimeoutMs: PROBE_TIMEOUT_MS,
-        bodyTimeoutMs: PROBE_TIMEOUT_MS,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: timeoutMs,
       });
       status = answer.statusCode;
       text = await answer.body.text();
     } catch (error) {
       const refused = outboundRefusal(error);
       if (refused) throw refusalToAppError(refused);
-      return { success: false, message: 'could not reach the upstream', time: secondsSince(started) };
+      return { success: false, message: 'could not reach the upstream', time: secondsSince(started), errorText: '' };
     }
     const elapsedMs = performance.now() - started;
     const time = secondsSince(started);
     if (status >= 400) {
-      if (this.monitor.shouldDisable(channel, status, text)) await this.monitor.disableChannel(channel, `test, status ${status}: ${text.slice(0, 300)}`);
-      return { success: false, message: `status ${status}: ${scrubUpstreamMessage(readUpstreamError(text).message, channel)}`, time };
+      return { success: false, message: `status ${status}: ${scrubUpstreamMessage(readUpstreamError(text).message, channel)}`, time, status, errorText: text };
     }
     await this.monitor.recordTest(channel.id, elapsedMs);
     return { success: true, message: '', time };
-  }
-
-  /** Starts testing every enabled channel, one after another, and returns at once. */
-  testAllEnabled(): void {
-    if (this.testingAll) return;
-    this.testingAll = true;
-    const enabled = this.channels.allChannels().filter((channel) => channel.status === CHANNEL_STATUS_ENABLED);
-    void (async () => {
-      try {
-        for (const channel of enabled) {
-          await this.testChannel(channel.id).catch((error: Error) => this.logger.warn(`testing channel ${channel.id} failed: ${error.message}`));
-        }
-      } finally {
-        this.testingAll = false;
-      }
-    })();
   }
 
   fetchModelsOfChannel(id: number): Promise<string[]> {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { AbilityEntity } from '../channels/entities/ability.entity';
 import { ChannelEntity } from '../channels/entities/channel.entity';
+import { NoticesModule } from '../notices/notices.module';
 import { OptionsModule } from '../options/options.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { PricingModule } from '../pricing/pricing.module';
@@ -32,7 +33,7 @@ import { UpstreamClientService } from './upstream-client.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule],
   controllers: [ChannelProbeController],
   providers: [
     ChannelCacheService,

@@ -3,6 +3,7 @@ import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
+import InsertChartOutlinedIcon from '@mui/icons-material/InsertChartOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
@@ -50,6 +51,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
     key: 'console',
     title: 'shell:sidebar.console',
     entries: [
+      { path: '/detail', label: 'shell:nav.detail', icon: InsertChartOutlinedIcon, flag: 'enable_data_export' },
       { path: '/token', label: 'shell:nav.tokens', icon: KeyOutlinedIcon },
       { path: '/log', label: 'shell:nav.logs', icon: ReceiptLongOutlinedIcon },
       { path: '/midjourney', label: 'shell:nav.drawing', icon: ImageOutlinedIcon, flag: 'enable_drawing' },

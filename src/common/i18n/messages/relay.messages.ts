@@ -6,7 +6,7 @@ export const relayMessages = {
   'relay.channel_type_unsupported': { zh: '暂不支持该渠道类型', en: 'This channel type is not supported yet' },
   'relay.channel_test_ok': { zh: '测试成功', en: 'Test succeeded' },
   'relay.channel_test_failed': { zh: '测试失败：{message}', en: 'Test failed: {message}' },
-  'relay.channel_test_all_started': { zh: '已开始测试所有已启用渠道，请稍后刷新查看结果', en: 'Testing all enabled channels; refresh later to see the results' },
+  'relay.channel_test_all_started': { zh: '已开始测试所有已启用和自动禁用的渠道，请稍后刷新查看结果', en: 'Testing all enabled and automatically disabled channels; refresh later to see the results' },
   'relay.fetch_models_failed': { zh: '获取模型列表失败：{message}', en: 'Failed to get the model list: {message}' },
   'relay.fetch_models_need_key': { zh: '请填写密钥', en: 'Please fill in the key' },
 } satisfies MessageTable;

@@ -18,6 +18,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
+import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
@@ -46,7 +47,7 @@ import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
 import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, channelsApi, isTagRow, type Channel, type ChannelTagRow } from './api';
 import { ChannelEditorDrawer } from './ChannelEditorDrawer';
-import { channelTypeName } from './channelTypes';
+import { channelTypeName, renderBalance } from './channelTypes';
 import { InlineNumberField, isValidPriority, isValidWeight } from './InlineNumberField';
 import { ChannelStatusChip, ResponseTimeChip } from './labels';
 import { SetTagDialog } from './SetTagDialog';
@@ -159,6 +160,20 @@ export function ChannelsPage() {
     }
   }
 
+  async function updateBalance(channel: Channel) {
+    const result = await channelsApi.updateBalance(channel.id);
+    if (!result.ok) return;
+    replaceChannel({ ...channel, ...result.data });
+    toast.success(t('channels:balanceUpdated', { name: channel.name, value: renderBalance(channel.type, result.data.balance) }));
+  }
+
+  async function updateAllBalances() {
+    const result = await channelsApi.updateAllBalances();
+    if (!result.ok) return;
+    toast.success(t('channels:balancesUpdated', { count: result.data.updated }));
+    void reload();
+  }
+
   async function testAll() {
     const result = await channelsApi.testAll();
     if (result.ok) toast.info(result.message || t('channels:test.allStarted'));
@@ -239,9 +254,18 @@ export function ChannelsPage() {
         {show('balance') && (
           <TableCell sx={{ whiteSpace: 'nowrap' }}>
             <Typography variant="body2">{t('channels:usedQuota', { value: renderQuota(channel.used_quota) })}</Typography>
-            <Typography variant="caption" color="text.secondary">
-              {t('channels:balance', { value: `$${channel.balance.toFixed(2)}` })}
-            </Typography>
+            <Tooltip title={t('channels:actions.updateBalance')}>
+              <Typography
+                component="button"
+                variant="caption"
+                color="text.secondary"
+                onClick={() => void updateBalance(channel)}
+                data-testid={`channel-balance-${channel.id}`}
+                sx={{ display: 'block', border: 0, p: 0, background: 'none', cursor: 'pointer', textDecoration: 'underline dotted' }}
+              >
+                {t('channels:balance', { value: renderBalance(channel.type, channel.balance) })}
+              </Typography>
+            </Tooltip>
           </TableCell>
         )}
         {show('priority') && (
@@ -361,6 +385,9 @@ export function ChannelsPage() {
         subtitle={t('channels:subtitle')}
         actions={
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', gap: 1 }}>
+            <Button variant="outlined" startIcon={<AccountBalanceWalletOutlinedIcon />} onClick={() => void updateAllBalances()} data-testid="channels-update-balances">
+              {t('channels:actions.updateAllBalances')}
+            </Button>
             <Button variant="outlined" startIcon={<SpeedOutlinedIcon />} onClick={() => void testAll()} data-testid="channels-test-all">
               {t('channels:actions.testAll')}
             </Button>

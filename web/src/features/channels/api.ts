@@ -1,4 +1,5 @@
 import type { ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
+import type { BalanceResult as ChannelBalance } from '@shared/monitoring/monitoring.wire';
 import { api, type Page } from '../../api/client';
 
 // Declared once, beside the server code that builds the answer.
@@ -78,6 +79,8 @@ export const channelsApi = {
   disableTag: (tag: string) => api.post<number>('/api/channel/tag/disabled', { tag }),
   test: testChannel,
   testAll: () => api.get<null>('/api/channel/test'),
+  updateBalance: (id: number) => api.get<ChannelBalance>(`/api/channel/update_balance/${id}/`),
+  updateAllBalances: () => api.get<{ updated: number }>('/api/channel/update_balance'),
   fetchModelsOf: (id: number) => api.get<string[]>(`/api/channel/fetch_models/${id}`),
   fetchModels: (body: { base_url: string; type: number; key: string }) => api.post<string[]>('/api/channel/fetch_models', body),
   groups: () => api.get<string[]>('/api/group/'),

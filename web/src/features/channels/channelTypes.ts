@@ -9,3 +9,10 @@ export const CHANNEL_TYPE_OPTIONS = Object.entries(CHANNEL_TYPES).map(([id, name
 export function channelTypeName(type: number): string {
   return CHANNEL_TYPES[type] ?? `#${type}`;
 }
+
+/** Providers whose balance API answers in yuan (Moonshot, SiliconFlow, DeepSeek); the rest in dollars. */
+const YUAN_BALANCE_TYPES = new Set([25, 40, 43]);
+
+export function renderBalance(type: number, balance: number): string {
+  return `${YUAN_BALANCE_TYPES.has(type) ? '¥' : '$'}${balance.toFixed(2)}`;
+}
