@@ -27,6 +27,8 @@ export const managementRoutes: RouteAccessTable = {
   'DELETE /api/token/:id': 'user',
   'GET /api/log': 'admin',
   'GET /api/log/stat': 'admin',
+  'GET /api/data': 'admin',
+  'GET /api/data/self': 'user',
   'GET /api/log/self': 'user',
   'GET /api/log/self/stat': 'user',
   'DELETE /api/log': 'admin',
