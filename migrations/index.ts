@@ -6,6 +6,7 @@ import { TopUps1795400000000 } from './1795400000000-top-ups';
 import { OneTimeCodes1795410000000 } from './1795410000000-one-time-codes';
 import { TaskTables1795420000000 } from './1795420000000-task-tables';
 import { QuotaData1795430000000 } from './1795430000000-quota-data';
+import { LogTypeIndex1795440000000 } from './1795440000000-log-type-index';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   OneTimeCodes1795410000000,
   TaskTables1795420000000,
   QuotaData1795430000000,
+  LogTypeIndex1795440000000,
 ];
