@@ -19,11 +19,38 @@ const STREAM_HEAD = ['Hello', '! How', ' can', ' I', ' help', ' you', ' today', 
 const STREAM_TAIL =
   'data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":1700000000,"model":"bench-model","choices":[],"usage":{"prompt_tokens":20,"completion_tokens":9,"total_tokens":29}}\n\ndata: [DONE]\n\n';
 
+/** The same answer in Claude's Messages format, for the native (converted) case. */
+const CLAUDE_EVENT = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const CLAUDE_ANSWER = JSON.stringify({
+  id: 'msg_bench',
+  type: 'message',
+  role: 'assistant',
+  model: 'bench-claude',
+  content: [{ type: 'text', text: 'Hello! How can I help you today?' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 20, output_tokens: 9 },
+});
+const CLAUDE_STREAM =
+  CLAUDE_EVENT('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model: 'bench-claude', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 20, output_tokens: 1 } } }) +
+  CLAUDE_EVENT('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+  ['Hello', '! How', ' can', ' I', ' help', ' you', ' today', '?'].map((text) => CLAUDE_EVENT('content_block_delta', { index: 0, delta: { type: 'text_delta', text } })).join('') +
+  CLAUDE_EVENT('content_block_stop', { index: 0 }) +
+  CLAUDE_EVENT('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }) +
+  CLAUDE_EVENT('message_stop', {});
+
 const server = http.createServer((request, response) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
   request.on('end', () => {
     const body = Buffer.concat(chunks).toString('utf8');
+    if (request.url?.startsWith('/v1/messages')) {
+      const stream = body.includes('"stream":true');
+      const answer = stream ? CLAUDE_STREAM : CLAUDE_ANSWER;
+      response.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json', 'content-length': Buffer.byteLength(answer) });
+      response.end(answer);
+      return;
+    }
     if (!body.includes('"stream":true')) {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(ANSWER) });
       response.end(ANSWER);

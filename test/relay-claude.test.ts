@@ -1,10 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { registerUser, setupRoot, type Session } from './support/accounts';
+import type { Session } from './support/accounts';
 import { anthropicReply, CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
 import { MOCK_REPLY_TEXT, MockUpstream, chatCompletion } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import type { RelaySeed } from './support/mock-upstream-seed';
+import { startNativeRelayTestbed } from './support/native-relay';
+import type { TestApp } from './support/test-app';
 
 /**
  * At QuotaPerUnit 500000 a ratio r costs r quota per token. A mock Claude answer reports 100
@@ -26,31 +27,18 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
   let claude: MockUpstream;
   let openaiUpstream: MockUpstream;
   let seed: RelaySeed;
-  let alice: Session;
+  let root: Session;
   let token: { id: number; key: string; apiKey: string };
   let openai: OpenAI;
   let anthropic: Anthropic;
+  let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    claude = await new MockUpstream().start();
-    openaiUpstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    await setupRoot(app);
-    alice = await registerUser(app, 'alice');
-    for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
-    await seed.setUserQuota(alice.id, 10_000_000);
-    token = await seed.createToken(alice.id, { remain_quota: 5_000_000 });
+    ({ app, native: claude, openaiUpstream, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
     await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream-secret' });
-    await seed.createChannel({ name: 'openai', base_url: openaiUpstream.url, models: 'gpt-test' });
-    openai = openaiClient(app, token.apiKey);
     anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
   });
-  afterAll(async () => {
-    await app.stop();
-    await claude.stop();
-    await openaiUpstream.stop();
-  });
+  afterAll(() => stop());
   beforeEach(() => {
     claude.reset();
     claude.handler = anthropicReply;
@@ -145,6 +133,13 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect((error as Error).message).toContain('messages: key ***');
       expect((error as Error).message).not.toContain('sk-ant-upstream-secret');
     });
+  });
+
+  it('tests a Claude channel and fetches its models', async () => {
+    const id = await seed.createChannel({ name: 'claude-probe', type: 14, base_url: claude.url, models: 'claude-probe', test_model: 'claude-probe', key: 'sk-ant-probe' });
+    expect((await root.get(`/api/channel/test/${id}`).expect(200)).body).toMatchObject({ success: true });
+    expect(claude.requests[0].body).toMatchObject({ model: 'claude-probe', max_tokens: 16, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    expect((await root.get(`/api/channel/fetch_models/${id}`).expect(200)).body.data).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1']);
   });
 
   describe('the Anthropic client on /v1/messages', () => {

@@ -87,6 +87,11 @@ describe('operations console: the first hour', () => {
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'iFlytek Spark' }).click();
     expect(await drawer.getByTestId('channel-other').getAttribute('placeholder')).toBe('v2.1');
+    // A native provider shows its key format and default address, from the relay's provider table.
+    await drawer.getByTestId('channel-type').click();
+    await page.getByRole('option', { name: 'Anthropic Claude' }).click();
+    await drawer.getByText('密钥格式：sk-ant-…').waitFor();
+    expect(await drawer.getByTestId('channel-base-url').getAttribute('placeholder')).toBe('留空使用 https://api.anthropic.com');
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'OpenAI', exact: true }).click();
   });

@@ -14,6 +14,7 @@ function sse(events: Array<Record<string, unknown>>): string {
  * Refuses what Anthropic refuses: no x-api-key, no anthropic-version, no max_tokens.
  */
 export function anthropicReply(request: ReceivedRequest): MockReply {
+  if (request.path === '/v1/models' && request.headers['x-api-key']) return { status: 200, json: { data: [{ id: 'claude-sonnet-4-5', type: 'model' }, { id: 'claude-opus-4-1', type: 'model' }], has_more: false } };
   if (!request.path.startsWith('/v1/messages')) return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: 'Not found' } } };
   if (!request.headers['x-api-key']) return { status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } } };
   if (!request.headers['anthropic-version']) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version header is required' } } };

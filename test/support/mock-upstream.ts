@@ -14,7 +14,7 @@ export interface ReceivedRequest {
 export type MockReply =
   | { status: number; json: unknown; delayMs?: number }
   | { status?: number; sse: string[]; delayMs?: number; hangAfter?: boolean }
-  | { status?: number; text: string; contentType: string }
+  | { status?: number; text: string | Buffer; contentType: string }
   | { destroy: true };
 
 export type MockHandler = (request: ReceivedRequest) => MockReply | undefined;

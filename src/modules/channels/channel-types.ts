@@ -38,6 +38,50 @@ export const CHANNEL_TYPES: Readonly<Record<number, string>> = {
   47: 'Xinference',
 };
 
+/** What the relay can do through a channel type. */
+export type ProviderCapability = 'chat' | 'embeddings' | 'images' | 'audio' | 'rerank' | 'responses';
+
+/**
+ * Provider metadata for the channel types the relay speaks to, shared by the relay and the
+ * console's channel editor: how the key is written, where the API lives by default, what the
+ * relay can do through it, and the wire format it speaks (when not OpenAI's).
+ */
+export interface ChannelProviderInfo {
+  /** How the key field is written, shown in the editor (e.g. `AK|SK|region`). */
+  keyFormat: string;
+  /** Used when the channel has no base_url; empty when the channel must set one (self-hosted). */
+  defaultBaseUrl: string;
+  capabilities: readonly ProviderCapability[];
+  /** The native wire format, when the provider does not speak OpenAI's. */
+  nativeFormat?: 'claude' | 'gemini';
+}
+
+const OPENAI_ALL: readonly ProviderCapability[] = ['chat', 'embeddings', 'images', 'audio', 'rerank', 'responses'];
+const OPENAI_CHAT: readonly ProviderCapability[] = ['chat', 'embeddings'];
+
+export const CHANNEL_PROVIDERS: Readonly<Partial<Record<number, ChannelProviderInfo>>> = {
+  1: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.openai.com', capabilities: OPENAI_ALL },
+  3: { keyFormat: 'Azure API key (api-version in the “other” field)', defaultBaseUrl: '', capabilities: OPENAI_ALL },
+  4: { keyFormat: 'any text (Ollama ignores it)', defaultBaseUrl: 'http://localhost:11434', capabilities: OPENAI_CHAT },
+  8: { keyFormat: 'the upstream’s API key', defaultBaseUrl: '', capabilities: OPENAI_ALL },
+  14: { keyFormat: 'sk-ant-…', defaultBaseUrl: 'https://api.anthropic.com', capabilities: ['chat'], nativeFormat: 'claude' },
+  19: { keyFormat: 'API key', defaultBaseUrl: 'https://ai.360.cn', capabilities: OPENAI_CHAT },
+  20: { keyFormat: 'sk-or-…', defaultBaseUrl: 'https://openrouter.ai/api', capabilities: OPENAI_CHAT },
+  21: { keyFormat: 'API key', defaultBaseUrl: 'https://api.aiproxy.io', capabilities: OPENAI_CHAT },
+  24: { keyFormat: 'AIza… (Google AI Studio key)', defaultBaseUrl: 'https://generativelanguage.googleapis.com', capabilities: ['chat', 'embeddings'], nativeFormat: 'gemini' },
+  25: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.moonshot.cn', capabilities: OPENAI_CHAT },
+  31: { keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT },
+  40: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.siliconflow.cn', capabilities: OPENAI_ALL },
+  42: { keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT },
+  43: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT },
+  47: { keyFormat: 'any text', defaultBaseUrl: '', capabilities: OPENAI_CHAT },
+};
+
+/** Where a channel type's API lives when the channel sets no base_url. */
+export function defaultBaseUrl(type: number): string {
+  return CHANNEL_PROVIDERS[type]?.defaultBaseUrl ?? '';
+}
+
 export const CHANNEL_TYPE_IDS: readonly number[] = Object.keys(CHANNEL_TYPES).map(Number);
 
 /** iFlytek Spark: `other` holds the API version, v2.1 when left empty. */

@@ -3,10 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RawHttpRoute, RawRoutes } from '../../http/raw-routes';
 import { RelayService } from './relay.service';
 
-/** Puts the relay on Node's server for /v1, /pg and /dashboard/billing, ahead of Express and Nest. */
+/** Puts the relay on Node's server for /v1, /v1beta (Gemini), /pg and /dashboard/billing, ahead of Express and Nest. */
 @Injectable()
 export class RelayHttpHandler implements RawHttpRoute, OnModuleInit {
-  readonly prefixes = ['/v1', '/pg', '/dashboard/billing'];
+  readonly prefixes = ['/v1', '/v1beta', '/pg', '/dashboard/billing'];
 
   constructor(
     private readonly rawRoutes: RawRoutes,

@@ -22,6 +22,9 @@ import { RelayHttpHandler } from './relay-http.handler';
 import { RelayService } from './relay.service';
 import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
 import { ClaudeSettings } from './providers/claude/claude-settings';
+import { GeminiAdaptor } from './providers/gemini/gemini.adaptor';
+import { GeminiSettings } from './providers/gemini/gemini-settings';
+import { ImageFetcherService } from './providers/image-fetcher.service';
 import { ProviderRegistry } from './providers/provider-registry';
 import { RelayBillingService } from './stages/billing-hold';
 import { RelayDeliverStage } from './stages/deliver.stage';
@@ -46,6 +49,9 @@ import { UpstreamClientService } from './upstream-client.service';
     ChannelProbeService,
     ClaudeSettings,
     AnthropicAdaptor,
+    GeminiSettings,
+    ImageFetcherService,
+    GeminiAdaptor,
     ProviderRegistry,
     RelayBillingService,
     RelayPrepareStage,

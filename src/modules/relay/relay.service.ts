@@ -5,7 +5,8 @@ import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { OPENAI_FORMAT } from './formats/openai.format';
 import { CLAUDE_FORMAT } from './formats/claude.format';
-import { CLAUDE_MESSAGES_SPEC, endpointForPath } from './relay-endpoints';
+import { GEMINI_FORMAT } from './formats/gemini.format';
+import { CLAUDE_MESSAGES_SPEC, endpointForPath, type EndpointSpec } from './relay-endpoints';
 import { RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
@@ -105,9 +106,15 @@ function sendJson(response: ServerResponse, value: object): void {
 const BILLING_PATHS = /^(?:\/v1)?\/dashboard\/billing\/(subscription|usage)$/;
 const UNIMPLEMENTED_PATHS = /^\/v1\/(files|fine_tuning|fine-tunes|uploads)(\/|$)/;
 
+/** Gemini's generate endpoints: the model and whether it streams are in the path. */
+const GEMINI_PATH = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const GEMINI_SPEC: EndpointSpec = { endpoint: 'chat', path: '/models:generateContent', body: 'json' };
+
 /** The endpoint and client format of a relay path. */
 function routeFor(path: string): RelayRoute | undefined {
   if (path === '/v1/messages') return { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false };
+  const gemini = GEMINI_PATH.exec(path);
+  if (gemini) return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodeURIComponent(gemini[1]), stream: gemini[2] === 'streamGenerateContent' };
   const playground = path === '/pg/chat/completions';
   const spec = endpointForPath(playground ? '/v1/chat/completions' : path);
   return spec && { spec, inbound: OPENAI_FORMAT, playground };

@@ -101,7 +101,7 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
       const reading = adaptor.parseStreamEvent(data);
       usage.add(reading?.usage);
       if (reading?.text) usageText += reading.text;
-      return dropUsageChunks && isUsageOnlyChunk(data);
+      return dropUsageChunks && reading?.usageOnly === true;
     };
 
     /** Reads whole lines and writes them, without the lines to drop. */
@@ -154,14 +154,4 @@ function withoutLines(lines: string[], dropAt: number[]): string {
   const drop = new Set<number>();
   for (const index of dropAt) drop.add(index).add(index + 1);
   return lines.filter((_, index) => !drop.has(index) || index + 1 === lines.length).join('\n');
-}
-
-/** An OpenAI chunk with usage and an empty `choices` list: the usage report the gateway asked for. */
-function isUsageOnlyChunk(data: string): boolean {
-  try {
-    const chunk = JSON.parse(data) as { choices?: unknown; usage?: unknown };
-    return Array.isArray(chunk.choices) && chunk.choices.length === 0 && typeof chunk.usage === 'object' && chunk.usage !== null;
-  } catch {
-    return false;
-  }
 }

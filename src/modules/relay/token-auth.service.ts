@@ -28,7 +28,7 @@ export class TokenAuthService {
   private readonly trustedHop: HopTrust;
 
   async authenticate(request: IncomingMessage): Promise<RelayCaller> {
-    const key = tokenKeyFrom(request.headers.authorization) ?? plainKey(request.headers['x-api-key']);
+    const key = tokenKeyFrom(request.headers.authorization) ?? plainKey(request.headers['x-api-key'] ?? request.headers['x-goog-api-key']) ?? queryKey(request.url);
     if (!key) throw new RelayError('invalid_api_key', 'No API key provided: send Authorization: Bearer sk-… (or x-api-key)', 401);
     const token = await this.tokens.get(key);
     if (!token) throw new RelayError('invalid_api_key', 'Invalid API key', 401);
@@ -50,6 +50,12 @@ function tokenKeyFrom(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
   return match ? plainKey(match[1]) : undefined;
+}
+
+/** Google's clients may send the key as ?key=. */
+function queryKey(url: string | undefined): string | undefined {
+  if (!url || !url.includes('key=')) return undefined;
+  return plainKey(new URL(url, 'http://relay').searchParams.get('key') ?? undefined);
 }
 
 /** A key as Claude and Google clients send it (x-api-key, x-goog-api-key, ?key=): without sk- and a -suffix. */

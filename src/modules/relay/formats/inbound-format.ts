@@ -7,6 +7,8 @@ export interface ClientStreamOptions {
   model: string;
   /** OpenAI clients get a usage chunk only when they asked for it (stream_options.include_usage). */
   includeUsage: boolean;
+  /** OpenAI clients may ask for embeddings as base64 of little-endian float32 (the SDK's default). */
+  base64Embeddings?: boolean;
 }
 
 /**

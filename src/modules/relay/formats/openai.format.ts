@@ -7,9 +7,17 @@ import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inboun
 export const OPENAI_FORMAT: InboundFormat = {
   wire: 'openai',
   toOpenAIRequest: (body) => ({ ...body }),
-  fromOpenAIResponse: (answer, options) => ({ ...answer, model: options.model }),
+  fromOpenAIResponse: (answer, options) => ({ ...answer, model: options.model, ...(options.base64Embeddings ? { data: base64Embeddings(answer.data) } : {}) }),
   createStreamEncoder: (options) => new OpenAIStreamEncoder(options),
 };
+
+/** Embedding vectors converted from another provider, encoded as OpenAI does for encoding_format=base64. */
+function base64Embeddings(data: unknown): unknown {
+  if (!Array.isArray(data)) return data;
+  return (data as JsonObject[]).map((entry) =>
+    Array.isArray(entry.embedding) ? { ...entry, embedding: Buffer.from(new Float32Array(entry.embedding as number[]).buffer).toString('base64') } : entry,
+  );
+}
 
 /** The usage object of an OpenAI answer. */
 export function openAIUsage(usage: Usage): JsonObject {

@@ -34,6 +34,8 @@ export interface OutgoingCall {
 export interface AnswerReading {
   usage?: UsageReport;
   text: string;
+  /** The stream event carries usage and nothing else (OpenAI's include_usage chunk, with empty choices). */
+  usageOnly?: boolean;
 }
 
 /**

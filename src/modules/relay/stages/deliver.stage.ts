@@ -95,7 +95,7 @@ function dropsUsageChunks(request: PreparedRequest): boolean {
 
 function clientOptions(request: PreparedRequest): ClientStreamOptions {
   const streamOptions = request.body?.stream_options as JsonObject | undefined;
-  return { model: request.model, includeUsage: streamOptions?.include_usage === true };
+  return { model: request.model, includeUsage: streamOptions?.include_usage === true, base64Embeddings: request.body?.encoding_format === 'base64' };
 }
 
 /**

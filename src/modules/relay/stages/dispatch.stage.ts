@@ -101,9 +101,11 @@ export class RelayDispatchStage {
     if (!request.body) return request.rawBody;
     if (adaptor.format !== request.route.inbound.wire) {
       const body = withGatewaySettings(target, request.route.inbound.toOpenAIRequest(request.body));
+      body.model = request.model;
+      if (request.stream) body.stream = true;
       return JSON.stringify(Object.assign(await adaptor.convertRequest(target, body), target.channel.paramOverride));
     }
-    const body = this.outgoingBody(adaptor, target, request.body);
+    const body = this.outgoingBody(adaptor, target, request.body, request.route.pathModel !== undefined);
     return body === request.body ? request.rawBody : JSON.stringify(body);
   }
 
@@ -111,10 +113,11 @@ export class RelayDispatchStage {
    * The client's body for a channel of its own format: a copy with the upstream model, the
    * setting and param_override, or the client's own object when none of them changes anything.
    */
-  private outgoingBody(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject): JsonObject {
+  private outgoingBody(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject, modelInPath: boolean): JsonObject {
     const overrides = Object.keys(target.channel.paramOverride).length > 0;
     const settings = adaptor.format === 'openai' && needsGatewaySettings(target, clientBody);
-    if (!settings && !overrides && clientBody.model === target.upstreamModel && adaptor.keepsClientBody(target, clientBody)) {
+    const sameModel = modelInPath || clientBody.model === target.upstreamModel;
+    if (!settings && !overrides && sameModel && adaptor.keepsClientBody(target, clientBody)) {
       return clientBody;
     }
     const body = settings ? withGatewaySettings(target, { ...clientBody }) : { ...clientBody };

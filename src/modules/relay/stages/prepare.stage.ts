@@ -42,7 +42,7 @@ export class RelayPrepareStage {
     let model: string | undefined;
     if (route.spec.body === 'json') {
       body = parseJsonBody(rawBody);
-      model = typeof body.model === 'string' ? body.model : undefined;
+      model = route.pathModel ?? (typeof body.model === 'string' ? body.model : undefined);
     } else {
       model = multipartField(rawBody, 'model');
     }
@@ -76,7 +76,7 @@ export class RelayPrepareStage {
       rawBody,
       contentType,
       headers: request.headers,
-      stream: body?.stream === true,
+      stream: route.stream ?? body?.stream === true,
       sheet,
       userGroupRatio,
       tiers,

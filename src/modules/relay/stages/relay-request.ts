@@ -15,6 +15,10 @@ export interface RelayRoute {
   inbound: InboundFormat;
   /** The console's playground: session auth, billed to the user. */
   playground: boolean;
+  /** The model named in the path (Gemini's /models/{model}:generateContent), not the body. */
+  pathModel?: string;
+  /** Whether the answer streams, when the path says it (Gemini's :streamGenerateContent). */
+  stream?: boolean;
 }
 
 /** Everything one client request carries through its stages, from prepare to settle. */

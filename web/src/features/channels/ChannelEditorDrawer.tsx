@@ -21,7 +21,7 @@ import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelWrite } from './api';
-import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, SPARK_DEFAULT_VERSION } from './channelTypes';
+import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, channelProvider, SPARK_DEFAULT_VERSION } from './channelTypes';
 import { isValidPriority, isValidWeight } from './InlineNumberField';
 import { ModelPicker } from './ModelPicker';
 
@@ -179,6 +179,7 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   const type = useWatch({ control, name: 'type' });
   const batch = useWatch({ control, name: 'batch' });
   const baseUrl = useWatch({ control, name: 'base_url' });
+  const provider = channelProvider(type);
 
   useEffect(() => {
     if (target === null) return;
@@ -300,14 +301,14 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               type={isNew && batch ? undefined : 'password'}
               autoComplete="new-password"
               placeholder={isNew ? (batch ? t('channels:editor.keyBatchPlaceholder') : t('channels:editor.keyPlaceholder')) : t('channels:editor.keyUnchanged')}
-              helperText={isNew && batch ? t('channels:editor.keyBatchHelp') : undefined}
+              helperText={isNew && batch ? t('channels:editor.keyBatchHelp') : provider ? t('channels:editor.keyFormat', { format: provider.keyFormat }) : undefined}
               slotProps={{ htmlInput: { 'data-testid': 'channel-key' } }}
             />
             <FormTextField
               name="base_url"
               control={control}
               label={t('channels:fields.baseUrl')}
-              placeholder={t('channels:editor.baseUrlPlaceholder')}
+              placeholder={provider?.defaultBaseUrl ? t('channels:editor.baseUrlDefault', { url: provider.defaultBaseUrl }) : t('channels:editor.baseUrlPlaceholder')}
               helperText={t('channels:editor.baseUrlHelp')}
               slotProps={{ htmlInput: { 'data-testid': 'channel-base-url' } }}
             />

@@ -1,4 +1,4 @@
-import { CHANNEL_TYPES } from '@shared/channel-types';
+import { CHANNEL_PROVIDERS, CHANNEL_TYPES, type ChannelProviderInfo } from '@shared/channel-types';
 
 // The table itself lives with the server (src/modules/channels/channel-types.ts), so the console
 // offers exactly the kinds the server validates against; only display helpers are kept here.
@@ -15,4 +15,9 @@ const YUAN_BALANCE_TYPES = new Set([25, 40, 43]);
 
 export function renderBalance(type: number, balance: number): string {
   return `${YUAN_BALANCE_TYPES.has(type) ? '¥' : '$'}${balance.toFixed(2)}`;
+}
+
+/** The relay's metadata of a channel type (key format, default base URL), when the relay speaks to it. */
+export function channelProvider(type: number): ChannelProviderInfo | undefined {
+  return CHANNEL_PROVIDERS[type];
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { AnswerReading, JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeText, claudeSseDecoder, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
@@ -6,7 +7,6 @@ import { ClaudeSettings } from '../claude/claude-settings';
 import { openAIUsage } from '../../formats/openai.format';
 import { fullUsage, type UsageMeter } from '../usage';
 
-const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /**
  * Anthropic's Messages API (channel type 14). Claude clients pass straight through; OpenAI
@@ -90,5 +90,5 @@ export class AnthropicAdaptor implements ProviderAdaptor, ModelListing {
 }
 
 function baseUrl(channel: RelayChannel): string {
-  return (channel.baseUrl || DEFAULT_BASE_URL).replace(/\/+$/, '').replace(/\/v1$/, '');
+  return (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '').replace(/\/v1$/, '');
 }

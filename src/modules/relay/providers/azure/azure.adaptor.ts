@@ -12,7 +12,7 @@ export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
  */
 export class AzureAdaptor extends OpenAICompatibleAdaptor {
   constructor() {
-    super({ type: 3, name: 'Azure OpenAI', defaultBaseUrl: '', streamUsage: true });
+    super({ type: 3, name: 'Azure OpenAI', streamUsage: true });
   }
 
   override buildUrl(target: UpstreamTarget): URL | undefined {

@@ -1,4 +1,5 @@
 import type { RelayChannel } from '../../caches/relay-channel';
+import { defaultBaseUrl } from '../../../channels/channel-types';
 import { endpointSpec } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
@@ -83,7 +84,8 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
       if (event.type === 'response.completed') return { usage: readUsage((event.response as JsonObject | undefined)?.usage), text: '' };
       return undefined;
     }
-    return { usage: readUsage(event.usage), text: openAIAnswerText(event) };
+    const usage = readUsage(event.usage);
+    return { usage, text: openAIAnswerText(event), usageOnly: usage !== undefined && Array.isArray(event.choices) && event.choices.length === 0 };
   }
 
   modelsUrl(channel: RelayChannel): URL {
@@ -97,7 +99,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   }
 
   protected baseUrl(channel: RelayChannel): string {
-    const base = (channel.baseUrl || this.provider.defaultBaseUrl).replace(/\/+$/, '');
+    const base = (channel.baseUrl || defaultBaseUrl(this.provider.type)).replace(/\/+$/, '');
     // Operators often paste a base URL ending in /v1; we add /v1 ourselves.
     return base.replace(/\/v1$/, '');
   }

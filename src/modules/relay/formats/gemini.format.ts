@@ -1,0 +1,158 @@
+import type { JsonObject } from '../providers/adaptor';
+import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
+import { sseFrame } from '../providers/sse-decoder';
+import { fullUsage, type Usage } from '../providers/usage';
+import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
+
+/** Gemini's generateContent / streamGenerateContent as the client's format. */
+export const GEMINI_FORMAT: InboundFormat = {
+  wire: 'gemini',
+  toOpenAIRequest: openAIRequestFromGemini,
+  fromOpenAIResponse: geminiResponseFromOpenAI,
+  createStreamEncoder: (options) => new GeminiStreamEncoder(options),
+};
+
+const FINISH_REASONS: Record<string, string> = { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP', content_filter: 'SAFETY' };
+
+/** Gemini's usageMetadata: thoughts are counted apart from the candidates. */
+export function geminiUsage(usage: Usage | undefined): JsonObject {
+  if (!usage) return {};
+  const metadata: JsonObject = {
+    promptTokenCount: usage.promptTokens,
+    candidatesTokenCount: usage.completionTokens - usage.reasoningTokens,
+    totalTokenCount: usage.promptTokens + usage.completionTokens,
+  };
+  if (usage.reasoningTokens) metadata.thoughtsTokenCount = usage.reasoningTokens;
+  if (usage.cachedTokens) metadata.cachedContentTokenCount = usage.cachedTokens;
+  return metadata;
+}
+
+function partsText(parts: JsonObject[]): string {
+  return parts.map((part) => (typeof part.text === 'string' && part.thought !== true ? part.text : '')).join('');
+}
+
+/** A Gemini body as an OpenAI chat body (the model comes from the path). */
+function openAIRequestFromGemini(body: JsonObject): JsonObject {
+  const messages: JsonObject[] = [];
+  const system = (body.systemInstruction ?? body.system_instruction) as JsonObject | undefined;
+  if (system && Array.isArray(system.parts)) messages.push({ role: 'system', content: partsText(system.parts as JsonObject[]) });
+  let callCount = 0;
+  const pendingCalls = new Map<string, string[]>();
+  for (const content of Array.isArray(body.contents) ? (body.contents as JsonObject[]) : []) {
+    const parts = Array.isArray(content.parts) ? (content.parts as JsonObject[]) : [];
+    if (content.role === 'model') {
+      const toolCalls = parts
+        .filter((part) => part.functionCall)
+        .map((part) => {
+          const call = part.functionCall as JsonObject;
+          const id = `call_${callCount++}`;
+          pendingCalls.set(String(call.name), [...(pendingCalls.get(String(call.name)) ?? []), id]);
+          return { id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } };
+        });
+      messages.push({ role: 'assistant', content: partsText(parts) || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
+      continue;
+    }
+    const userParts: JsonObject[] = [];
+    for (const part of parts) {
+      if (part.functionResponse) {
+        const answer = part.functionResponse as JsonObject;
+        const id = pendingCalls.get(String(answer.name))?.shift() ?? String(answer.name);
+        messages.push({ role: 'tool', tool_call_id: id, content: JSON.stringify(answer.response ?? {}) });
+      } else if (typeof part.text === 'string') {
+        userParts.push({ type: 'text', text: part.text });
+      } else if (part.inlineData) {
+        const data = part.inlineData as JsonObject;
+        userParts.push({ type: 'image_url', image_url: { url: `data:${String(data.mimeType)};base64,${String(data.data)}` } });
+      }
+    }
+    if (userParts.length > 0) messages.push({ role: 'user', content: userParts.length === 1 && userParts[0].type === 'text' ? userParts[0].text : userParts });
+  }
+
+  const out: JsonObject = { messages };
+  const config = (body.generationConfig ?? {}) as JsonObject;
+  if (typeof config.temperature === 'number') out.temperature = config.temperature;
+  if (typeof config.topP === 'number') out.top_p = config.topP;
+  if (typeof config.maxOutputTokens === 'number') out.max_tokens = config.maxOutputTokens;
+  if (Array.isArray(config.stopSequences)) out.stop = config.stopSequences;
+  const declarations = (Array.isArray(body.tools) ? (body.tools as JsonObject[]) : []).flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as JsonObject[]) : []));
+  if (declarations.length > 0) {
+    out.tools = declarations.map((fn) => ({ type: 'function', function: { name: fn.name, ...(fn.description ? { description: fn.description } : {}), parameters: fn.parameters ?? fn.parametersJsonSchema ?? { type: 'object', properties: {} } } }));
+  }
+  const calling = ((body.toolConfig as JsonObject | undefined)?.functionCallingConfig ?? {}) as JsonObject;
+  if (calling.mode === 'NONE') out.tool_choice = 'none';
+  else if (calling.mode === 'ANY') {
+    const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
+    out.tool_choice = allowed.length === 1 ? { type: 'function', function: { name: allowed[0] } } : 'required';
+  }
+  return out;
+}
+
+/** The parts of an OpenAI message or delta in Gemini's shape. */
+function geminiParts(message: JsonObject): JsonObject[] {
+  const parts: JsonObject[] = [];
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content) parts.push({ text: message.reasoning_content, thought: true });
+  if (typeof message.content === 'string' && message.content) parts.push({ text: message.content });
+  for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []) {
+    const fn = (call.function ?? {}) as JsonObject;
+    let args: unknown = {};
+    try {
+      args = JSON.parse(typeof fn.arguments === 'string' && fn.arguments ? fn.arguments : '{}');
+    } catch {
+      args = {};
+    }
+    parts.push({ functionCall: { name: fn.name, args } });
+  }
+  return parts;
+}
+
+/** An OpenAI chat completion as a Gemini answer. */
+function geminiResponseFromOpenAI(answer: JsonObject, options: ClientStreamOptions): JsonObject {
+  const choices = Array.isArray(answer.choices) ? (answer.choices as JsonObject[]) : [];
+  return {
+    candidates: choices.map((choice, index) => ({
+      content: { role: 'model', parts: geminiParts((choice.message ?? {}) as JsonObject) },
+      finishReason: FINISH_REASONS[String(choice.finish_reason)] ?? 'STOP',
+      index,
+    })),
+    usageMetadata: geminiUsage(fullUsage(readUsage(answer.usage))),
+    modelVersion: options.model,
+    ...(typeof answer.id === 'string' ? { responseId: answer.id } : {}),
+  };
+}
+
+/**
+ * OpenAI chunks as Gemini's SSE stream: text goes out as it comes; a tool call goes out whole
+ * once its arguments are complete (Gemini never splits one); the last chunk carries the finish
+ * reason and the usage.
+ */
+class GeminiStreamEncoder implements StreamEncoder {
+  private readonly calls: Array<{ name: string; arguments: string }> = [];
+  private finishReason = 'STOP';
+
+  constructor(private readonly options: ClientStreamOptions) {}
+
+  encode(chunk: JsonObject): string {
+    const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
+    if (!choice) return '';
+    const delta = (choice.delta ?? {}) as JsonObject;
+    for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as JsonObject[]) : []) {
+      const index = typeof call.index === 'number' ? call.index : this.calls.length;
+      const fn = (call.function ?? {}) as JsonObject;
+      const entry = (this.calls[index] ??= { name: '', arguments: '' });
+      if (typeof fn.name === 'string') entry.name = fn.name;
+      if (typeof fn.arguments === 'string') entry.arguments += fn.arguments;
+    }
+    if (typeof choice.finish_reason === 'string') this.finishReason = FINISH_REASONS[choice.finish_reason] ?? 'STOP';
+    const parts = geminiParts({ content: delta.content, reasoning_content: delta.reasoning_content });
+    return parts.length > 0 ? this.frame(parts) : '';
+  }
+
+  end(usage: Usage | undefined): string {
+    const calls = this.calls.filter(Boolean).map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
+    return this.frame(geminiParts({ tool_calls: calls }), { finishReason: this.finishReason }, { usageMetadata: geminiUsage(usage) });
+  }
+
+  private frame(parts: JsonObject[], candidateExtra: JsonObject = {}, answerExtra: JsonObject = {}): string {
+    return sseFrame(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...candidateExtra }], modelVersion: this.options.model, ...answerExtra }));
+  }
+}

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { GEMINI_FORMAT } from '../../formats/gemini.format';
+import { openAIUsage } from '../../formats/openai.format';
+import type { JsonObject } from '../adaptor';
+import { SseJsonDecoder } from '../sse-decoder';
+import { fullUsage, UsageMeter } from '../usage';
+import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini } from './gemini-content';
+
+/** Golden fixtures of every Gemini ⇄ OpenAI conversion, checked without the app. */
+const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
+const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObject;
+const usageOf = (report: Parameters<typeof fullUsage>[0]) => {
+  const usage = fullUsage(report);
+  return usage && openAIUsage(usage);
+};
+const SAFETY = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }];
+const fetched = (url: string) => Promise.resolve({ mimeType: 'image/jpeg', data: Buffer.from(url).toString('base64') });
+const options = { model: 'gemini-2.5-flash', includeUsage: false };
+
+describe('OpenAI chat → Gemini (channel side)', () => {
+  it('converts system, images (inline and fetched), tool calls and results, tools, tool_choice, stops and sampling', async () => {
+    expect(await geminiRequestFromOpenAI(json('openai-chat.request.json'), { safetySettings: SAFETY }, fetched)).toEqual(json('gemini.request.json'));
+  });
+
+  it('reads a Gemini answer back as an OpenAI completion: thoughts as reasoning, cached tokens, a function call', () => {
+    const answer = openAIResponseFromGemini(json('gemini.response.json'), 'gemini-2.5-flash', usageOf);
+    expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });
+  });
+
+  it('decodes the SSE stream into OpenAI chunks, usage from the last running total', () => {
+    const usage = new UsageMeter();
+    const chunks = new GeminiChunkTranslator('gemini-2.5-flash', usage);
+    const decoder = new SseJsonDecoder((answer) => chunks.translate(answer));
+    const bytes = Buffer.from(fixture('gemini.stream.sse'));
+    const out = [...decoder.push(bytes.subarray(0, 200)), ...decoder.push(bytes.subarray(200)), ...decoder.end()];
+    expect(out.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual(json('openai.stream-chunks.json'));
+    expect(usage.total).toMatchObject({ promptTokens: 40, completionTokens: 20, reasoningTokens: 3, cachedTokens: 10 });
+  });
+});
+
+describe('Gemini → OpenAI chat (inbound Gemini endpoints)', () => {
+  it('converts the request', () => {
+    expect(GEMINI_FORMAT.toOpenAIRequest(json('gemini.request.json'))).toEqual(json('openai-from-gemini.request.json'));
+  });
+
+  it('converts an OpenAI answer into a Gemini answer', () => {
+    expect(GEMINI_FORMAT.fromOpenAIResponse(json('openai.response.json'), options)).toEqual(json('gemini-from-openai.response.json'));
+  });
+
+  it('encodes OpenAI chunks as Gemini SSE, the function call whole, the usage last', () => {
+    const encoder = GEMINI_FORMAT.createStreamEncoder(options);
+    let sse = '';
+    for (const choice of json('openai.stream-chunks.json') as unknown as JsonObject[]) sse += encoder.encode({ id: 'resp_02', choices: [choice] });
+    sse += encoder.end({ promptTokens: 40, completionTokens: 20, cachedTokens: 10, cacheWriteTokens: 0, reasoningTokens: 3, audioInputTokens: 0, audioOutputTokens: 0, imageInputTokens: 0, imageOutputTokens: 0 });
+    expect(sse).toBe(fixture('gemini-from-openai.stream.sse'));
+  });
+});

@@ -1,0 +1,240 @@
+import type { JsonObject } from '../adaptor';
+import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+
+/**
+ * Gemini's generateContent format beside OpenAI's chat format (the internal shape), in both
+ * directions, shared by the Gemini and Vertex channels and the inbound Gemini endpoints.
+ */
+
+/** An image the request carries, inline: Gemini takes no plain URLs, so the adaptor fetches them first. */
+export interface InlineImage {
+  mimeType: string;
+  data: string;
+}
+
+/** Fetches an image URL for inlining (through the outbound guard, size-limited). */
+export type ImageFetcher = (url: string) => Promise<InlineImage>;
+
+export interface GeminiRequestOptions {
+  /** Safety settings for each harm category. */
+  safetySettings: Array<{ category: string; threshold: string }>;
+}
+
+const FINISH_REASONS: Record<string, string> = { STOP: 'stop', MAX_TOKENS: 'length', SAFETY: 'content_filter', RECITATION: 'content_filter', PROHIBITED_CONTENT: 'content_filter', BLOCKLIST: 'content_filter', SPII: 'content_filter' };
+
+/** An OpenAI finish_reason for a Gemini finishReason (a function call finishes with STOP). */
+export function openAIFinishReason(reason: unknown, calledTools: boolean): string | null {
+  if (typeof reason !== 'string') return null;
+  if (calledTools && reason === 'STOP') return 'tool_calls';
+  return FINISH_REASONS[reason] ?? 'stop';
+}
+
+/** Gemini's usageMetadata in OpenAI's sense: thoughts count as completion tokens, as OpenAI counts reasoning. */
+export function readGeminiUsage(value: unknown): UsageReport | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const usage = value as JsonObject;
+  const thoughts = tokenCount(usage.thoughtsTokenCount);
+  return {
+    promptTokens: tokenCount(usage.promptTokenCount),
+    completionTokens: tokenCount(usage.candidatesTokenCount) + thoughts,
+    cachedTokens: tokenCount(usage.cachedContentTokenCount),
+    reasoningTokens: thoughts,
+  };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as JsonObject[]).map((part) => (typeof part?.text === 'string' ? part.text : '')).join('');
+}
+
+function parseArguments(text: unknown): JsonObject {
+  try {
+    const parsed = JSON.parse(typeof text === 'string' && text ? text : '{}') as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as JsonObject) : {};
+  } catch {
+    return {};
+  }
+}
+
+async function userParts(content: unknown, fetchImage: ImageFetcher): Promise<JsonObject[]> {
+  if (typeof content === 'string') return [{ text: content }];
+  if (!Array.isArray(content)) return [];
+  const parts: JsonObject[] = [];
+  for (const part of content as JsonObject[]) {
+    if (part?.type === 'text' && typeof part.text === 'string') parts.push({ text: part.text });
+    if (part?.type !== 'image_url') continue;
+    const imageUrl = part.image_url as JsonObject | string | undefined;
+    const url = typeof imageUrl === 'string' ? imageUrl : imageUrl?.url;
+    if (typeof url !== 'string') continue;
+    const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+    parts.push({ inlineData: data ? { mimeType: data[1], data: data[2] } : await fetchImage(url) });
+  }
+  return parts;
+}
+
+function pushTurn(contents: JsonObject[], role: string, parts: JsonObject[]): void {
+  if (parts.length === 0) return;
+  const last = contents[contents.length - 1];
+  if (last?.role === role) (last.parts as JsonObject[]).push(...parts);
+  else contents.push({ role, parts });
+}
+
+const TOOL_MODES: Record<string, string> = { auto: 'AUTO', required: 'ANY', none: 'NONE' };
+
+/** An OpenAI chat body as a Gemini generateContent body (the model goes in the URL). */
+export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiRequestOptions, fetchImage: ImageFetcher): Promise<JsonObject> {
+  const system: string[] = [];
+  const contents: JsonObject[] = [];
+  // Gemini names the function a result answers; OpenAI names the call's id.
+  const callNames = new Map<string, string>();
+  for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
+    if (typeof message !== 'object' || message === null) continue;
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(textOf(message.content));
+        break;
+      case 'assistant': {
+        const parts: JsonObject[] = [];
+        const text = textOf(message.content);
+        if (text) parts.push({ text });
+        for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []) {
+          const fn = (call.function ?? {}) as JsonObject;
+          callNames.set(String(call.id), String(fn.name));
+          parts.push({ functionCall: { name: fn.name, args: parseArguments(fn.arguments) } });
+        }
+        pushTurn(contents, 'model', parts);
+        break;
+      }
+      case 'tool':
+        pushTurn(contents, 'user', [{ functionResponse: { name: callNames.get(String(message.tool_call_id)) ?? String(message.tool_call_id), response: { content: textOf(message.content) } } }]);
+        break;
+      default:
+        pushTurn(contents, 'user', await userParts(message.content, fetchImage));
+    }
+  }
+
+  const out: JsonObject = { contents, safetySettings: options.safetySettings };
+  if (system.length > 0) out.systemInstruction = { parts: [{ text: system.join('\n') }] };
+  const config: JsonObject = {};
+  if (typeof body.temperature === 'number') config.temperature = body.temperature;
+  if (typeof body.top_p === 'number') config.topP = body.top_p;
+  const maxTokens = tokenCount(body.max_completion_tokens ?? body.max_tokens);
+  if (maxTokens) config.maxOutputTokens = maxTokens;
+  if (typeof body.stop === 'string') config.stopSequences = [body.stop];
+  else if (Array.isArray(body.stop)) config.stopSequences = body.stop;
+  if (Object.keys(config).length > 0) out.generationConfig = config;
+  if (Array.isArray(body.tools)) {
+    const declarations = (body.tools as JsonObject[]).map((tool) => {
+      const fn = (tool.function ?? {}) as JsonObject;
+      return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(fn.parameters ? { parameters: fn.parameters } : {}) };
+    });
+    out.tools = [{ functionDeclarations: declarations }];
+  }
+  const choice = body.tool_choice;
+  if (typeof choice === 'string' && TOOL_MODES[choice]) out.toolConfig = { functionCallingConfig: { mode: TOOL_MODES[choice] } };
+  else if (typeof choice === 'object' && choice !== null) {
+    out.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [((choice as JsonObject).function as JsonObject | undefined)?.name] } };
+  }
+  return out;
+}
+
+/** The parts of a candidate's content as an OpenAI message delta (text, thoughts, tool calls). */
+function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta: JsonObject; toolCalls: number } {
+  let text = '';
+  let thinking = '';
+  const toolCalls: JsonObject[] = [];
+  const parts = ((candidate.content as JsonObject | undefined)?.parts ?? []) as JsonObject[];
+  for (const part of parts) {
+    if (typeof part.text === 'string') {
+      if (part.thought === true) thinking += part.text;
+      else text += part.text;
+    } else if (part.functionCall) {
+      const call = part.functionCall as JsonObject;
+      const index = firstToolIndex + toolCalls.length;
+      toolCalls.push({ index, id: `call_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
+    }
+  }
+  const delta: JsonObject = {};
+  if (text) delta.content = text;
+  if (thinking) delta.reasoning_content = thinking;
+  if (toolCalls.length) delta.tool_calls = toolCalls;
+  return { delta, toolCalls: toolCalls.length };
+}
+
+/** A complete Gemini answer as an OpenAI chat completion. */
+export function openAIResponseFromGemini(answer: JsonObject, model: string, openAIUsage: (report: UsageReport | undefined) => JsonObject | undefined): JsonObject {
+  const candidates = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[]) : [];
+  const choices = candidates.map((candidate, index) => {
+    const { delta, toolCalls } = candidateDelta(candidate, 0);
+    const message: JsonObject = { role: 'assistant', content: typeof delta.content === 'string' ? delta.content : toolCalls ? null : '' };
+    if (delta.reasoning_content) message.reasoning_content = delta.reasoning_content;
+    if (toolCalls) message.tool_calls = (delta.tool_calls as JsonObject[]).map(({ index: _index, ...call }) => call);
+    return { index, message, finish_reason: openAIFinishReason(candidate.finishReason, toolCalls > 0) ?? 'stop' };
+  });
+  const usage = openAIUsage(readGeminiUsage(answer.usageMetadata));
+  return {
+    id: typeof answer.responseId === 'string' ? answer.responseId : 'chatcmpl-gemini',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices,
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/** The text of a Gemini answer or stream chunk, for local counting when usage is missing. */
+export function geminiText(answer: JsonObject): string {
+  let text = '';
+  for (const candidate of Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[]) : []) {
+    for (const part of ((candidate.content as JsonObject | undefined)?.parts ?? []) as JsonObject[]) {
+      if (typeof part.text === 'string') text += part.text;
+      if (part.functionCall) text += JSON.stringify(part.functionCall);
+    }
+  }
+  return text;
+}
+
+/**
+ * Gemini stream chunks (each a whole GenerateContentResponse, usage running totals) as OpenAI
+ * chunks, for one request. Tool calls are numbered across the stream.
+ */
+export class GeminiChunkTranslator {
+  private readonly created = Math.floor(Date.now() / 1000);
+  private toolCalls = 0;
+  private started = false;
+
+  constructor(
+    private readonly model: string,
+    private readonly usage: UsageMeter,
+  ) {}
+
+  translate(answer: JsonObject): JsonObject[] {
+    this.usage.add(readGeminiUsage(answer.usageMetadata));
+    const candidate = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[])[0] : undefined;
+    if (!candidate) return [];
+    const { delta, toolCalls } = candidateDelta(candidate, this.toolCalls);
+    this.toolCalls += toolCalls;
+    if (!this.started) {
+      this.started = true;
+      delta.role = 'assistant';
+    }
+    const finish = openAIFinishReason(candidate.finishReason, this.toolCalls > 0);
+    const id = typeof answer.responseId === 'string' ? answer.responseId : 'chatcmpl-gemini';
+    return [{ id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] }];
+  }
+}
+
+/** An OpenAI embeddings body as Gemini's batchEmbedContents body. */
+export function geminiEmbeddingsFromOpenAI(body: JsonObject, model: string): JsonObject {
+  const inputs = Array.isArray(body.input) ? body.input : [body.input];
+  const dimensions = typeof body.dimensions === 'number' ? { outputDimensionality: body.dimensions } : {};
+  return { requests: inputs.map((input) => ({ model: `models/${model}`, content: { parts: [{ text: String(input) }] }, ...dimensions })) };
+}
+
+/** Gemini's batchEmbedContents answer as OpenAI's embeddings answer. */
+export function openAIEmbeddingsFromGemini(answer: JsonObject, model: string): JsonObject {
+  const embeddings = Array.isArray(answer.embeddings) ? (answer.embeddings as JsonObject[]) : [];
+  return { object: 'list', model, data: embeddings.map((embedding, index) => ({ object: 'embedding', index, embedding: embedding.values ?? [] })) };
+}

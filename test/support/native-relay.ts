@@ -1,0 +1,38 @@
+import type OpenAI from 'openai';
+import { registerUser, setupRoot, type Session } from './accounts';
+import { MockUpstream } from './mock-upstream';
+import { openaiClient, RelaySeed } from './mock-upstream-seed';
+import { startTestApp, type TestApp } from './test-app';
+
+/** What the native-provider relay tests share: the app, a native mock, an OpenAI mock, and alice's token. */
+export interface NativeRelayTestbed {
+  app: TestApp;
+  native: MockUpstream;
+  openaiUpstream: MockUpstream;
+  seed: RelaySeed;
+  root: Session;
+  alice: Session;
+  token: { id: number; key: string; apiKey: string };
+  openai: OpenAI;
+  stop(): Promise<void>;
+}
+
+/** Boots the app with prices set, alice holding a limited token, and an OpenAI channel serving gpt-test. */
+export async function startNativeRelayTestbed(prices: Record<string, Record<string, number>>): Promise<NativeRelayTestbed> {
+  const native = await new MockUpstream().start();
+  const openaiUpstream = await new MockUpstream().start();
+  const app = await startTestApp();
+  const seed = new RelaySeed(app);
+  const root = await setupRoot(app);
+  const alice = await registerUser(app, 'alice');
+  for (const [key, value] of Object.entries(prices)) await seed.setOption(key, JSON.stringify(value));
+  await seed.setUserQuota(alice.id, 10_000_000);
+  const token = await seed.createToken(alice.id, { remain_quota: 5_000_000 });
+  await seed.createChannel({ name: 'openai', base_url: openaiUpstream.url, models: 'gpt-test' });
+  const stop = async () => {
+    await app.stop();
+    await native.stop();
+    await openaiUpstream.stop();
+  };
+  return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), stop };
+}
