@@ -17,7 +17,7 @@ export type MockReply =
   | { status?: number; text: string | Buffer; contentType: string }
   | { destroy: true };
 
-export type MockHandler = (request: ReceivedRequest) => MockReply | undefined;
+export type MockHandler = (request: ReceivedRequest) => MockReply | undefined | Promise<MockReply | undefined>;
 
 export const MOCK_REPLY_TEXT = 'Hello from the mock upstream!';
 export const MOCK_USAGE = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 };
@@ -61,7 +61,7 @@ export class MockUpstream {
     if (String(req.headers['content-type']).includes('json') && raw.length) body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
     const received: ReceivedRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, raw };
     this.requests.push(received);
-    const reply = this.handler?.(received) ?? defaultReply(received);
+    const reply = (await this.handler?.(received)) ?? defaultReply(received);
     await this.send(res, reply);
   }
 

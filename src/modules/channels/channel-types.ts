@@ -71,6 +71,7 @@ export const CHANNEL_PROVIDERS: Readonly<Partial<Record<number, ChannelProviderI
   24: { keyFormat: 'AIza… (Google AI Studio key)', defaultBaseUrl: 'https://generativelanguage.googleapis.com', capabilities: ['chat', 'embeddings'], nativeFormat: 'gemini' },
   25: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.moonshot.cn', capabilities: OPENAI_CHAT },
   31: { keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT },
+  33: { keyFormat: 'AK|SK|region (AWS access key id, secret key, region)', defaultBaseUrl: '', capabilities: ['chat'], nativeFormat: 'claude' },
   40: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.siliconflow.cn', capabilities: OPENAI_ALL },
   42: { keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT },
   43: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT },

@@ -21,6 +21,7 @@ import { PlaygroundAuthService } from './playground-auth.service';
 import { RelayHttpHandler } from './relay-http.handler';
 import { RelayService } from './relay.service';
 import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
+import { BedrockAdaptor } from './providers/bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './providers/claude/claude-settings';
 import { GeminiAdaptor } from './providers/gemini/gemini.adaptor';
 import { GeminiSettings } from './providers/gemini/gemini-settings';
@@ -52,6 +53,7 @@ import { UpstreamClientService } from './upstream-client.service';
     GeminiSettings,
     ImageFetcherService,
     GeminiAdaptor,
+    BedrockAdaptor,
     ProviderRegistry,
     RelayBillingService,
     RelayPrepareStage,

@@ -38,7 +38,15 @@ export function relayTranslatedStream(
       upstream,
       response,
       clientGone,
-      (bytes) => send(decoder.push(bytes)),
+      (bytes) => {
+        try {
+          return send(decoder.push(bytes));
+        } catch {
+          // A stream that cannot be translated ends here, as a broken upstream would.
+          upstream.destroy();
+          return true;
+        }
+      },
       (upstreamFailed) => {
         if (!clientGone()) {
           send(decoder.end());

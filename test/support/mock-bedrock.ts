@@ -1,0 +1,61 @@
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { CLAUDE_REPLY_TEXT, CLAUDE_USAGE } from './mock-anthropic';
+import type { MockReply, ReceivedRequest } from './mock-upstream';
+
+export const BEDROCK_KEY = { accessKeyId: 'AKIAMOCKACCESSKEY', secretAccessKey: 'mock/secret+access/key', region: 'us-east-1' };
+
+/** Re-signs the request as AWS would check it: same credentials, same canonical request, same time. */
+async function signatureMatches(request: ReceivedRequest): Promise<boolean> {
+  const host = String(request.headers.host);
+  const authorization = String(request.headers.authorization ?? '');
+  const amzDate = String(request.headers['x-amz-date'] ?? '');
+  if (!authorization.startsWith(`AWS4-HMAC-SHA256 Credential=${BEDROCK_KEY.accessKeyId}/`) || !amzDate) return false;
+  const signer = new SignatureV4({ service: 'bedrock', region: BEDROCK_KEY.region, credentials: BEDROCK_KEY, sha256: Sha256 });
+  const [hostname, port] = host.split(':');
+  const signedNames = /SignedHeaders=([^,]+)/.exec(authorization)?.[1].split(';') ?? [];
+  const headers: Record<string, string> = {};
+  for (const name of signedNames) headers[name] = name === 'host' ? host : String(request.headers[name] ?? '');
+  const signingDate = new Date(amzDate.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z'));
+  const again = await signer.sign({ method: request.method, protocol: 'http:', hostname, port: Number(port), path: request.path, query: {}, headers, body: request.raw.toString('utf8') }, { signingDate });
+  return again.headers.authorization === authorization;
+}
+
+function frame(codec: EventStreamCodec, event: Record<string, unknown>): Buffer {
+  const body = fromUtf8(JSON.stringify({ bytes: Buffer.from(JSON.stringify(event)).toString('base64') }));
+  return Buffer.from(
+    codec.encode({
+      headers: { ':event-type': { type: 'string', value: 'chunk' }, ':content-type': { type: 'string', value: 'application/json' }, ':message-type': { type: 'string', value: 'event' } },
+      body,
+    }),
+  );
+}
+
+/**
+ * AWS Bedrock's Claude invoke API on the mock upstream: refuses a request whose SigV4
+ * signature does not verify, answers a Claude message, or its events in AWS's binary
+ * event-stream framing for invoke-with-response-stream.
+ */
+export async function bedrockReply(request: ReceivedRequest): Promise<MockReply> {
+  if (!(await signatureMatches(request))) return { status: 403, json: { message: 'The request signature we calculated does not match the signature you provided.' } };
+  const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.path);
+  if (!match) return { status: 404, json: { message: 'not found' } };
+  const body = request.body;
+  if (body.anthropic_version !== 'bedrock-2023-05-31' || 'model' in body || typeof body.max_tokens !== 'number') return { status: 400, json: { message: 'Malformed input request' } };
+  if (match[2] === 'invoke') {
+    return { status: 200, json: { id: 'msg_bedrock', type: 'message', role: 'assistant', model: decodeURIComponent(match[1]), content: [{ type: 'text', text: CLAUDE_REPLY_TEXT }], stop_reason: 'end_turn', stop_sequence: null, usage: CLAUDE_USAGE } };
+  }
+  const codec = new EventStreamCodec(toUtf8, fromUtf8);
+  const { output_tokens: outputTokens, ...inputUsage } = CLAUDE_USAGE;
+  const events: Array<Record<string, unknown>> = [
+    { type: 'message_start', message: { id: 'msg_bedrock', type: 'message', role: 'assistant', content: [], usage: { ...inputUsage, output_tokens: 1 } } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    ...CLAUDE_REPLY_TEXT.split(/(?<= )/).map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: outputTokens } },
+    { type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 100, outputTokenCount: outputTokens } },
+  ];
+  return { status: 200, text: Buffer.concat(events.map((event) => frame(codec, event))), contentType: 'application/vnd.amazon.eventstream' };
+}
