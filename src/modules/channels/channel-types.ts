@@ -73,6 +73,7 @@ export const CHANNEL_PROVIDERS: Readonly<Partial<Record<number, ChannelProviderI
   31: { keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT },
   33: { keyFormat: 'AK|SK|region (AWS access key id, secret key, region)', defaultBaseUrl: '', capabilities: ['chat'], nativeFormat: 'claude' },
   40: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.siliconflow.cn', capabilities: OPENAI_ALL },
+  41: { keyFormat: 'service-account JSON key (region in the “other” field)', defaultBaseUrl: '', capabilities: ['chat'] },
   42: { keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT },
   43: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT },
   47: { keyFormat: 'any text', defaultBaseUrl: '', capabilities: OPENAI_CHAT },

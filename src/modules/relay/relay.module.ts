@@ -23,6 +23,8 @@ import { RelayService } from './relay.service';
 import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
 import { BedrockAdaptor } from './providers/bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './providers/claude/claude-settings';
+import { VertexAdaptor } from './providers/vertex/vertex.adaptor';
+import { VertexTokenService } from './providers/vertex/vertex-token.service';
 import { GeminiAdaptor } from './providers/gemini/gemini.adaptor';
 import { GeminiSettings } from './providers/gemini/gemini-settings';
 import { ImageFetcherService } from './providers/image-fetcher.service';
@@ -54,6 +56,8 @@ import { UpstreamClientService } from './upstream-client.service';
     ImageFetcherService,
     GeminiAdaptor,
     BedrockAdaptor,
+    VertexTokenService,
+    VertexAdaptor,
     ProviderRegistry,
     RelayBillingService,
     RelayPrepareStage,

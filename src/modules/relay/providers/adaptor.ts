@@ -8,9 +8,10 @@ export type JsonObject = Record<string, unknown>;
  * The wire formats the gateway speaks, inbound (what the client sent) and upstream (what a
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
- * `bedrock` is upstream only (Claude's body in AWS's framing): no client speaks it.
+ * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
+ * URLs, auth and framing): no client speaks them.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

@@ -3,6 +3,7 @@ import type { ProviderAdaptor } from './adaptor';
 import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
+import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
 import { OpenAICompatibleAdaptor } from './openai-compatible/openai-compatible.adaptor';
 import { OPENAI_COMPATIBLE_PROVIDERS } from './openai-compatible/openai-channel-types';
@@ -15,13 +16,14 @@ import { OPENAI_COMPATIBLE_PROVIDERS } from './openai-compatible/openai-channel-
 export class ProviderRegistry {
   private readonly adaptors: Map<number, ProviderAdaptor>;
 
-  constructor(anthropic: AnthropicAdaptor, gemini: GeminiAdaptor, bedrock: BedrockAdaptor) {
+  constructor(anthropic: AnthropicAdaptor, gemini: GeminiAdaptor, bedrock: BedrockAdaptor, vertex: VertexAdaptor) {
     this.adaptors = new Map<number, ProviderAdaptor>([
       ...OPENAI_COMPATIBLE_PROVIDERS.map((provider) => [provider.type, new OpenAICompatibleAdaptor(provider)] as const),
       [3, new AzureAdaptor()],
       [14, anthropic],
       [24, gemini],
       [33, bedrock],
+      [41, vertex],
     ]);
   }
 
