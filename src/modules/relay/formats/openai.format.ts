@@ -1,6 +1,6 @@
 import type { JsonObject } from '../providers/adaptor';
 import { sseFrame } from '../providers/sse-decoder';
-import type { Usage } from '../providers/usage';
+import { fullUsage, type Usage, type UsageReport } from '../providers/usage';
 import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
 
 /** OpenAI's own format: the internal shape, so requests and answers convert as they are. */
@@ -17,6 +17,12 @@ function base64Embeddings(data: unknown): unknown {
   return (data as JsonObject[]).map((entry) =>
     Array.isArray(entry.embedding) ? { ...entry, embedding: Buffer.from(new Float32Array(entry.embedding as number[]).buffer).toString('base64') } : entry,
   );
+}
+
+/** OpenAI's usage object for a report, or undefined without one. */
+export function openAIUsageOf(report: UsageReport | undefined): JsonObject | undefined {
+  const usage = fullUsage(report);
+  return usage && openAIUsage(usage);
 }
 
 /** The usage object of an OpenAI answer. */

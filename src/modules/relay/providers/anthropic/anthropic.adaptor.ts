@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { AnswerReading, JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeText, claudeSseDecoder, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
+import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeSseDecoder, claudeText, openAIResponseFromClaude, readClaudeAnswer, readClaudeUsage } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
-import { openAIUsage } from '../../formats/openai.format';
-import { fullUsage, type UsageMeter } from '../usage';
+import type { UsageMeter } from '../usage';
 
 
 /**
@@ -51,16 +50,11 @@ export class AnthropicAdaptor implements ProviderAdaptor, ModelListing {
   }
 
   parseResponse(body: unknown): AnswerReading {
-    if (typeof body !== 'object' || body === null) return { text: '' };
-    const message = body as JsonObject;
-    return { usage: readClaudeUsage(message.usage), text: claudeText(message) };
+    return readClaudeAnswer(body);
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel, (report) => {
-      const usage = fullUsage(report);
-      return usage && openAIUsage(usage);
-    });
+    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
   }
 
   parseStreamEvent(data: string): AnswerReading | undefined {

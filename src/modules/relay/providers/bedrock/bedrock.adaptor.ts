@@ -3,12 +3,11 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
-import { openAIUsage } from '../../formats/openai.format';
 import { RelayError } from '../../relay-error';
 import type { AnswerReading, JsonObject, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { claudeRequestFromOpenAI, claudeText, ClaudeEventTranslator, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
+import { claudeRequestFromOpenAI, ClaudeEventTranslator, openAIResponseFromClaude, readClaudeAnswer } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
-import { fullUsage, type UsageMeter } from '../usage';
+import type { UsageMeter } from '../usage';
 
 const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 
@@ -82,16 +81,11 @@ export class BedrockAdaptor implements ProviderAdaptor {
   }
 
   parseResponse(body: unknown): AnswerReading {
-    if (typeof body !== 'object' || body === null) return { text: '' };
-    const message = body as JsonObject;
-    return { usage: readClaudeUsage(message.usage), text: claudeText(message) };
+    return readClaudeAnswer(body);
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel, (report) => {
-      const usage = fullUsage(report);
-      return usage && openAIUsage(usage);
-    });
+    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
   }
 
   parseStreamEvent(): AnswerReading | undefined {

@@ -1,18 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLAUDE_FORMAT } from '../../formats/claude.format';
-import { openAIUsage } from '../../formats/openai.format';
 import type { JsonObject } from '../adaptor';
-import { fullUsage, UsageMeter } from '../usage';
+import { UsageMeter } from '../usage';
 import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude } from './claude-messages';
 
 /** Golden fixtures of every Claude ⇄ OpenAI conversion, checked without the app. */
 const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObject;
-const usageOf = (report: Parameters<typeof fullUsage>[0]) => {
-  const usage = fullUsage(report);
-  return usage && openAIUsage(usage);
-};
 
 describe('OpenAI chat → Claude Messages (channel side)', () => {
   it('converts system, images (base64 and URL), tool calls and results, tools, tool_choice, stops and sampling', () => {
@@ -28,7 +23,7 @@ describe('OpenAI chat → Claude Messages (channel side)', () => {
   });
 
   it('reads a Claude answer back as an OpenAI completion, with cache reads and writes in the usage', () => {
-    const answer = openAIResponseFromClaude(json('claude.response.json'), 'claude-sonnet-4-5', usageOf);
+    const answer = openAIResponseFromClaude(json('claude.response.json'), 'claude-sonnet-4-5');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });
   });
 

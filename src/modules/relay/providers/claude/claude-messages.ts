@@ -1,4 +1,5 @@
-import type { JsonObject, StreamDecoder } from '../adaptor';
+import { openAIUsageOf } from '../../formats/openai.format';
+import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
@@ -159,7 +160,7 @@ export function claudeRequestFromOpenAI(body: JsonObject, options: ClaudeRequest
 }
 
 /** A complete Claude message as an OpenAI chat completion. */
-export function openAIResponseFromClaude(message: JsonObject, model: string, openAIUsage: (report: UsageReport | undefined) => JsonObject | undefined): JsonObject {
+export function openAIResponseFromClaude(message: JsonObject, model: string): JsonObject {
   let text = '';
   let thinking = '';
   const toolCalls: JsonObject[] = [];
@@ -171,7 +172,7 @@ export function openAIResponseFromClaude(message: JsonObject, model: string, ope
   const reply: JsonObject = { role: 'assistant', content: text || (toolCalls.length ? null : '') };
   if (thinking) reply.reasoning_content = thinking;
   if (toolCalls.length) reply.tool_calls = toolCalls;
-  const usage = openAIUsage(readClaudeUsage(message.usage));
+  const usage = openAIUsageOf(readClaudeUsage(message.usage));
   return {
     id: typeof message.id === 'string' ? message.id : 'chatcmpl-claude',
     object: 'chat.completion',
@@ -180,6 +181,13 @@ export function openAIResponseFromClaude(message: JsonObject, model: string, ope
     choices: [{ index: 0, message: reply, finish_reason: finishReasonOf(message.stop_reason) ?? 'stop' }],
     ...(usage ? { usage } : {}),
   };
+}
+
+/** The usage and text of a complete Claude message. */
+export function readClaudeAnswer(body: unknown): AnswerReading {
+  if (typeof body !== 'object' || body === null) return { text: '' };
+  const message = body as JsonObject;
+  return { usage: readClaudeUsage(message.usage), text: claudeText(message) };
 }
 
 /** The text a Claude message or stream event carries, for local counting when usage is missing. */

@@ -1,19 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GEMINI_FORMAT } from '../../formats/gemini.format';
-import { openAIUsage } from '../../formats/openai.format';
 import type { JsonObject } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
-import { fullUsage, UsageMeter } from '../usage';
+import { UsageMeter } from '../usage';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini } from './gemini-content';
 
 /** Golden fixtures of every Gemini ⇄ OpenAI conversion, checked without the app. */
 const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObject;
-const usageOf = (report: Parameters<typeof fullUsage>[0]) => {
-  const usage = fullUsage(report);
-  return usage && openAIUsage(usage);
-};
 const SAFETY = [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }];
 const fetched = (url: string) => Promise.resolve({ mimeType: 'image/jpeg', data: Buffer.from(url).toString('base64') });
 const options = { model: 'gemini-2.5-flash', includeUsage: false };
@@ -24,7 +19,7 @@ describe('OpenAI chat → Gemini (channel side)', () => {
   });
 
   it('reads a Gemini answer back as an OpenAI completion: thoughts as reasoning, cached tokens, a function call', () => {
-    const answer = openAIResponseFromGemini(json('gemini.response.json'), 'gemini-2.5-flash', usageOf);
+    const answer = openAIResponseFromGemini(json('gemini.response.json'), 'gemini-2.5-flash');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });
   });
 

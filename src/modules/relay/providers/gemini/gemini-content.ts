@@ -1,4 +1,5 @@
-import type { JsonObject } from '../adaptor';
+import { openAIUsageOf } from '../../formats/openai.format';
+import type { AnswerReading, JsonObject } from '../adaptor';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
 /**
@@ -164,7 +165,7 @@ function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta:
 }
 
 /** A complete Gemini answer as an OpenAI chat completion. */
-export function openAIResponseFromGemini(answer: JsonObject, model: string, openAIUsage: (report: UsageReport | undefined) => JsonObject | undefined): JsonObject {
+export function openAIResponseFromGemini(answer: JsonObject, model: string): JsonObject {
   const candidates = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[]) : [];
   const choices = candidates.map((candidate, index) => {
     const { delta, toolCalls } = candidateDelta(candidate, 0);
@@ -173,7 +174,7 @@ export function openAIResponseFromGemini(answer: JsonObject, model: string, open
     if (toolCalls) message.tool_calls = (delta.tool_calls as JsonObject[]).map(({ index: _index, ...call }) => call);
     return { index, message, finish_reason: openAIFinishReason(candidate.finishReason, toolCalls > 0) ?? 'stop' };
   });
-  const usage = openAIUsage(readGeminiUsage(answer.usageMetadata));
+  const usage = openAIUsageOf(readGeminiUsage(answer.usageMetadata));
   return {
     id: typeof answer.responseId === 'string' ? answer.responseId : 'chatcmpl-gemini',
     object: 'chat.completion',
@@ -182,6 +183,13 @@ export function openAIResponseFromGemini(answer: JsonObject, model: string, open
     choices,
     ...(usage ? { usage } : {}),
   };
+}
+
+/** The usage and text of a complete Gemini answer (or of one stream chunk). */
+export function readGeminiAnswer(body: unknown): AnswerReading {
+  if (typeof body !== 'object' || body === null) return { text: '' };
+  const answer = body as JsonObject;
+  return { usage: readGeminiUsage(answer.usageMetadata), text: geminiText(answer) };
 }
 
 /** The text of a Gemini answer or stream chunk, for local counting when usage is missing. */

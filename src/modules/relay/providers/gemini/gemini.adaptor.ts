@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import { openAIUsage } from '../../formats/openai.format';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { SseJsonDecoder } from '../sse-decoder';
-import { fullUsage, type UsageMeter } from '../usage';
-import { GeminiChunkTranslator, geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, geminiText, openAIEmbeddingsFromGemini, openAIResponseFromGemini, readGeminiUsage } from './gemini-content';
+import type { UsageMeter } from '../usage';
+import { GeminiChunkTranslator, geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, openAIEmbeddingsFromGemini, openAIResponseFromGemini, readGeminiAnswer } from './gemini-content';
 import { GeminiSettings } from './gemini-settings';
 
 
@@ -51,17 +50,12 @@ export class GeminiAdaptor implements ProviderAdaptor, ModelListing {
   }
 
   parseResponse(body: unknown): AnswerReading {
-    if (typeof body !== 'object' || body === null) return { text: '' };
-    const answer = body as JsonObject;
-    return { usage: readGeminiUsage(answer.usageMetadata), text: geminiText(answer) };
+    return readGeminiAnswer(body);
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
     if (target.endpoint === 'embeddings') return openAIEmbeddingsFromGemini(body as JsonObject, target.upstreamModel);
-    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel, (report) => {
-      const usage = fullUsage(report);
-      return usage && openAIUsage(usage);
-    });
+    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel);
   }
 
   parseStreamEvent(data: string): AnswerReading | undefined {

@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { openAIUsage } from '../../formats/openai.format';
 import type { AnswerReading, JsonObject, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { claudeRequestFromOpenAI, claudeSseDecoder, claudeText, openAIResponseFromClaude, readClaudeUsage } from '../claude/claude-messages';
+import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
-import { GeminiChunkTranslator, geminiRequestFromOpenAI, geminiText, openAIResponseFromGemini, readGeminiUsage } from '../gemini/gemini-content';
+import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { SseJsonDecoder } from '../sse-decoder';
-import { fullUsage, type UsageMeter, type UsageReport } from '../usage';
+import type { UsageMeter } from '../usage';
 import { parseServiceAccountKey, VertexTokenService } from './vertex-token.service';
 
 const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -15,11 +14,6 @@ const DEFAULT_REGION = 'us-central1';
 
 function isClaude(model: string): boolean {
   return model.startsWith('claude');
-}
-
-function toOpenAIUsage(report: UsageReport | undefined): JsonObject | undefined {
-  const usage = fullUsage(report);
-  return usage && openAIUsage(usage);
 }
 
 /**
@@ -75,13 +69,12 @@ export class VertexAdaptor implements ProviderAdaptor {
   parseResponse(body: unknown): AnswerReading {
     if (typeof body !== 'object' || body === null) return { text: '' };
     const answer = body as JsonObject;
-    if ('candidates' in answer || 'usageMetadata' in answer) return { usage: readGeminiUsage(answer.usageMetadata), text: geminiText(answer) };
-    return { usage: readClaudeUsage(answer.usage), text: claudeText(answer) };
+    return 'candidates' in answer || 'usageMetadata' in answer ? readGeminiAnswer(answer) : readClaudeAnswer(answer);
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    if (isClaude(target.upstreamModel)) return openAIResponseFromClaude(body as JsonObject, target.upstreamModel, toOpenAIUsage);
-    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel, toOpenAIUsage);
+    if (isClaude(target.upstreamModel)) return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
+    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel);
   }
 
   parseStreamEvent(): AnswerReading | undefined {
