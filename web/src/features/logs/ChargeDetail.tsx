@@ -25,12 +25,15 @@ export function explainCharge(log: Pick<LogEntry, 'prompt_tokens' | 'completion_
   const completionRatio = other.completion_ratio ?? 1;
   const cached = Math.min(other.cache_tokens ?? 0, log.prompt_tokens);
   const cacheRatio = other.cache_ratio ?? 1;
-  const weighted = log.prompt_tokens - cached + cached * cacheRatio + log.completion_tokens * completionRatio;
+  // Prompt tokens written to the provider's cache (Claude) are billed at their own ratio.
+  const written = Math.min(other.cache_creation_tokens ?? 0, log.prompt_tokens - cached);
+  const writeRatio = other.cache_creation_ratio ?? 1;
+  const weighted = log.prompt_tokens - cached - written + cached * cacheRatio + written * writeRatio + log.completion_tokens * completionRatio;
   const dollars = (groupRatio * other.model_ratio * weighted) / TOKENS_PER_DOLLAR_AT_RATIO_1;
-  const tokens =
-    cached > 0
-      ? `${log.prompt_tokens} − ${cached} + ${cached} × ${trim(cacheRatio)} + ${log.completion_tokens} × ${trim(completionRatio)}`
-      : `${log.prompt_tokens} + ${log.completion_tokens} × ${trim(completionRatio)}`;
+  let tokens = `${log.prompt_tokens}`;
+  if (cached > 0) tokens += ` − ${cached} + ${cached} × ${trim(cacheRatio)}`;
+  if (written > 0) tokens += ` − ${written} + ${written} × ${trim(writeRatio)}`;
+  tokens += ` + ${log.completion_tokens} × ${trim(completionRatio)}`;
   return { formula: `${trim(groupRatio)} × ${trim(other.model_ratio)} × (${tokens}) / ${TOKENS_PER_DOLLAR_AT_RATIO_1} = $${trim(dollars)}`, dollars };
 }
 
@@ -69,6 +72,8 @@ export function ChargeDetail({ log, other, admin }: { log: LogEntry; other: LogO
         {!perCall && <Fact label={t('logs:detail.promptTokens')} value={log.prompt_tokens} />}
         {!perCall && <Fact label={t('logs:detail.completionTokens')} value={log.completion_tokens} />}
         {(other.cache_tokens ?? 0) > 0 && <Fact label={t('logs:detail.cacheTokens')} value={`${other.cache_tokens} × ${trim(other.cache_ratio ?? 1)}`} />}
+        {(other.cache_creation_tokens ?? 0) > 0 && <Fact label={t('logs:detail.cacheWriteTokens')} value={`${other.cache_creation_tokens} × ${trim(other.cache_creation_ratio ?? 1)}`} />}
+        {(other.reasoning_tokens ?? 0) > 0 && <Fact label={t('logs:detail.reasoningTokens')} value={other.reasoning_tokens ?? 0} />}
         {(other.frt ?? -1) >= 0 && <Fact label={t('logs:detail.firstToken')} value={t('logs:seconds', { value: ((other.frt ?? 0) / 1000).toFixed(2) })} />}
         <Fact label={t('logs:detail.quota')} value={log.quota} />
       </Stack>

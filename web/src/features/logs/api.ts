@@ -22,6 +22,8 @@ export interface LogOther {
   cache_ratio?: number;
   cache_creation_tokens?: number;
   cache_creation_ratio?: number;
+  /** Completion tokens spent thinking (already in completion_tokens). */
+  reasoning_tokens?: number;
   /** USD per call, or -1 for per-token billing. */
   model_price?: number;
   /** The user's own group ratio override, or -1. */
