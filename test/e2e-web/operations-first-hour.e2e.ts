@@ -90,7 +90,10 @@ describe('operations console: the first hour', () => {
     // A native provider shows its key format and default address, from the relay's provider table.
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'Anthropic Claude' }).click();
+    // (The key's format shows once the key field holds no error.)
+    await drawer.getByTestId('channel-key').fill('sk-ant-example');
     await drawer.getByText('密钥格式：sk-ant-…').waitFor();
+    await drawer.getByTestId('channel-key').fill('');
     expect(await drawer.getByTestId('channel-base-url').getAttribute('placeholder')).toBe('留空使用 https://api.anthropic.com');
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'OpenAI', exact: true }).click();
