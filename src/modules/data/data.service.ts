@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AppError } from '../../common/errors/app-error';
+import { nowSeconds } from '../../database/columns';
+import type { Granularity } from './dto/data-query.dto';
+import { QuotaDataEntity } from './entities/quota-data.entity';
+import { ALL_USERS } from './usage-aggregator.service';
+import type { QuotaDataView } from './data.wire';
+
+export interface DataWindow {
+  start?: number;
+  end?: number;
+  granularity?: Granularity;
+}
+
+const DAY = 86_400;
+const DEFAULT_SPAN = 7 * DAY;
+/** The longest window one call covers. */
+const MAX_SPAN = 366 * DAY;
+/** Unix time 0 was a Thursday: shifting by four days makes weeks start on Monday (UTC). */
+const WEEK_SHIFT = 4 * DAY;
+const BUCKET_SQL: Record<Granularity, string> = {
+  hour: 'q.created_at',
+  day: `(q.created_at - (q.created_at % ${DAY}))`,
+  week: `(q.created_at - ((q.created_at - ${WEEK_SHIFT}) % ${7 * DAY}))`,
+};
+
+/** Reads the aggregated usage for the data dashboard. */
+@Injectable()
+export class DataService {
+  constructor(@InjectRepository(QuotaDataEntity) private readonly quotaData: Repository<QuotaDataEntity>) {}
+
+  /** Admin: one user's usage by model (when `username` is given), else everyone's summed per model. */
+  forAdmin(window: DataWindow, username?: string): Promise<QuotaDataView[]> {
+    return username ? this.read(window, { column: 'username', value: username }) : this.read(window, { column: 'user_id', value: ALL_USERS });
+  }
+
+  forUser(window: DataWindow, userId: number): Promise<QuotaDataView[]> {
+    return this.read(window, { column: 'user_id', value: userId });
+  }
+
+  private async read(window: DataWindow, owner: { column: 'username' | 'user_id'; value: string | number }): Promise<QuotaDataView[]> {
+    const end = window.end || nowSeconds();
+    const start = window.start ?? end - DEFAULT_SPAN;
+    if (start > end) throw new AppError('data.invalid_window');
+    if (end - start > MAX_SPAN) throw new AppError('data.window_too_long');
+    const bucket = BUCKET_SQL[window.granularity ?? 'hour'];
+    const rows = await this.quotaData
+      .createQueryBuilder('q')
+      .select(bucket, 'created_at')
+      .addSelect('q.model_name', 'model_name')
+      .addSelect('MIN(q.user_id)', 'user_id')
+      .addSelect('MIN(q.username)', 'username')
+      .addSelect('SUM(q.token_used)', 'token_used')
+      .addSelect('SUM(q.count)', 'count')
+      .addSelect('SUM(q.quota)', 'quota')
+      .where(`q.${owner.column} = :owner`, { owner: owner.value })
+      .andWhere('q.created_at >= :start AND q.created_at <= :end', { start: start - (start % 3600), end })
+      .groupBy(bucket)
+      .addGroupBy('q.model_name')
+      .orderBy('created_at', 'ASC')
+      .addOrderBy('model_name', 'ASC')
+      .getRawMany<Record<string, string | number | null>>();
+    return rows.map((row) => ({
+      user_id: Number(row.user_id ?? 0),
+      username: String(row.username ?? ''),
+      model_name: String(row.model_name),
+      created_at: Number(row.created_at),
+      token_used: Number(row.token_used),
+      count: Number(row.count),
+      quota: Number(row.quota),
+    }));
+  }
+}

@@ -1,0 +1,125 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { RawSql, Statement } from '../../database/raw-sql';
+import type { Settlement } from '../billing/settlement-batcher.service';
+import { SettlementBatcherService } from '../billing/settlement-batcher.service';
+import { OptionsService } from '../options/options.service';
+
+interface Bucket {
+  userId: number;
+  username: string;
+  modelName: string;
+  hour: number;
+  tokenUsed: number;
+  count: number;
+  quota: number;
+}
+
+const HOUR = 3600;
+/**
+ * Buckets under user id 0 sum every user's usage of a model in an hour: the admin's
+ * everyone-view reads those few rows instead of summing every user's rows on each request.
+ */
+export const ALL_USERS = 0;
+/** How often the flush timer looks whether DataExportInterval has passed. */
+const CHECK_EVERY_MS = 15_000;
+const UPSERT_CHUNK = 100;
+const COLUMNS = ['user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'];
+
+/**
+ * Sums usage per user (and for all users, see ALL_USERS), model and hour in memory, fed by the committed settlement batches (no
+ * work per request), and adds the sums to quota_data every DataExportInterval minutes while
+ * DataExportEnabled. Each instance sums what it settled; the unique bucket key lets every
+ * instance add to the same row.
+ */
+@Injectable()
+export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(UsageAggregatorService.name);
+  private buckets = new Map<string, Bucket>();
+  private timer?: NodeJS.Timeout;
+  private lastFlush = Date.now();
+  private flushing?: Promise<void>;
+
+  constructor(
+    private readonly batcher: SettlementBatcherService,
+    private readonly options: OptionsService,
+    private readonly sql: RawSql,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.batcher.onWritten((batch) => this.add(batch));
+    this.timer = setInterval(() => {
+      if (Date.now() - this.lastFlush >= this.options.get('DataExportInterval') * 60_000) void this.flush();
+    }, CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** After the batcher's last batch, so nothing settled is left out. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.batcher.flush();
+    await this.flush();
+  }
+
+  /** Writes the sums gathered so far; on failure they are kept for the next flush. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    this.lastFlush = Date.now();
+    if (this.buckets.size === 0) return;
+    const pending = [...this.buckets.values()];
+    this.buckets = new Map();
+    this.flushing = this.write(pending)
+      .catch((error: unknown) => {
+        for (const bucket of pending) this.merge(bucket);
+        this.logger.error(`writing ${pending.length} usage buckets failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
+      })
+      .finally(() => (this.flushing = undefined));
+    await this.flushing;
+  }
+
+  private add(batch: readonly Settlement[]): void {
+    if (!this.options.get('DataExportEnabled')) return;
+    for (const { log } of batch) {
+      if (!log) continue;
+      const usage = { modelName: log.model_name, hour: log.created_at - (log.created_at % HOUR), tokenUsed: log.prompt_tokens + log.completion_tokens, count: 1, quota: log.quota };
+      this.merge({ userId: log.user_id, username: log.username, ...usage });
+      this.merge({ userId: ALL_USERS, username: '', ...usage });
+    }
+  }
+
+  private merge(bucket: Bucket): void {
+    const key = `${bucket.userId}\u0000${bucket.hour}\u0000${bucket.modelName}`;
+    const sums = this.buckets.get(key);
+    if (!sums) {
+      this.buckets.set(key, { ...bucket });
+      return;
+    }
+    sums.tokenUsed += bucket.tokenUsed;
+    sums.count += bucket.count;
+    sums.quota += bucket.quota;
+  }
+
+  private write(buckets: Bucket[]): Promise<void> {
+    const statements: Statement[] = [];
+    for (let i = 0; i < buckets.length; i += UPSERT_CHUNK) statements.push(this.upsert(buckets.slice(i, i + UPSERT_CHUNK)));
+    return this.sql.runInTransaction(statements);
+  }
+
+  /** Adds to existing buckets: ON CONFLICT on SQLite, ON DUPLICATE KEY on MySQL. */
+  private upsert(buckets: Bucket[]): Statement {
+    const q = (name: string) => this.sql.quote(name);
+    const sums = ['token_used', 'count', 'quota'];
+    const rows = buckets.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
+    const insert = `INSERT INTO quota_data (${COLUMNS.map(q).join(', ')}) VALUES ${rows}`;
+    const onConflict =
+      this.dataSource.options.type === 'better-sqlite3'
+        ? ` ON CONFLICT (user_id, created_at, model_name) DO UPDATE SET ${sums.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
+        : ` ON DUPLICATE KEY UPDATE ${sums.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
+    const parameters = buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.hour, b.tokenUsed, b.count, b.quota]);
+    return { sql: insert + onConflict, parameters };
+  }
+}
