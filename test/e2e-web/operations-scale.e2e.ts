@@ -59,6 +59,8 @@ describe('operations tables stay usable with 10,000 rows', () => {
 
     // One real channel, token and consumption entry, then ten thousand copies of each.
     const { page } = watched;
+    // The mock upstream listens on loopback, which the outbound guard refuses until root allows private networks.
+    expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' })).success).toBe(true);
     const channel = await apiFromPage<{ id: number }[]>(page, 'POST', '/api/channel/', { name: 'seed', type: 1, key: 'sk-seed', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' });
     const token = await apiFromPage<{ id: number; key: string }[]>(page, 'POST', '/api/token/', { name: 'seed', remain_quota: 5_000_000 });
     const call = await fetch(`${server.baseUrl}/v1/chat/completions`, {
