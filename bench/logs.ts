@@ -173,6 +173,9 @@ async function timeQueries(baseUrl: string, admin: Session, self: Session, now: 
 
 /** Clears the oldest CLEAR_ROWS rows while relay requests run one after another; answers the slowest of them (ms). */
 async function clearUnderTraffic(baseUrl: string, admin: Session, dataSource: DataSource, upstreamUrl: string): Promise<number> {
+  // The mock upstream is on loopback, which channels reach only once root allows private addresses.
+  const allowed = await call(baseUrl, admin, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' });
+  if (!allowed.json.success) throw new Error(`allow_private_ip: ${allowed.json.message}`);
   const created = await call(baseUrl, admin, 'POST', '/api/channel/', { name: 'bench', type: 1, key: 'sk-bench', base_url: upstreamUrl, models: 'bench-model', group: 'default' });
   if (!created.json.success) throw new Error(`channel: ${created.json.message}`);
   await call(baseUrl, admin, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'bench-model': 1 }) });
