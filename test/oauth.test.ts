@@ -173,10 +173,13 @@ describe('third-party sign-in and bindings', () => {
     expect((await callback(new BrowserSession(app), 'github', 'code-hubot')).body.data).toMatchObject({ id: browser.userId, username: 'binder' });
   });
 
-  it('turns away a disabled user, and refuses sign-ups when registration is closed', async () => {
+  it('turns away a disabled or deleted user, and refuses sign-ups when registration is closed', async () => {
     const monalisa = await callback(new BrowserSession(app), 'github', 'code-monalisa');
     expect((await root.post('/api/user/manage', { id: monalisa.body.data.id, action: 'disable' })).body.success).toBe(true);
     expect((await callback(new BrowserSession(app), 'github', 'code-monalisa')).body).toMatchObject({ success: false, message: 'This user has been banned' });
+    expect((await root.post('/api/user/manage', { id: monalisa.body.data.id, action: 'delete' })).body.success).toBe(true);
+    // A deleted account keeps its binding, so the same GitHub id cannot quietly make a new one.
+    expect((await callback(new BrowserSession(app), 'github', 'code-monalisa')).body).toMatchObject({ success: false, message: 'This account has been deleted' });
 
     await setOptions({ RegisterEnabled: 'false' });
     const closed = await callback(new BrowserSession(app), 'linuxdo', 'code-ldo3');
@@ -225,6 +228,17 @@ describe('third-party sign-in and bindings', () => {
     expect((await oidcSignIn(browser, 'grace')).body).toMatchObject({ success: true, message: 'bind' });
     expect(await userById(browser.userId!)).toMatchObject({ oidc_id: 'grace' });
     expect((await oidcSignIn(browser, 'ada')).body).toMatchObject({ success: false, message: 'This account is already bound to another user' });
+
+    // Without discovery: the three endpoints set by hand (no key set, so userinfo names the user).
+    const discovery = (await (await fetch(`${op.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+    await setOptions({
+      'oidc.well_known': '',
+      'oidc.authorization_endpoint': discovery.authorization_endpoint,
+      'oidc.token_endpoint': discovery.token_endpoint,
+      'oidc.user_info_endpoint': discovery.userinfo_endpoint,
+    });
+    expect((await oidcSignIn(new BrowserSession(app), 'ada')).body).toMatchObject({ success: true, data: { id: signedUp.body.data.id } });
+    await setOptions({ 'oidc.well_known': `${op.issuer}/.well-known/openid-configuration` });
 
     // A code is worth one exchange: replaying the callback with a fresh state fails at the provider.
     const replayBrowser = new BrowserSession(app);

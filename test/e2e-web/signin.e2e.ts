@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { startMockHttp, type MockHttp } from '../support/mock-http';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-op';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
 import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
@@ -32,6 +33,7 @@ describe('third-party sign-in and the bindings card', () => {
   let server: TestServer;
   let op: TestOpenIdProvider;
   let inbox: SmtpInbox;
+  let wechatServer: MockHttp;
   let browser: Browser;
   let watched: WatchedPage;
   let setOptions: (options: Record<string, string>) => Promise<void>;
@@ -40,6 +42,13 @@ describe('third-party sign-in and the bindings card', () => {
     server = await startServer();
     op = await startOpenIdProvider({ clientId: 'console', clientSecret: 'oidc-secret-e2e', redirectUris: [`${server.baseUrl}/oauth/oidc`] });
     inbox = await startSmtpInbox(SMTP);
+    // The WeChat server's wire format: the code the official account sent → the user's openid.
+    wechatServer = await startMockHttp((request) => {
+      if (request.path === '/qr.png') return { status: 200, text: 'not really a QR code' };
+      const code = request.query.get('code') ?? '';
+      const valid = request.headers.authorization === 'wechat-token-e2e' && code === '246810';
+      return { json: valid ? { success: true, message: '', data: 'openid-dora' } : { success: false, message: '验证码错误或已过期' } };
+    });
     await setupThroughApi(server.baseUrl);
     setOptions = await rootApi(server.baseUrl);
     await setOptions({
@@ -53,6 +62,10 @@ describe('third-party sign-in and the bindings card', () => {
       SMTPAccount: SMTP.user,
       SMTPToken: SMTP.pass,
       SMTPFrom: 'noreply@example.test',
+      WeChatAuthEnabled: 'true',
+      WeChatServerAddress: wechatServer.url,
+      WeChatServerToken: 'wechat-token-e2e',
+      WeChatAccountQRCodeImageURL: `${wechatServer.url}/qr.png`,
     });
     const registered = await fetch(`${server.baseUrl}/api/user/register`, {
       method: 'POST',
@@ -66,6 +79,7 @@ describe('third-party sign-in and the bindings card', () => {
     await closeSession({ watched, browser, server });
     await op?.stop();
     await inbox?.stop();
+    await wechatServer?.stop();
   });
 
   test('signs up with OIDC through the login page, the provider and the callback page', async () => {
@@ -86,7 +100,7 @@ describe('third-party sign-in and the bindings card', () => {
     await watched.close();
   });
 
-  test('binds OIDC and an email address from the bindings card', async () => {
+  test('binds OIDC, an email address and WeChat (QR code and code) from the bindings card', async () => {
     watched = await WatchedPage.open(browser, server.baseUrl);
     const { page } = watched;
     await loginThroughUi(watched, USER.username, USER.password);
@@ -110,6 +124,33 @@ describe('third-party sign-in and the bindings card', () => {
     await dialog.getByRole('button', { name: '绑定' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('binding-email-value').filter({ hasText: 'dora@example.test' }).waitFor();
+
+    await page.getByTestId('bind-wechat').click();
+    const wechat = page.getByTestId('wechat-bind-dialog');
+    await wechat.locator('img').waitFor();
+    await wechat.getByRole('textbox').fill('246810');
+    await wechat.getByRole('button', { name: '绑定' }).click();
+    await wechat.waitFor({ state: 'hidden' });
+    await page.getByTestId('binding-wechat-value').filter({ hasText: '已绑定' }).waitFor();
+    await watched.close();
+  });
+
+  test('resets the password through the reset pages and the mailed link', async () => {
+    watched = await WatchedPage.open(browser, server.baseUrl);
+    const { page } = watched;
+    await watched.goto('/reset');
+    await page.locator('input[name="email"]').fill('dora@example.test');
+    await page.getByRole('button', { name: '提交' }).click();
+    await page.getByTestId('toast-success').waitFor();
+    const link = /http:\/\/\S+\/user\/reset\?\S+/.exec((await inbox.next('dora@example.test')).text)![0];
+    await watched.goto(new URL(link).pathname + new URL(link).search);
+    await page.getByRole('button', { name: '确认重置密码' }).click();
+    const newPassword = page.getByRole('textbox', { name: '新密码' });
+    await newPassword.waitFor();
+    const password = await newPassword.inputValue();
+    expect(password).toMatch(/^[A-Za-z0-9]{12}$/);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
+    await loginThroughUi(watched, USER.username, password);
     await watched.close();
   });
 

@@ -59,8 +59,8 @@ export class OidcProvider implements OnModuleDestroy {
         claims = { ...(await client.userinfo(tokens)), ...idToken };
       } else {
         // Explicit endpoints without a key set: the id_token cannot be checked, so only userinfo is trusted.
-        const tokens = await client.oauthCallback(redirectUri, params, { state, code_verifier: codeVerifier, response_type: 'code' });
-        claims = await client.userinfo(tokens);
+        const tokens = await client.grant({ grant_type: 'authorization_code', code: answer.code, redirect_uri: redirectUri, code_verifier: codeVerifier });
+        claims = await client.userinfo(tokens.access_token ?? '');
       }
     } catch (error) {
       this.logger.warn(`OIDC code exchange failed: ${error instanceof Error ? error.message : String(error)}`);
