@@ -7,6 +7,7 @@ import { OneTimeCodes1795410000000 } from './1795410000000-one-time-codes';
 import { TaskTables1795420000000 } from './1795420000000-task-tables';
 import { QuotaData1795430000000 } from './1795430000000-quota-data';
 import { LogTypeIndex1795440000000 } from './1795440000000-log-type-index';
+import { QuotaHolds1795450000000 } from './1795450000000-quota-holds';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   TaskTables1795420000000,
   QuotaData1795430000000,
   LogTypeIndex1795440000000,
+  QuotaHolds1795450000000,
 ];

@@ -1,4 +1,5 @@
 import { APIError } from 'openai';
+import { DataSource } from 'typeorm';
 import { registerUser } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
@@ -61,6 +62,8 @@ describe('billing: hold sizing', () => {
     expect(logs.every((log) => log.quota === cost)).toBe(true);
     expect((await seed.userQuota(userId)).quota).toBe(userStart - calls * cost);
     expect((await seed.tokenQuota(tokenId)).remain_quota).toBe(tokenStart - calls * cost);
+    // Every hold was settled or refunded, so its journal row is gone.
+    expect(await app.app.get(DataSource).query('SELECT id FROM quota_holds')).toHaveLength(0);
   }
 
   it('serves at least 40 of 200 concurrent calls on a token funded for exactly 50, and never more than 50', async () => {

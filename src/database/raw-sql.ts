@@ -22,6 +22,9 @@ export interface GuardedUpdate extends Statement {
   undo: Statement;
 }
 
+/** Statements that record what applyGuarded did, given its answer (per group, -1 = applied). */
+export type RecordOutcome = (failures: number[]) => Statement[];
+
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
  * building costs several times the statement itself. On SQLite statements run as cached
@@ -35,7 +38,7 @@ export interface GuardedUpdate extends Statement {
 export class RawSql {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly sqlite?: BetterSqliteConnection;
-  private readonly applyGuardedOnSqlite?: (groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined) => number[];
+  private readonly applyGuardedOnSqlite?: (groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined, record: RecordOutcome | undefined) => number[];
   private readonly runAll?: (statements: Statement[]) => void;
 
   constructor(private readonly dataSource: DataSource) {
@@ -52,9 +55,10 @@ export class RawSql {
       }
       return -1;
     };
-    this.applyGuardedOnSqlite = sqlite.transaction((groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined) => {
-      if (combined && applyInOrder(combined) < 0) return groups.map(() => -1);
-      return groups.map(applyInOrder);
+    this.applyGuardedOnSqlite = sqlite.transaction((groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined, record: RecordOutcome | undefined) => {
+      const failures = combined && applyInOrder(combined) < 0 ? groups.map(() => -1) : groups.map(applyInOrder);
+      if (record) for (const statement of record(failures)) this.runSqlite(statement);
+      return failures;
     });
     this.runAll = sqlite.transaction((statements: Statement[]) => {
       for (const statement of statements) this.runSqlite(statement);
@@ -67,15 +71,23 @@ export class RawSql {
    * of the update that failed, or -1 when all applied.
    *
    * `combined`, when given, does the work of all groups at once (their amounts summed per
-   * row): tried first, and when every guard holds the groups need not run one by one. On
-   * SQLite everything is one transaction (one commit); on MySQL each update commits by itself.
+   * row): tried first, and when every guard holds the groups need not run one by one.
+   *
+   * `record`, when given, turns the outcome into statements written with it (the hold journal).
+   * On SQLite everything is one transaction (one commit); on MySQL each update commits by
+   * itself and the record follows at once in its own transaction.
    */
-  async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[]): Promise<number[]> {
-    if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined);
-    if (combined && (await this.applyGuardedOneByOne(combined)) < 0) return groups.map(() => -1);
-    // In order, as on SQLite: when quota runs short, the first asked is the first served.
-    const failures: number[] = [];
-    for (const updates of groups) failures.push(await this.applyGuardedOneByOne(updates));
+  async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[], record?: RecordOutcome): Promise<number[]> {
+    if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined, record);
+    let failures: number[];
+    if (combined && (await this.applyGuardedOneByOne(combined)) < 0) failures = groups.map(() => -1);
+    else {
+      // In order, as on SQLite: when quota runs short, the first asked is the first served.
+      failures = [];
+      for (const updates of groups) failures.push(await this.applyGuardedOneByOne(updates));
+    }
+    const recorded = record ? record(failures) : [];
+    if (recorded.length > 0) await this.runInTransaction(recorded);
     return failures;
   }
 

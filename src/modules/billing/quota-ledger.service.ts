@@ -3,7 +3,8 @@ import { EntityManager } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { nowSeconds } from '../../database/columns';
-import { GuardedUpdate, RawSql } from '../../database/raw-sql';
+import { randomAlphanumeric } from '../../common/crypto/secret-box';
+import { GuardedUpdate, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
 
@@ -31,6 +32,8 @@ const HOLD_SQL: Record<QuotaHolder, { take: string; giveBack: string }> = {
 
 /** What pre-consumption took, to be settled or given back exactly. */
 export interface QuotaHold {
+  /** Its row in the hold journal (quota_holds), cleared by the settlement; absent when nothing was taken. */
+  journalId?: string;
   tokenId: number;
   /** Taken from the token's remain_quota (0 for unlimited and playground tokens). */
   fromToken: number;
@@ -109,6 +112,9 @@ export interface BalanceMovement {
 @Injectable()
 export class QuotaLedgerService {
   private pending: PendingHold[] = [];
+  /** Journal ids are this process's prefix and a counter: unique without a database round trip. */
+  private readonly journalPrefix = randomAlphanumeric(12);
+  private journalCounter = 0;
 
   constructor(
     private readonly sql: RawSql,
@@ -187,12 +193,16 @@ export class QuotaLedgerService {
     this.pending = [];
     try {
       const groups = batch.map((item) => item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)));
-      const failures = await this.sql.applyGuarded(groups, batch.length > 1 ? combinedTakes(batch) : undefined);
+      for (const item of batch) {
+        if (item.holders.includes('token')) item.hold.fromToken = item.amount;
+        item.hold.fromUser = item.amount;
+        item.hold.journalId = `${this.journalPrefix}-${++this.journalCounter}`;
+      }
+      const journal = (failures: number[]) => journalInserts(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold));
+      const failures = await this.sql.applyGuarded(groups, batch.length > 1 ? combinedTakes(batch) : undefined, journal);
       batch.forEach((item, index) => {
         const failed = failures[index];
         if (failed >= 0) return item.reject(new InsufficientQuotaError(item.holders[failed]));
-        if (item.holders.includes('token')) item.hold.fromToken = item.amount;
-        item.hold.fromUser = item.amount;
         item.resolve(item.hold);
       });
     } catch (error) {
@@ -207,6 +217,22 @@ export class LedgerRefusedError extends Error {
     super('the balance movement was refused');
     this.name = 'LedgerRefusedError';
   }
+}
+
+const JOURNAL_INSERT_CHUNK = 100;
+
+/** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
+function journalInserts(holds: QuotaHold[]): Statement[] {
+  const statements: Statement[] = [];
+  const now = nowSeconds();
+  for (let start = 0; start < holds.length; start += JOURNAL_INSERT_CHUNK) {
+    const chunk = holds.slice(start, start + JOURNAL_INSERT_CHUNK);
+    statements.push({
+      sql: `INSERT INTO quota_holds (id, token_id, user_id, from_token, from_user, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+      parameters: chunk.flatMap((hold) => [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now]),
+    });
+  }
+  return statements;
 }
 
 function holderId(hold: QuotaHold, holder: QuotaHolder): number {

@@ -21,6 +21,7 @@ export interface Settlement {
 const FLUSH_INTERVAL_MS = 100;
 const FLUSH_SIZE = 200;
 const LOG_INSERT_CHUNK = 100;
+const JOURNAL_DELETE_CHUNK = 500;
 type LogRow = Omit<LogEntity, 'id'>;
 const LOG_COLUMNS: (keyof LogRow)[] = [
   'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota', 'prompt_tokens',
@@ -36,8 +37,8 @@ interface Sums {
 
 /**
  * Settles requests off the request path: queued settlements are written every 100 ms (or
- * every 200 items), each batch in ONE transaction that adds the log rows and applies the
- * summed quota deltas to tokens, users and channels. Log rows and quota move together, so
+ * every 200 items), each batch in ONE transaction that adds the log rows, applies the
+ * summed quota deltas to tokens, users and channels, and clears the holds' journal rows. Log rows and quota move together, so
  * the ledger always balances; nothing queued is lost while the process runs, and the queue
  * is drained before the database closes on shutdown.
  */
@@ -111,6 +112,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const users = new Map<number, Sums>();
     const channels = new Map<number, number>();
     const logs: LogRow[] = [];
+    const journalIds: string[] = [];
     const add = (map: Map<number, Sums>, id: number, remain: number, used: number, requests: number) => {
       const sums = map.get(id) ?? { remain: 0, used: 0, requests: 0 };
       sums.remain += remain;
@@ -120,6 +122,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     };
     for (const item of batch) {
       const { hold, quota } = item;
+      if (hold.journalId) journalIds.push(hold.journalId);
       const requests = item.success ? 1 : 0;
       if (hold.tokenId > 0) add(tokens, hold.tokenId, item.tokenLimited ? hold.fromToken - quota : 0, quota, requests);
       add(users, hold.userId, hold.fromUser - quota, quota, requests);
@@ -135,6 +138,10 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     for (const [id, sums] of users) {
       if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
       statements.push({ sql: 'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', parameters: [sums.remain, sums.used, sums.requests, id] });
+    }
+    for (let i = 0; i < journalIds.length; i += JOURNAL_DELETE_CHUNK) {
+      const chunk = journalIds.slice(i, i + JOURNAL_DELETE_CHUNK);
+      statements.push({ sql: `DELETE FROM quota_holds WHERE id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
     }
     for (const [id, used] of channels) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
     await this.sql.runInTransaction(statements);

@@ -296,13 +296,13 @@ export const OPTION_DEFINITIONS = {
   'fetch_setting.allow_private_ip': bool({ default: false, ...ROOT, readBy: ['outbound'] }),
 
   // Payment
-  PayAddress: url({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
-  EpayId: str({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
-  EpayKey: str({ ...SECRET, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
-  CustomCallbackAddress: url({ ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  PayAddress: url({ ...ROOT, readBy: ['payment'] }),
+  EpayId: str({ ...ROOT, readBy: ['payment'] }),
+  EpayKey: str({ ...SECRET, readBy: ['payment'] }),
+  CustomCallbackAddress: url({ ...ROOT, readBy: ['payment'] }),
   Price: num({ default: 7.3, min: 0, max: 1_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'price' }),
   MinTopUp: int({ default: 1, min: 1, max: 1_000_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'min_topup' }),
-  TopupGroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, ...ROOT, readBy: ['payment'], waitsFor: 'online top-up (issue 9)' }),
+  TopupGroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, ...ROOT, readBy: ['payment'] }),
   PayMethods: json({
     default: [
       { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'alipay' },

@@ -1,0 +1,95 @@
+import http from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { call, startGateway } from './support/child-gateway';
+import { MockUpstream } from './support/mock-upstream';
+import { scratchDatabase } from './support/test-app';
+
+const ROOT = { username: 'root', password: 'root-pass-1' };
+const TOKEN_QUOTA = 100_000;
+
+/** Sends a chat call whose answer never comes; the request stays in flight until the process dies. */
+function hangingCall(baseUrl: string, apiKey: string): void {
+  const request = http.request(`${baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
+  request.on('error', () => undefined);
+  request.end(JSON.stringify({ model: 'hang-model', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }));
+}
+
+describe('billing: the hold journal survives a crash', () => {
+  let upstream: MockUpstream;
+  let database: Awaited<ReturnType<typeof scratchDatabase>>;
+  let dataDir: string;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    upstream = await new MockUpstream().start();
+    upstream.handler = () => ({ sse: [], hangAfter: true });
+    database = await scratchDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gw-crash-'));
+  });
+  afterAll(async () => {
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await upstream.stop();
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('refunds, with a system log row, every hold a killed process left in flight when the next one starts', async () => {
+    const env = { ...database.env, DATA_DIR: dataDir, SESSION_SECRET: 'crash-secret', WEB_DIST_DIR: path.join(dataDir, 'no-web') };
+    const first = await startGateway(env);
+    let rootId = 0;
+    let tokenId = 0;
+    let quotaBefore = 0;
+    try {
+      const { baseUrl } = first;
+      await call(baseUrl, 'POST', '/api/setup', { ...ROOT, confirmPassword: ROOT.password });
+      const signIn = await call(baseUrl, 'POST', '/api/user/login', ROOT);
+      const root = { cookie: signIn.cookie, id: (signIn.data as { id: number }).id };
+      rootId = root.id;
+      await call(baseUrl, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' }, root);
+      await call(baseUrl, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'hang-model': 1 }) }, root);
+      await call(baseUrl, 'POST', '/api/channel/', { name: 'hang', type: 1, key: 'sk-hang', base_url: upstream.url, models: 'hang-model' }, root);
+      const token = ((await call(baseUrl, 'POST', '/api/token/', { name: 'crash', remain_quota: TOKEN_QUOTA, unlimited_quota: false, expired_time: -1 }, root)).data as Array<{ id: number; key: string }>)[0];
+      tokenId = token.id;
+      quotaBefore = ((await call(baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
+
+      for (let index = 0; index < 5; index++) hangingCall(baseUrl, token.key);
+      // Wait until the upstream has all five: by then each hold is taken and journaled.
+      for (let attempt = 0; attempt < 200 && upstream.requests.length < 5; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(upstream.requests).toHaveLength(5);
+    } finally {
+      const exited = new Promise((resolve) => first.child.once('exit', resolve));
+      first.child.kill('SIGKILL');
+      await exited;
+    }
+
+    dataSource = new DataSource(database.env.SQL_DSN ? { type: 'mysql', url: database.env.SQL_DSN } : { type: 'better-sqlite3', database: database.env.SQLITE_PATH });
+    await dataSource.initialize();
+    const quotas = async () => {
+      const [user] = await dataSource.query('SELECT quota FROM users WHERE id = ?', [rootId]);
+      const [token] = await dataSource.query('SELECT remain_quota FROM tokens WHERE id = ?', [tokenId]);
+      return { user: Number(user.quota), token: Number(token.remain_quota) };
+    };
+    const held: Array<{ from_user: number | string }> = await dataSource.query('SELECT from_user FROM quota_holds');
+    expect(held).toHaveLength(5);
+    const heldTotal = held.reduce((sum, row) => sum + Number(row.from_user), 0);
+    expect(heldTotal).toBeGreaterThan(0);
+    expect(await quotas()).toEqual({ user: quotaBefore - heldTotal, token: TOKEN_QUOTA - heldTotal });
+
+    const second = await startGateway(env);
+    try {
+      expect(await dataSource.query('SELECT id FROM quota_holds')).toHaveLength(0);
+      expect(await quotas()).toEqual({ user: quotaBefore, token: TOKEN_QUOTA });
+      const logs: Array<{ quota: number | string; other: string; content: string }> = await dataSource.query('SELECT quota, other, content FROM logs WHERE type = 4 AND user_id = ? AND token_id = ?', [rootId, tokenId]);
+      expect(logs).toHaveLength(5);
+      expect(logs.every((log) => Number(log.quota) === 0 && log.content.startsWith('进程中断前未结算的请求'))).toBe(true);
+      expect(logs.reduce((sum, log) => sum + Number(JSON.parse(log.other).refunded_hold), 0)).toBe(heldTotal);
+    } finally {
+      const exited = new Promise((resolve) => second.child.once('exit', resolve));
+      second.child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});

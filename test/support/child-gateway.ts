@@ -1,0 +1,34 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+/** The real entry point (src/main.ts) in a child process, as Docker runs it. */
+export function startGateway(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string; output: () => string }> {
+  const projectRoot = path.join(__dirname, '..', '..');
+  const child = spawn(process.execPath, ['-r', path.join(__dirname, 'swc-register.js'), path.join(projectRoot, 'src', 'main.ts')], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on http:\/\/localhost:(\d+)/.exec(output);
+      if (match) resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}`, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`gateway exited with ${code} before listening:\n${output}`)));
+  });
+}
+
+/** One console API call; throws with the server's message unless it succeeded. */
+export async function call(baseUrl: string, method: string, route: string, body?: unknown, session?: { cookie: string; id: number }): Promise<{ data: unknown; cookie: string }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (session) Object.assign(headers, { cookie: session.cookie, 'new-api-user': String(session.id) });
+  const response = await fetch(baseUrl + route, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const envelope = (await response.json()) as { success: boolean; message: string; data: unknown };
+  if (!envelope.success) throw new Error(`${method} ${route}: ${envelope.message}`);
+  return { data: envelope.data, cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] };
+}
+
