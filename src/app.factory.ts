@@ -52,7 +52,7 @@ function drainConnections(server: http.Server, graceMs: number): Promise<void> {
 export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
   const logger = new AppLogger();
   logger.setLogLevels(logLevels);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, rawBody: true, logger });
   // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
   app.set('trust proxy', hopTrust(config.trustProxy));
   app.disable('x-powered-by');

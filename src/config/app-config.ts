@@ -14,6 +14,8 @@ export interface AppConfig {
   dataDir: string;
   database: { type: DatabaseType; sqlitePath: string; mysqlUrl: string };
   redisUrl: string;
+  /** Where the Stripe SDK sends its API calls; empty means Stripe itself (tests point it at a mock). */
+  stripeApiUrl: string;
   sessionSecret: string;
   cryptoSecret: string;
   /** Requests per IP per window on login, register, password reset and verification. */
@@ -146,6 +148,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     database,
     redisUrl: env.REDIS_CONN_STRING?.trim() ?? '',
+    stripeApiUrl: env.STRIPE_API_URL?.trim() ?? '',
     sessionSecret,
     cryptoSecret,
     criticalRateLimit: {

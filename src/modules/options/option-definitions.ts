@@ -303,6 +303,10 @@ export const OPTION_DEFINITIONS = {
   Price: num({ default: 7.3, min: 0, max: 1_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'price' }),
   MinTopUp: int({ default: 1, min: 1, max: 1_000_000_000, ...ROOT, readBy: ['payment', 'console'], status: 'min_topup' }),
   TopupGroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, ...ROOT, readBy: ['payment'] }),
+  StripeApiSecret: str({ ...SECRET, readBy: ['payment'] }),
+  StripeWebhookSecret: str({ ...SECRET, readBy: ['payment'] }),
+  /** US dollars charged through Stripe per unit of top-up. */
+  StripeUnitPrice: num({ default: 8, min: 0.01, max: 1_000_000, ...ROOT, readBy: ['payment'] }),
   PayMethods: json({
     default: [
       { name: '支付宝', color: 'rgba(var(--semi-blue-5), 1)', type: 'alipay' },

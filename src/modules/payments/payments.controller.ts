@@ -1,15 +1,19 @@
-import { Body, Controller, Get, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, Headers, Post, Query, RawBodyRequest, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser, Public } from '../../common/auth/auth.decorators';
 import { Page, parsePageQuery } from '../../common/http/pagination';
 import { PayDto, TopUpAmountDto } from './dto/payment.dto';
 import { PaymentsService } from './payments.service';
+import { StripeCheckoutService } from './stripe-checkout.service';
 import { PayForm, TopUpView } from './top-up.wire';
 
 /** The wallet's online top-up: price lookup, orders, history, and the providers' notices. */
 @Controller('api/user')
 export class PaymentsController {
-  constructor(private readonly payments: PaymentsService) {}
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly stripe: StripeCheckoutService,
+  ) {}
 
   /** The payable amount for `amount` units, as "0.00" text. */
   @Post('amount')
@@ -17,9 +21,19 @@ export class PaymentsController {
     return this.payments.payableMoney(actor, dto.amount);
   }
 
+  /** payment_method `stripe` opens a Stripe Checkout page; the others are Epay's methods. */
   @Post('pay')
   pay(@CurrentUser() actor: AuthenticatedUser, @Body() dto: PayDto): Promise<PayForm> {
-    return this.payments.payWithEpay(actor, dto);
+    return dto.payment_method === 'stripe' ? this.stripe.pay(actor, dto.amount) : this.payments.payWithEpay(actor, dto);
+  }
+
+  /** Stripe's webhook: the raw body is what its signature covers. */
+  @Public()
+  @Post('stripe/webhook')
+  async stripeWebhook(@Req() request: RawBodyRequest<Request>, @Headers('stripe-signature') signature: string | undefined, @Res() response: Response): Promise<void> {
+    const verified = await this.stripe.handleWebhook(request.rawBody, signature);
+    if (verified) response.status(200).json({ received: true });
+    else response.status(400).json({ error: 'signature verification failed' });
   }
 
   @Get('topup/self')

@@ -6,11 +6,12 @@ import { UsersModule } from '../users/users.module';
 import { TopUpEntity } from './entities/top-up.entity';
 import { PaymentsController } from './payments.controller';
 import { PaymentsService } from './payments.service';
+import { StripeCheckoutService } from './stripe-checkout.service';
 
 /** Online top-up orders and the payment providers' notices; credits go through the ledger. */
 @Module({
   imports: [TypeOrmModule.forFeature([TopUpEntity]), BillingModule, OptionsModule, UsersModule],
   controllers: [PaymentsController],
-  providers: [PaymentsService],
+  providers: [PaymentsService, StripeCheckoutService],
 })
 export class PaymentsModule {}

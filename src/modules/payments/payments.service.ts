@@ -115,9 +115,13 @@ export class PaymentsService {
     return toPage(page, total, rows.map(toTopUpView));
   }
 
-  /** A pending order with a unique trade number; the quota is fixed now, at today's QuotaPerUnit. */
-  async createOrder(actor: AuthenticatedUser, amount: number, method: string): Promise<TopUpEntity> {
-    const money = this.payableMoney(actor, amount);
+  /**
+   * A pending order with a unique trade number; the quota is fixed now, at today's QuotaPerUnit.
+   * `money` defaults to the Epay price (a provider with its own price passes it).
+   */
+  async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string): Promise<TopUpEntity> {
+    const money = providerMoney ?? this.payableMoney(actor, amount);
+    if (providerMoney !== undefined && amount < this.options.get('MinTopUp')) throw new AppError('payment.amount_too_small', { min: this.options.get('MinTopUp') });
     const order = this.orders.create({
       user_id: actor.id,
       amount,

@@ -22,7 +22,8 @@ export class StatusService {
       version: this.config.version,
       start_time: this.config.startTime,
       setup: await this.setup.isInitialised(),
-      enable_online_topup: o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
+      enable_online_topup:
+        (o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '') || (o.get('StripeApiSecret') !== '' && o.get('StripeWebhookSecret') !== ''),
     };
   }
 }

@@ -14,4 +14,5 @@ export const moneyRoutes: RouteAccessTable = {
   'GET /api/user/topup/self': 'user',
   'GET /api/user/epay/notify': 'public',
   'POST /api/user/epay/notify': 'public',
+  'POST /api/user/stripe/webhook': 'public',
 };

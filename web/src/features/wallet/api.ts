@@ -13,8 +13,9 @@ export const walletApi = {
   history: (page: number, pageSize: number) => api.get<Page<TopUpOrder>>('/api/user/topup/self', { query: { p: page, page_size: pageSize } }),
 };
 
-/** Hands the browser to the payment provider: its signed form, POSTed like a normal form. */
+/** Hands the browser to the payment provider: its signed form, POSTed like a normal form, or (no fields: Stripe Checkout) its page. */
 export function submitPayForm(form: PayForm): void {
+  if (Object.keys(form.params).length === 0) return window.location.assign(form.url);
   const element = document.createElement('form');
   element.method = 'POST';
   element.action = form.url;

@@ -1,0 +1,79 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import Stripe from 'stripe';
+import { AuthenticatedUser } from '../../common/auth/auth.decorators';
+import { AppError } from '../../common/errors/app-error';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { OptionsService } from '../options/options.service';
+import { PaymentsService } from './payments.service';
+import { PayForm } from './top-up.wire';
+
+/**
+ * Stripe as a payment method: a Checkout Session per order (its client_reference_id is our
+ * trade_no), and the webhook, verified with the SDK's signature check, crediting through
+ * PaymentsService.creditPaidOrder like every provider.
+ */
+@Injectable()
+export class StripeCheckoutService {
+  private readonly logger = new Logger(StripeCheckoutService.name);
+  private client?: { secret: string; stripe: Stripe };
+
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly options: OptionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  isConfigured(): boolean {
+    return this.options.get('StripeApiSecret') !== '' && this.options.get('StripeWebhookSecret') !== '';
+  }
+
+  /** A pending order and the Checkout page that pays it (opened with a plain GET: no form fields). */
+  async pay(actor: AuthenticatedUser, amount: number): Promise<PayForm> {
+    const base = this.payments.callbackBase();
+    if (!base || !this.isConfigured()) throw new AppError('payment.not_configured');
+    const unitCents = Math.round(this.options.get('StripeUnitPrice') * 100);
+    const order = await this.payments.createOrder(actor, amount, 'stripe', ((unitCents * amount) / 100).toFixed(2));
+    const session = await this.stripe().checkout.sessions.create({
+      mode: 'payment',
+      client_reference_id: order.trade_no,
+      metadata: { trade_no: order.trade_no },
+      line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
+      success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
+      cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
+    });
+    if (!session.url) throw new AppError('payment.provider_failed');
+    return { url: session.url, params: {} };
+  }
+
+  /**
+   * The webhook: answers false for a signature that does not verify (the caller says 400).
+   * A paid checkout.session.completed credits its order once; other events are acknowledged.
+   */
+  async handleWebhook(rawBody: Buffer | undefined, signature: string | undefined): Promise<boolean> {
+    const secret = this.options.get('StripeWebhookSecret');
+    let event: Stripe.Event;
+    try {
+      if (!secret || !rawBody || !signature) throw new Error('missing body, signature or secret');
+      event = this.stripe().webhooks.constructEvent(rawBody, signature, secret);
+    } catch (error) {
+      this.logger.warn(`Stripe webhook refused: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+    if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded') return true;
+    const session = event.data.object;
+    if (session.payment_status !== 'paid' || session.currency !== 'usd') return true;
+    await this.payments.creditPaidOrder({ tradeNo: session.client_reference_id ?? '', paidCents: session.amount_total ?? NaN, provider: 'stripe' });
+    return true;
+  }
+
+  /** One SDK client per secret key; STRIPE_API_URL points it elsewhere (the tests' mock Stripe). */
+  private stripe(): Stripe {
+    const secret = this.options.get('StripeApiSecret');
+    if (this.client?.secret !== secret) {
+      const api = this.config.stripeApiUrl ? new URL(this.config.stripeApiUrl) : undefined;
+      const endpoint = api ? { host: api.hostname, port: Number(api.port) || undefined, protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {};
+      this.client = { secret, stripe: new Stripe(secret || 'sk_unset', { ...endpoint, maxNetworkRetries: 1, timeout: 20_000 }) };
+    }
+    return this.client.stripe;
+  }
+}
