@@ -2,7 +2,7 @@ import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
 import { AppLogger } from './common/app-logger';
 import { AppConfig } from './config/app-config';
@@ -13,6 +13,14 @@ import { RawRoutes } from './http/raw-routes';
 import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
+
+/** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
+const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
+
+function refuseDeepJsonKeepingSignedBodies(request: IncomingMessage, response: unknown, body: Buffer): void {
+  refuseDeepJson(request, response, body);
+  if (SIGNED_BODY_PATHS.some((path) => request.url?.startsWith(path))) (request as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+}
 
 export interface GatewayApp {
   app: NestExpressApplication;
@@ -52,11 +60,11 @@ function drainConnections(server: http.Server, graceMs: number): Promise<void> {
 export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
   const logger = new AppLogger();
   logger.setLogLevels(logLevels);
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, rawBody: true, logger });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
   // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
   app.set('trust proxy', hopTrust(config.trustProxy));
   app.disable('x-powered-by');
-  app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJson });
+  app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJsonKeepingSignedBodies });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {
