@@ -2,7 +2,9 @@ import autocannon from 'autocannon';
 import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { Agent } from 'undici';
+import { guardCostMicros } from './guard-cost';
 import type { ReadyMessage, StatsMessage } from './process-stats';
+import { sensitiveCheckMicros } from './sensitive-check';
 
 /**
  * `npm run bench`: the gateway against the floor (a minimal node:http + undici proxy) and
@@ -69,6 +71,9 @@ function body(mode: Mode, extra: Record<string, unknown> = {}): string {
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
+  // In this process, before the servers start, so nothing else competes for the CPU.
+  const sensitiveCheck = sensitiveCheckMicros('english');
+  const sensitiveCheckChinese = sensitiveCheckMicros('chinese');
   const upstream = await start('mock-upstream-server.js');
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
@@ -121,6 +126,7 @@ async function main(): Promise<void> {
     nonstream: { direct: average(figures.nonstream.direct), floor: average(figures.nonstream.floor), gateway: average(figures.nonstream.gateway) },
     stream: { direct: average(figures.stream.direct), floor: average(figures.stream.floor), gateway: average(figures.stream.gateway) },
   };
+  const guard = await guardCostMicros();
   const result = {
     connections: CONNECTIONS,
     durationSeconds: DURATION_S,
@@ -132,12 +138,14 @@ async function main(): Promise<void> {
       stream: round2(median(figures.stream.gateway.map((run, index) => run.rps / figures.stream.floor[index].rps))),
     },
     /** Gateway CPU per streamed request: OpenAI's format through a Claude channel (converted) against pass-through. */
-    cpu_us_per_req: { native_stream: average(nativeStream).cpuMicrosPerRequest, passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest },
+    cpu_us_per_req: { native_stream: average(nativeStream).cpuMicrosPerRequest, passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest, sensitive_check: sensitiveCheck, sensitive_check_cjk: sensitiveCheckChinese },
     nativeStream: average(nativeStream),
     latencyOneConnectionMs: latency,
     addedLatencyP50Ms: round3(latency.gateway - latency.direct),
+    /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
+    guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { nativeStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -150,9 +158,11 @@ async function main(): Promise<void> {
     }
   }
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
+  console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
   console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ 1)`);
   console.log(`${OPEN_STREAMS} open streams: ${openStreams.completed} completed, gateway peak RSS ${result.openStreams.gatewayPeakRssMB} MB (target < 300)`);
+  console.log(`outbound guard: ${guard.perRequest} µs per request (URL check), ${guard.perNewConnection} µs per new upstream connection (address check, DNS excluded)`);
   console.log(`peak RSS MB: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
   console.log(JSON.stringify(result));
 

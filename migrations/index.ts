@@ -8,6 +8,8 @@ import { TaskTables1795420000000 } from './1795420000000-task-tables';
 import { QuotaData1795430000000 } from './1795430000000-quota-data';
 import { LogTypeIndex1795440000000 } from './1795440000000-log-type-index';
 import { QuotaHolds1795450000000 } from './1795450000000-quota-holds';
+import { TokenKeyHash1795460000000 } from './1795460000000-token-key-hash';
+import { LogQueryIndexes1795470000000 } from './1795470000000-log-query-indexes';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -21,4 +23,6 @@ export const MIGRATIONS = [
   QuotaData1795430000000,
   LogTypeIndex1795440000000,
   QuotaHolds1795450000000,
+  TokenKeyHash1795460000000,
+  LogQueryIndexes1795470000000,
 ];

@@ -10,12 +10,15 @@ import { createValidationPipe } from './common/http/validation';
 import { hopTrust } from './common/http/client-ip';
 import { refuseDeepJson } from './common/http/json-depth';
 import { RawRoutes } from './http/raw-routes';
+import { jsonBodiesOnly } from './http/json-only';
 import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
+/** Callbacks that payment providers post as forms; every other /api body must be JSON. */
+const FORM_BODY_PATHS = ['/api/user/epay/notify'];
 
 function refuseDeepJsonKeepingSignedBodies(request: IncomingMessage, response: unknown, body: Buffer): void {
   refuseDeepJson(request, response, body);
@@ -64,6 +67,7 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
   app.set('trust proxy', hopTrust(config.trustProxy));
   app.disable('x-powered-by');
+  app.use('/api', jsonBodiesOnly(FORM_BODY_PATHS));
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJsonKeepingSignedBodies });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   app.useGlobalPipes(createValidationPipe());

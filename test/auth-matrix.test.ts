@@ -90,6 +90,25 @@ describe('authorization matrix', () => {
     expect(failures).toEqual([]);
   });
 
+  it('answers a method a route does not serve with a clear error, never a 500', async () => {
+    const routes = mappedRoutes(app);
+    const served = new Map<string, Set<string>>();
+    for (const route of routes) {
+      const [method, routePath] = route.split(' ');
+      served.set(routePath, (served.get(routePath) ?? new Set()).add(method));
+    }
+    const failures: string[] = [];
+    for (const [routePath, methods] of served) {
+      const url = routePath.replace(/:(\w+)/g, '999999');
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((candidate) => !methods.has(candidate))) {
+        const verb = method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+        const response = await app.http[verb](url).set('Cookie', callers.root.cookie).set('New-Api-User', String(callers.root.id));
+        if (response.status >= 500 || response.body?.success !== false) failures.push(`${method} ${routePath} → ${response.status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('requires New-Api-User to match the signed-in user', async () => {
     const { user, admin } = callers;
     const missing = await app.http.get('/api/user/self').set('Cookie', user.cookie);

@@ -1,10 +1,9 @@
 import { APIError } from 'openai';
 import { DataSource } from 'typeorm';
 import { registerUser } from './support/accounts';
-import { MockUpstream } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { setupRoot } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import type { MockUpstream } from './support/mock-upstream';
+import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
+import type { TestApp } from './support/test-app';
 
 /** A chat answer reporting the usage the test prices; the prompt matches the hold's estimate of one short message (8). */
 function answerUsing(completionTokens: number) {
@@ -27,10 +26,7 @@ describe('billing: hold sizing', () => {
   let seed: RelaySeed;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    await setupRoot(app);
+    ({ app, upstream, seed } = await startRelayTestbed());
     await seed.setOption('ModelRatio', JSON.stringify({ 'hold-model': 1 }));
     await seed.setOption('CompletionRatio', JSON.stringify({ 'hold-model': 2 }));
     await seed.setOption('PreConsumedQuota', 500);

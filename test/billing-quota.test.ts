@@ -1,8 +1,8 @@
 import OpenAI, { APIError } from 'openai';
-import { registerUser, setupRoot, type Session } from './support/accounts';
+import { registerUser, type Session } from './support/accounts';
 import { chatStreamEvents, MockUpstream } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
+import type { TestApp } from './support/test-app';
 import { QuotaLedgerService } from '../src/modules/billing/quota-ledger.service';
 
 /** Mock usage (12 prompt, 7 completion) at ratio 2 and completion ratio 3: (12 + 21) × 2 = 66 quota per request. */
@@ -14,10 +14,7 @@ describe('billing: holds, refunds and the quota invariant', () => {
   let seed: RelaySeed;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    await setupRoot(app);
+    ({ app, upstream, seed } = await startRelayTestbed());
     await seed.setOption('ModelRatio', JSON.stringify({ 'bill-model': 2 }));
     await seed.setOption('CompletionRatio', JSON.stringify({ 'bill-model': 3 }));
     await seed.setOption('PreConsumedQuota', 0);

@@ -72,6 +72,9 @@ describe('channel management', () => {
     for (const channel of created) expect(await abilitiesOf(channel.id)).toHaveLength(4);
     // A single-mode key with several lines stays one channel (multi-line keys exist, e.g. service accounts).
     expect(await createChannel({ ...baseChannel, name: 'single-multiline', key: 'line1\nline2' })).toHaveLength(1);
+    // Vertex keys are JSON key files: batch mode takes a JSON array of them, one channel each.
+    const keyFiles = JSON.stringify([{ type: 'service_account', project_id: 'a' }, { type: 'service_account', project_id: 'b' }], null, 2);
+    expect(await createChannel({ ...baseChannel, type: 41, name: 'vertex-batch', mode: 'batch', key: keyFiles })).toHaveLength(2);
   });
 
   it('drops blank and repeated models and groups, ignoring case as MySQL does', async () => {
@@ -273,6 +276,22 @@ describe('channel management', () => {
     // Priced models without any channel are known too.
     expect(known.find((model) => model.id === 'gemini-2.5-pro')).toMatchObject({ owned_by: 'custom' });
     await admin.delete(`/api/channel/${off.id}/`);
+  });
+
+  it('maps each channel type to its priced models for signed-in users (GET /api/models)', async () => {
+    const answer = await user.get('/api/models');
+    expect(answer.body.success).toBe(true);
+    const byType = answer.body.data as Record<string, string[]>;
+    expect(byType['1']).toEqual(expect.arrayContaining(['gpt-4o', 'gpt-4o-mini', 'dall-e-3']));
+    expect(byType['1'].some((model) => model.startsWith('claude') || model.startsWith('gemini'))).toBe(false);
+    expect(byType['3']).toEqual(byType['1']);
+    expect(byType['14'].length).toBeGreaterThan(0);
+    expect(byType['14'].every((model) => model.startsWith('claude'))).toBe(true);
+    expect(byType['2']).toEqual(expect.arrayContaining(['mj_imagine', 'mj_inpaint', 'swap_face']));
+    expect(byType['36']).toEqual(['suno_lyrics', 'suno_music']);
+    expect(byType['43']).toEqual(expect.arrayContaining(['deepseek-chat']));
+    expect([...byType['24']].sort()).toEqual(byType['24']);
+    expect((await app.http.get('/api/models')).status).toBe(401);
   });
 
   it('answers the user model list from enabled abilities of the usable groups', async () => {

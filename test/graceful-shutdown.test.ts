@@ -5,9 +5,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { chatStreamEvents, MOCK_REPLY_TEXT, MOCK_USAGE, MockUpstream } from './support/mock-upstream';
 import { scratchDatabase } from './support/test-app';
-import { call, startGateway } from './support/child-gateway';
-
-const ROOT = { username: 'root', password: 'root-pass-1' };
+import { call, prepareRelay, startGateway } from './support/child-gateway';
 
 /** A streamed chat through raw HTTP; resolves `started` at the first byte and `done` with the whole body. */
 function streamChat(baseUrl: string, apiKey: string): { started: Promise<void>; done: Promise<string> } {
@@ -59,16 +57,10 @@ describe('graceful shutdown on SIGTERM', () => {
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', (code) => resolve(code)));
     try {
       const { baseUrl } = gateway;
-      await call(baseUrl, 'POST', '/api/setup', { ...ROOT, confirmPassword: ROOT.password });
-      const signIn = await call(baseUrl, 'POST', '/api/user/login', ROOT);
-      const root = { cookie: signIn.cookie, id: (signIn.data as { id: number }).id };
-      await call(baseUrl, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' }, root);
-      await call(baseUrl, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ 'slow-model': 1 }) }, root);
-      await call(baseUrl, 'POST', '/api/channel/', { name: 'slow', type: 1, key: 'sk-slow', base_url: upstream.url, models: 'slow-model' }, root);
-      const token = ((await call(baseUrl, 'POST', '/api/token/', { name: 'shutdown', remain_quota: 0, unlimited_quota: true, expired_time: -1 }, root)).data as Array<{ key: string }>)[0];
+      const { root, apiKey } = await prepareRelay(baseUrl, upstream.url, 'slow-model');
       const quotaBefore = ((await call(baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
 
-      const streams = [1, 2, 3].map(() => streamChat(baseUrl, token.key));
+      const streams = [1, 2, 3].map(() => streamChat(baseUrl, apiKey));
       await Promise.all(streams.map((stream) => stream.started));
       gateway.child.kill('SIGTERM');
 

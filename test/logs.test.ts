@@ -64,7 +64,10 @@ describe('usage logs', () => {
     const first = items.find((row) => row.model_name === 'gpt-4o-mini')!;
     expect(first).toMatchObject({ type: 2, user_id: alice.id, username: 'alice', token_name: 'second', channel: 9, channel_name: 'upstream-9', group: 'vip', ip: '203.0.113.9', quota: 20, prompt_tokens: 10, completion_tokens: 5, is_stream: false });
     expect(JSON.parse(first.other as string).admin_info).toEqual({ use_channel: ['7', '8'] });
-    expect(items.map((row) => row.id)).toEqual([...items.map((row) => row.id as number)].sort((a, b) => b - a));
+    // Newest first by time: the entry backdated two hours comes after the later ones.
+    const times = items.map((row) => row.created_at as number);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(items.findIndex((row) => row.model_name === 'claude-3-5-sonnet-20241022')).toBeGreaterThan(items.findIndex((row) => row.model_name === '100%_model'));
   });
 
   it('filters by type, username, token, model, group, channel and time', async () => {
@@ -165,11 +168,13 @@ describe('usage logs', () => {
       await db.query(`INSERT INTO logs (user_id, created_at, type, username) VALUES ${rows}`, parameters);
     }
     const before = Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n);
-    // The list's total stops counting at 10,000 rows.
-    expect((await admin.get('/api/log/?page_size=10')).body.data).toMatchObject({ total: 10_000, items: expect.any(Array) });
+    // The list's total stops counting at 10,000 rows and says there are more; a total under the cap is exact.
+    expect((await admin.get('/api/log/?page_size=10')).body.data).toMatchObject({ total: 10_000, total_capped: true, items: expect.any(Array) });
+    expect((await admin.get('/api/log/self/?page_size=10')).body.data).toMatchObject({ total: 0, total_capped: false });
     const cleared = await admin.delete(`/api/log/?target_timestamp=${old + 11_000}`);
     expect(cleared.body).toMatchObject({ success: true, data: 11_000 });
     expect(Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n)).toBe(before - 11_000);
     expect(Number((await db.query('SELECT MIN(created_at) AS t FROM logs WHERE username = ?', ['bulk']))[0].t)).toBe(old + 11_000);
+    expect((await admin.get('/api/log/?username=bulk')).body.data).toMatchObject({ total: 1_000, total_capped: false });
   });
 });

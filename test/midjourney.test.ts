@@ -1,13 +1,19 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { OptionsService } from '../src/modules/options/options.service';
+import { MidjourneyTaskEntity } from '../src/modules/tasks/entities/midjourney-task.entity';
 import { MidjourneyPollerService } from '../src/modules/tasks/midjourney/midjourney-poller.service';
+import { TaskBillingService } from '../src/modules/tasks/task-billing.service';
+import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MJ_SECRET, MockMidjourneyProxy } from './support/mock-task-upstreams';
 import { startTestApp, TestApp } from './support/test-app';
 
-const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_describe,mj_upload';
+const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_describe,mj_upload,mj_inpaint,mj_modal';
+const UPLOAD_PRICE = 25_000;
 const IMAGINE_PRICE = 50_000; // $0.1 × 500000
 const UPSCALE_PRICE = 25_000;
 
@@ -162,6 +168,76 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     const refunds = (await systemLogs(alice.id)).filter((row: { content: string }) => row.content.includes(taskId));
     expect(refunds).toHaveLength(1);
     expect(Number(refunds[0].quota)).toBe(IMAGINE_PRICE);
+  });
+
+  it('refunds once when two pollers race over the same failed task, undoing every total with one log row', async () => {
+    // A second poller, as a second gateway process would run it, over the same database.
+    const other = new MidjourneyPollerService(app.app.get(getRepositoryToken(MidjourneyTaskEntity)), app.app.get(TaskRelaySupport), app.app.get(TaskBillingService), app.app.get(OptionsService));
+    await seed.flush();
+    const userBefore = await seed.userQuota(alice.id);
+    const tokenBefore = await seed.tokenQuota(aliceToken.id);
+    const channelUsed = async () => Number((await app.app.get(DataSource).query('SELECT used_quota FROM channels WHERE id = ?', [channelId]))[0].used_quota);
+    const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'fail-later race' })).body.result;
+    await seed.flush();
+    const channelCharged = await channelUsed();
+    await poller.pollOnce();
+    // Both read the task IN_PROGRESS, both hear FAILURE: only one wins the move, and with it the refund.
+    await Promise.all([poller.pollOnce(), other.pollOnce(), poller.pollOnce(), other.pollOnce()]);
+    await seed.flush();
+    expect(await seed.userQuota(alice.id)).toEqual({ ...userBefore, request_count: userBefore.request_count + 1 });
+    expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
+    expect(await channelUsed()).toBe(channelCharged - IMAGINE_PRICE);
+    const refunds = await app.app.get(DataSource).query('SELECT quota, token_id, model_name, channel_id FROM logs WHERE type = 4 AND content LIKE ?', [`%${taskId}%`]);
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]).toMatchObject({ token_id: aliceToken.id, model_name: 'mj_imagine', channel_id: channelId });
+    expect(Number(refunds[0].quota)).toBe(IMAGINE_PRICE);
+  });
+
+  it('keeps a failed task unfinished when its refund cannot be written: the status moves only with the refund', async () => {
+    const carol = await registerUser(app, 'carol');
+    await seed.setUserQuota(carol.id, 1_000_000);
+    const carolKey = (await seed.createToken(carol.id)).apiKey;
+    const taskId = (await submit(carolKey, '/mj/submit/imagine', { prompt: 'fail-later orphan' })).body.result;
+    await seed.flush();
+    await poller.pollOnce();
+    // The paying user's row is gone, so the ledger refuses the refund and the claim rolls back with it.
+    await app.app.get(DataSource).query('DELETE FROM users WHERE id = ?', [carol.id]);
+    await poller.pollOnce();
+    const [row] = await app.app.get(DataSource).query('SELECT status, progress FROM midjourneys WHERE mj_id = ?', [taskId]);
+    expect(row).toEqual({ status: 'IN_PROGRESS', progress: '50%' });
+    expect(await app.app.get(DataSource).query('SELECT id FROM logs WHERE type = 4 AND content LIKE ?', [`%${taskId}%`])).toHaveLength(0);
+  });
+
+  it('records an upload as a finished task at the upload price, with its first link as the image', async () => {
+    await seed.flush();
+    const userBefore = await seed.userQuota(alice.id);
+    const answer = await submit(aliceToken.apiKey, '/mj/submit/upload-discord-images', { base64Array: ['data:image/png;base64,AAAA'] });
+    expect(answer.body).toEqual({ code: 1, description: 'Success', result: ['https://cdn.invalid/a.png'] });
+    await seed.flush();
+    expect((await seed.userQuota(alice.id)).quota).toBe(userBefore.quota - UPLOAD_PRICE);
+    const [log] = (await seed.consumeLogs({ userId: alice.id })).slice(-1);
+    expect(log).toMatchObject({ model_name: 'mj_upload', quota: UPLOAD_PRICE });
+    const mine = await app.http.get('/api/mj/self/?p=0').set('Cookie', alice.cookie).set('New-Api-User', String(alice.id));
+    expect(mine.body.data.items[0]).toMatchObject({ action: 'UPLOAD', code: 1, mj_id: '', status: 'SUCCESS', progress: '100%', image_url: 'https://cdn.invalid/a.png', quota: UPLOAD_PRICE });
+    // Nothing to poll: the next round asks the upstream for no task.
+    await poller.pollOnce();
+    expect(mj.requests.filter((request) => request.path === '/mj/task/list-by-condition')).toHaveLength(0);
+  });
+
+  it('opens an inpaint window free of charge (the modal that follows is billed)', async () => {
+    const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'to inpaint' })).body.result;
+    await poller.pollOnce();
+    await poller.pollOnce();
+    await seed.flush();
+    const before = await seed.userQuota(alice.id);
+    const inpaint = await submit(aliceToken.apiKey, '/mj/submit/action', { taskId, customId: `MJ::Inpaint::1::${taskId}::SOLO` });
+    expect(inpaint.body).toMatchObject({ code: 1 });
+    const modal = await submit(aliceToken.apiKey, '/mj/submit/modal', { taskId: inpaint.body.result, prompt: 'a hat', maskBase64: 'AAAA' });
+    expect(modal.body).toMatchObject({ code: 1 });
+    await seed.flush();
+    expect((await seed.userQuota(alice.id)).quota).toBe(before.quota - IMAGINE_PRICE);
+    const logs = (await seed.consumeLogs({ userId: alice.id })).slice(-2);
+    expect(logs.map((row) => [row.model_name, row.quota])).toEqual([['mj_inpaint', 0], ['mj_modal', IMAGINE_PRICE]]);
   });
 
   it('disables the channel on code 3 when automatic disabling is on', async () => {

@@ -87,6 +87,8 @@ describe('third-party sign-in and bindings', () => {
     root = await setupRoot(app);
     dataSource = app.app.get(DataSource);
     await setOptions({
+      // The OpenID provider and the WeChat server listen on loopback, which the outbound guard refuses by default.
+      'fetch_setting.allow_private_ip': 'true',
       ServerAddress: app.baseUrl,
       GitHubOAuthEnabled: 'true',
       GitHubClientId: 'github-client',
@@ -298,6 +300,34 @@ describe('third-party sign-in and bindings', () => {
     expect((await browser.get(`/api/oauth/email/bind?email=binder@example.test&code=${code}`)).body).toMatchObject({ success: true, message: 'Email address bound' });
     expect(await userById(browser.userId!)).toMatchObject({ email: 'binder@example.test' });
     expect((await browser.get('/api/oauth/email/bind?email=binder@example.test')).body).toMatchObject({ success: false, message: 'Please enter the email verification code!' });
+  });
+
+  it('sends OIDC discovery, the OIDC token call and the WeChat server through the outbound guard', async () => {
+    const wellKnown = `${op.issuer}/.well-known/openid-configuration`;
+    const refusedPrivate = { success: false, message: expect.stringContaining('fetch_setting.allow_private_ip') };
+    // A state and an authorization made while loopback is allowed, to redeem after it is not.
+    const browser = new BrowserSession(app);
+    const state = (await browser.get('/api/oauth/state')).body.data as string;
+    const authorizationUrl = (await browser.get(`/api/oauth/oidc/authorize?state=${state}`)).headers.location as string;
+    const back = await signInAtProvider(authorizationUrl, 'ada', `${app.baseUrl}/oauth/oidc`);
+    const wechatCalls = wechatServer.requests.length;
+    await setOptions({ 'fetch_setting.allow_private_ip': 'false', 'oidc.well_known': '' });
+    await setOptions({ 'oidc.well_known': wellKnown });
+    try {
+      expect(remember(await new BrowserSession(app).get('/api/oauth/wechat?code=123456')).body).toMatchObject(refusedPrivate);
+      expect(wechatServer.requests).toHaveLength(wechatCalls);
+      // Discovery of a loopback provider is refused before any request leaves.
+      const discoveryState = (await new BrowserSession(app).get('/api/oauth/state')).body.data as string;
+      expect(remember(await new BrowserSession(app).get(`/api/oauth/oidc/authorize?state=${discoveryState}`)).body).toMatchObject(refusedPrivate);
+      // The token call of a provider discovered earlier is judged on its own.
+      await setOptions({ 'fetch_setting.allow_private_ip': 'true' });
+      expect((await new BrowserSession(app).get(`/api/oauth/oidc/authorize?state=${discoveryState}`)).status).toBe(302);
+      await setOptions({ 'fetch_setting.allow_private_ip': 'false' });
+      expect(remember(await browser.get(`/api/oauth/oidc${back.search}`)).body).toMatchObject(refusedPrivate);
+    } finally {
+      await setOptions({ 'fetch_setting.allow_private_ip': 'true' });
+    }
+    expect((await new BrowserSession(app).get('/api/oauth/wechat?code=123456')).body).toMatchObject({ success: true, data: { wechat_id: 'openid-123456' } });
   });
 
   it('never shows a client secret, bot token or server token in an answer', async () => {

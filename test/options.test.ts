@@ -76,8 +76,15 @@ describe('options', () => {
       ['claude.thinking_adapter_budget_tokens_percentage', '1.5', 'claude.thinking_adapter_budget_tokens_percentage must be at most 1'],
       ['ServerAddress', 'ftp://example.com', 'ServerAddress must start with http:// or https://'],
       ['NoSuchKey', 'x', 'Unknown option: NoSuchKey'],
-      ['Notice', { nested: true }, 'An option value must be a string, number or boolean'],
+      ['Notice', { nested: true }, 'Notice must be a string, number or boolean'],
+      ['SMTPServer', 'smtp.example.com\nsmtp2.example.com', 'SMTPServer must be a single line'],
+      ['EmailDomainWhitelist', 'a.com,\nb.com', 'EmailDomainWhitelist must be a single line'],
+      ['Footer', 'x'.repeat(1_000_001), 'Footer is too long: at most 1000000 characters'],
+      ['SensitiveWords', 'word\n'.repeat(200_001), 'SensitiveWords is too long: at most 1000000 characters'],
     ];
+    // Every kind of setting has a refused value above.
+    const kinds = new Set(cases.filter(([key]) => key in OPTION_DEFINITIONS).map(([key]) => (OPTION_DEFINITIONS as Record<string, OptionDefinition>)[key].kind));
+    expect([...kinds].sort()).toEqual(['bool', 'enum', 'int', 'json', 'lines', 'list', 'number', 'string', 'text', 'url']);
     for (const [key, value, message] of cases) {
       const response = await put(root, key, value);
       expect({ key, value, answer: response.body }).toEqual({ key, value, answer: { success: false, message, data: null } });

@@ -3,6 +3,7 @@ import OpenAI, { APIError } from 'openai';
 import { OutboundGuardService } from '../src/modules/outbound/outbound-guard.service';
 import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
 import { MOCK_REPLY_TEXT, MockUpstream } from './support/mock-upstream';
+import { serviceAccountKey } from './support/mock-vertex';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -103,6 +104,30 @@ describe('outbound guard (SSRF)', () => {
       const models = await admin.get(`/api/channel/fetch_models/${id}`).set('Accept-Language', 'en');
       expect(models.body).toMatchObject({ success: false, message: expect.stringContaining('fetch_setting.allow_private_ip') });
     }
+    expect(trap.connections()).toBe(0);
+  });
+
+  it('guards the native providers too: channel tests, model lists and the Vertex token exchange', async () => {
+    const base = `http://127.0.0.1:${trap.port}`;
+    const listing = [
+      await seed.createChannel({ type: 14, base_url: base, models: 'guard-model', key: 'sk-ant-guard' }),
+      await seed.createChannel({ type: 24, base_url: base, models: 'guard-model', key: 'AIza-guard' }),
+    ];
+    const knownLists = [
+      await seed.createChannel({ type: 33, base_url: base, models: 'guard-model', key: 'AKIA|secret|us-east-1' }),
+      // The token endpoint is the first address a Vertex channel dials.
+      await seed.createChannel({ type: 41, base_url: 'https://vertex.example.test', models: 'guard-model', key: serviceAccountKey(`${base}/token`) }),
+    ];
+    for (const id of [...listing, ...knownLists]) {
+      const probe = await admin.get(`/api/channel/test/${id}`).set('Accept-Language', 'en');
+      expect(probe.body).toMatchObject({ success: false, message: expect.stringContaining('fetch_setting.allow_private_ip') });
+    }
+    for (const id of listing) {
+      const models = await admin.get(`/api/channel/fetch_models/${id}`).set('Accept-Language', 'en');
+      expect(models.body).toMatchObject({ success: false, message: expect.stringContaining('fetch_setting.allow_private_ip') });
+    }
+    // Bedrock and Vertex have no list to fetch: their known lists dial nothing.
+    for (const id of knownLists) expect((await admin.get(`/api/channel/fetch_models/${id}`)).body.success).toBe(true);
     expect(trap.connections()).toBe(0);
   });
 

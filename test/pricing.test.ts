@@ -9,6 +9,7 @@ interface PricingRow {
   completion_ratio: number;
   model_price: number;
   enable_groups: string[];
+  price_set: boolean;
 }
 
 describe('public pricing', () => {
@@ -46,10 +47,12 @@ describe('public pricing', () => {
     expect(response.body).toMatchObject({ success: true, message: '' });
     const rows = rowsOf(response.body);
     expect([...rows.keys()].sort()).toEqual(['claude-sonnet-4-20250514', 'dall-e-3', 'gpt-4o', 'my-unpriced-model']);
-    expect(rows.get('gpt-4o')).toEqual({ model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, completion_ratio: 4, model_price: -1, enable_groups: ['default', 'svip', 'vip'] });
+    expect(rows.get('gpt-4o')).toEqual({ model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, completion_ratio: 4, model_price: -1, enable_groups: ['default', 'svip', 'vip'], price_set: true });
     expect(rows.get('dall-e-3')).toMatchObject({ quota_type: 1, model_price: 0.04, enable_groups: ['default', 'vip'] });
     expect(rows.get('claude-sonnet-4-20250514')).toMatchObject({ quota_type: 0, model_ratio: 1.5, completion_ratio: 5, enable_groups: ['svip'] });
-    expect(rows.get('my-unpriced-model')).toMatchObject({ quota_type: 0, model_price: -1 });
+    // Shown with the fallback ratio it is billed at where allowed, and marked as having no price.
+    expect(rows.get('my-unpriced-model')).toMatchObject({ quota_type: 0, model_price: -1, price_set: false });
+    expect(rows.get('dall-e-3')).toMatchObject({ price_set: true });
   });
 
   it('gives anonymous viewers the usable groups and their ratios beside data', async () => {
@@ -101,7 +104,9 @@ describe('public pricing', () => {
     }
     expect(DEFAULT_MODEL_PRICE['dall-e-3']).toBe(0.04);
     for (const table of [DEFAULT_MODEL_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_MODEL_PRICE]) {
-      for (const value of Object.values(table)) expect(Number.isFinite(value) && value > 0).toBe(true);
+      for (const value of Object.values(table)) expect(Number.isFinite(value) && value >= 0).toBe(true);
     }
+    // Only the Midjourney actions that just open a window are free (the modal that follows is billed), as in new-api.
+    expect(Object.keys(DEFAULT_MODEL_PRICE).filter((model) => DEFAULT_MODEL_PRICE[model] === 0).sort()).toEqual(['mj_custom_zoom', 'mj_inpaint']);
   });
 });

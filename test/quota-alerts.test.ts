@@ -1,18 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import https from 'node:https';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
-import { Agent, Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { WEBHOOK_SIGNATURE_HEADER } from '../src/modules/notices/quota-alerts.service';
+import { OutboundGuardService } from '../src/modules/outbound/outbound-guard.service';
+import { OutboundHttpService } from '../src/modules/outbound/outbound-http.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { startSmtpInbox, SmtpInbox } from './support/smtp-inbox';
 import { startTestApp, TestApp } from './support/test-app';
+import { until } from './support/until';
 
 /** Each call costs 19,000 quota (12 + 7 tokens at ratio 1000); $2.00 at 500,000 per dollar. */
 const THRESHOLD = 1_000_000;
@@ -20,36 +23,42 @@ const START_QUOTA = THRESHOLD + 20_000;
 const WEBHOOK_SECRET = 'hook-secret-123';
 
 interface ReceivedHook {
+  path: string;
   headers: Record<string, string | string[] | undefined>;
   raw: string;
 }
 
-/** A real https server on loopback with a throwaway self-signed certificate. */
-async function startHookServer(dir: string): Promise<{ url: string; hooks: ReceivedHook[]; stop(): Promise<void> }> {
+/** A real https server on loopback with a throwaway self-signed certificate; it answers 307 to `redirectTo` when set. */
+async function startHookServer(dir: string): Promise<{ url: string; hooks: ReceivedHook[]; redirectTo: string; stop(): Promise<void> }> {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  // Made once per directory: the app under test trusts the first one.
+  if (!existsSync(cert)) execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
   const hooks: ReceivedHook[] = [];
+  const state = { redirectTo: '' };
   const server = https.createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      hooks.push({ headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end('ok');
+      hooks.push({ path: req.url ?? '', headers: req.headers, raw: Buffer.concat(chunks).toString('utf8') });
+      if (state.redirectTo) res.writeHead(307, { location: state.redirectTo }).end();
+      else res.writeHead(200).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     hooks,
+    set redirectTo(target: string) {
+      state.redirectTo = target;
+    },
+    get redirectTo() {
+      return state.redirectTo;
+    },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 describe('quota alerts: once per 2 hours, by email or signed webhook, off the relay path', () => {
   let app: TestApp;
@@ -60,7 +69,6 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
   let certDir: string;
   let alice: Session;
   let bob: Session;
-  let previousDispatcher: Dispatcher;
 
   const chat = (client: OpenAI) => client.chat.completions.create({ model: 'alert-model', messages: [{ role: 'user', content: 'hi' }] });
   const twoCalls = async (client: OpenAI) => {
@@ -73,16 +81,17 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
   beforeAll(async () => {
     certDir = mkdtempSync(path.join(tmpdir(), 'gw-hook-'));
     hookServer = await startHookServer(certDir);
-    // The webhook server's certificate is self-signed: this test process alone trusts it.
-    previousDispatcher = getGlobalDispatcher();
-    setGlobalDispatcher(new Agent({ connect: { ca: readFileSync(path.join(certDir, 'cert.pem')) } }));
     inbox = await startSmtpInbox({ user: 'mailer@example.test', pass: 'smtp-token' });
     upstream = await new MockUpstream().start();
     app = await startTestApp();
+    // The webhook server's certificate is self-signed: the gateway's outbound client alone trusts it.
+    app.app.get(OutboundHttpService).trustForTests({ ca: readFileSync(path.join(certDir, 'cert.pem')) });
     seed = new RelaySeed(app);
     await setupRoot(app);
     alice = await registerUser(app, 'alice');
     bob = await registerUser(app, 'bob');
+    // The webhook server listens on loopback, which the outbound guard refuses until root allows private networks.
+    await seed.setOption('fetch_setting.allow_private_ip', true);
     const settings = { SMTPServer: '127.0.0.1', SMTPPort: inbox.port, SMTPAccount: 'mailer@example.test', SMTPToken: 'smtp-token', SMTPFrom: 'noreply@example.test', ModelRatio: JSON.stringify({ 'alert-model': 1000 }) };
     for (const [key, value] of Object.entries(settings)) await seed.setOption(key, value);
     await seed.createChannel({ base_url: upstream.url, models: 'alert-model' });
@@ -93,7 +102,6 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
     await inbox.stop();
     await hookServer.stop();
     rmSync(certDir, { recursive: true, force: true });
-    setGlobalDispatcher(previousDispatcher);
   });
 
   it('emails a user once when a settlement takes them below their threshold, not again within 2 hours', async () => {
@@ -142,5 +150,44 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
     expect(answer.choices[0].message.content).toBeTruthy();
     silent.closeAllConnections();
     silent.close();
+  });
+
+  it('sends webhooks through the outbound guard, on every redirect hop', async () => {
+    // A name that resolves to a forbidden address ("this network") is refused at connect time: no connection reaches the port.
+    let connections = 0;
+    const trap = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => trap.listen(0, '127.0.0.1', resolve));
+    const guard = app.app.get(OutboundGuardService);
+    const systemResolver = guard.resolver;
+    guard.resolver = async (host) => (host === 'hooks.example.test' ? [{ address: '0.0.0.0', family: 4 }] : systemResolver(host));
+    try {
+      const dave = await registerUser(app, 'dave');
+      await dave.put('/api/user/setting', { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: `https://hooks.example.test:${(trap.address() as AddressInfo).port}/hook` });
+      await seed.setUserQuota(dave.id, START_QUOTA);
+      await twoCalls(openaiClient(app, (await seed.createToken(dave.id, { unlimited_quota: true })).apiKey));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(connections).toBe(0);
+    } finally {
+      guard.resolver = systemResolver;
+      trap.close();
+    }
+
+    // A 307 to another host: the hop is judged by the guard again and followed, without the bearer secret.
+    const redirecting = await startHookServer(certDir);
+    redirecting.redirectTo = hookServer.url.replace('/hook', '/redirected');
+    const erin = await registerUser(app, 'erin');
+    await erin.put('/api/user/setting', { notify_type: 'webhook', quota_warning_threshold: THRESHOLD, webhook_url: redirecting.url, webhook_secret: 'erin-secret' });
+    await seed.setUserQuota(erin.id, START_QUOTA);
+    await twoCalls(openaiClient(app, (await seed.createToken(erin.id, { unlimited_quota: true })).apiKey));
+    await until(() => hookServer.hooks.some((hook) => hook.path === '/redirected'));
+    expect(redirecting.hooks).toHaveLength(1);
+    expect(redirecting.hooks[0].headers.authorization).toBe('Bearer erin-secret');
+    const redirected = hookServer.hooks.filter((hook) => hook.path === '/redirected');
+    expect(redirected).toHaveLength(1);
+    expect(redirected[0].headers.authorization).toBeUndefined();
+    await redirecting.stop();
   });
 });

@@ -2,7 +2,7 @@ import OpenAI, { APIError } from 'openai';
 import { countTokens } from 'gpt-tokenizer/cjs/encoding/o200k_base';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MOCK_REPLY_TEXT, MOCK_USAGE, MockUpstream, chatCompletion, chatStreamEvents } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
+import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Prices used throughout: at QuotaPerUnit 500000 a ratio r costs r quota per token. */
@@ -24,10 +24,7 @@ describe('relay: chat, streaming, billing', () => {
   let channelId: number;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    await setupRoot(app);
+    ({ app, upstream, seed } = await startRelayTestbed());
     alice = await registerUser(app, 'alice');
     for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
     await seed.setUserQuota(alice.id, 10_000_000);

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Session } from './support/accounts';
 import { anthropicReply, CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
-import { MOCK_REPLY_TEXT, MockUpstream, chatCompletion } from './support/mock-upstream';
+import { MOCK_REPLY_TEXT, MockUpstream, chatCompletion, chatStreamEvents } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
 import { startNativeRelayTestbed } from './support/native-relay';
 import type { TestApp } from './support/test-app';
@@ -14,9 +14,9 @@ import type { TestApp } from './support/test-app';
  */
 const CLAUDE_QUOTA = 1125;
 const PRICES = {
-  ModelRatio: { 'claude-test': 1, 'gpt-test': 1 },
+  ModelRatio: { 'claude-test': 1, 'gpt-test': 1, 'gpt-mapped': 1 },
   CompletionRatio: { 'claude-test': 5 },
-  CacheRatio: { 'claude-test': 0.1 },
+  CacheRatio: { 'claude-test': 0.1, 'gpt-test': 0.5 },
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
 const WEATHER_TOOL = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
@@ -140,6 +140,8 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
     expect((await root.get(`/api/channel/test/${id}`).expect(200)).body).toMatchObject({ success: true });
     expect(claude.requests[0].body).toMatchObject({ model: 'claude-probe', max_tokens: 16, messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
     expect((await root.get(`/api/channel/fetch_models/${id}`).expect(200)).body.data).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1']);
+    expect((await root.post('/api/channel/fetch_models').send({ type: 14, key: 'sk-ant-typed', base_url: claude.url }).expect(200)).body.data).toEqual(['claude-sonnet-4-5', 'claude-opus-4-1']);
+    expect(claude.requests[claude.requests.length - 1].headers['x-api-key']).toBe('sk-ant-typed');
   });
 
   describe('the Anthropic client on /v1/messages', () => {
@@ -210,6 +212,34 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(toolUse).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }] });
     });
 
+    it('passes tools and an image through to a Claude channel, and the tool use back, streamed too', async () => {
+      const tool = { name: 'get_weather', description: 'Weather for a city', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } };
+      const content = [{ type: 'text' as const, text: 'Weather where this was taken?' }, { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: PIXEL.split(',')[1] } }];
+      const message = await anthropic.messages.create({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }], tools: [tool], tool_choice: { type: 'any' } });
+      expect(message).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'toolu_mock', name: 'get_weather', input: { city: 'Paris' } }] });
+      expect(claude.requests[0].body).toEqual({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }], tools: [tool], tool_choice: { type: 'any' } });
+      expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA });
+
+      const streamed = await anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }], tools: [tool], tool_choice: { type: 'any' } }).finalMessage();
+      expect(streamed.content).toEqual([{ type: 'tool_use', id: 'toolu_mock', name: 'get_weather', input: { city: 'Paris' } }]);
+      expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+    });
+
+    it("bills an OpenAI channel's cache reads, and reports them as Claude's cache_read_input_tokens", async () => {
+      // 12 prompt tokens, 4 of them cached at ratio 0.5, and 7 completion tokens: 8 + 2 + 7 = 17 quota.
+      const usage = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached_tokens: 4 } };
+      openaiUpstream.handler = (request) => (request.body.stream ? { sse: chatStreamEvents(String(request.body.model), MOCK_REPLY_TEXT, usage) } : { status: 200, json: chatCompletion(String(request.body.model), MOCK_REPLY_TEXT, usage) });
+      const message = await anthropic.messages.create({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      expect(message.usage).toMatchObject({ input_tokens: 8, cache_read_input_tokens: 4, output_tokens: 7 });
+      expect(await lastLog()).toMatchObject({ quota: 17, prompt_tokens: 12, completion_tokens: 7 });
+
+      const final = await anthropic.messages.stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+      expect(final.usage).toMatchObject({ input_tokens: 8, cache_read_input_tokens: 4, output_tokens: 7 });
+      const log = await lastLog();
+      expect(log).toMatchObject({ quota: 17 });
+      expect(log.other).toMatchObject({ cache_tokens: 4, cache_ratio: 0.5 });
+    });
+
     it("answers the gateway's own errors in Claude's shape, with the request id", async () => {
       const stranger = new Anthropic({ apiKey: 'sk-not-a-real-key', baseURL: app.baseUrl, maxRetries: 0 });
       const error = await stranger.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
@@ -220,6 +250,33 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
 
       const unknown = await anthropic.messages.create({ model: 'no-such-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
       expect(unknown).toBeInstanceOf(Anthropic.NotFoundError);
+    });
+  });
+
+  describe('global.pass_through_request_enabled', () => {
+    beforeAll(() => seed.createChannel({ name: 'mapped', base_url: openaiUpstream.url, models: 'gpt-mapped', model_mapping: JSON.stringify({ 'gpt-mapped': 'gpt-upstream' }), param_override: JSON.stringify({ temperature: 0 }) }));
+    afterEach(() => seed.setOption('global.pass_through_request_enabled', false));
+
+    it('sends the client’s body as it came, without the model mapping, overrides or defaults, and still bills', async () => {
+      const raw = '{"model":"gpt-mapped",  "messages":[{"role":"user","content":"hi"}], "vendor_field": {"x": 1}}';
+      const send = () => fetch(`${app.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.apiKey}` }, body: raw });
+
+      expect((await send()).status).toBe(200);
+      expect(openaiUpstream.requests[0].body).toMatchObject({ model: 'gpt-upstream', temperature: 0 });
+
+      await seed.setOption('global.pass_through_request_enabled', true);
+      const answer = await send();
+      expect(answer.status).toBe(200);
+      expect(openaiUpstream.requests[1].raw.toString('utf8')).toBe(raw);
+      expect(await lastLog()).toMatchObject({ model_name: 'gpt-mapped', quota: 19, prompt_tokens: 12, completion_tokens: 7 });
+
+      // Claude's default max_tokens is the gateway's rewrite too: the client's body goes without it.
+      await anthropic.messages.create({ model: 'claude-test', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+      const claudeRaw = claude.requests[0].raw.toString('utf8');
+      expect(JSON.parse(claudeRaw)).toEqual({ model: 'claude-test', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+      const refused = await fetch(`${app.baseUrl}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': token.apiKey, 'anthropic-version': '2023-06-01' }, body: '{"model":"claude-test","messages":[{"role":"user","content":"hi"}]}' });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(claude.requests[1].raw.toString('utf8'))).not.toHaveProperty('max_tokens');
     });
   });
 });

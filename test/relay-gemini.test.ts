@@ -1,7 +1,8 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { FunctionCallingConfigMode, GoogleGenAI, Type } from '@google/genai';
 import OpenAI from 'openai';
 import type { Session } from './support/accounts';
-import { CAT_PNG, GEMINI_REPLY_TEXT, geminiReply } from './support/mock-gemini';
+import { CAT_PNG, GEMINI_REPLY_TEXT, geminiJsonArrayReply, geminiReply } from './support/mock-gemini';
 import { MOCK_REPLY_TEXT, MockUpstream, chatCompletion } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
 import { startNativeRelayTestbed } from './support/native-relay';
@@ -37,10 +38,12 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
     genai = new GoogleGenAI({ apiKey: token.apiKey, httpOptions: { baseUrl: app.baseUrl } });
   });
   afterAll(() => stop());
-  beforeEach(() => {
+  beforeEach(async () => {
     gemini.reset();
     gemini.handler = geminiReply;
     openaiUpstream.reset();
+    // Requests billed by our own token count settle a little later (the count runs in a worker): write them before the next test's.
+    await seed.flush();
   });
 
   async function lastLog() {
@@ -116,6 +119,11 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
     expect((await root.get(`/api/channel/test/${id}`).expect(200)).body).toMatchObject({ success: true });
     expect(gemini.requests[0].path).toBe('/v1beta/models/gemini-probe:generateContent');
     expect((await root.get(`/api/channel/fetch_models/${id}`).expect(200)).body.data).toEqual(['gemini-2.5-flash', 'gemini-2.5-pro']);
+    // As typed in the editor for a new channel: the key goes in the header, never the URL.
+    expect((await root.post('/api/channel/fetch_models').send({ type: 24, key: 'AIza-typed', base_url: gemini.url }).expect(200)).body.data).toEqual(['gemini-2.5-flash', 'gemini-2.5-pro']);
+    const listed = gemini.requests[gemini.requests.length - 1];
+    expect(listed.headers['x-goog-api-key']).toBe('AIza-typed');
+    expect(listed.path).not.toContain('AIza');
   });
 
   describe('the Google client on the Gemini endpoints', () => {
@@ -133,6 +141,18 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       let text = '';
       for await (const chunk of await genai.models.generateContentStream({ model: 'gemini-test', contents: 'hi' })) text += chunk.text ?? '';
       expect(text).toBe(GEMINI_REPLY_TEXT);
+      expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA });
+    });
+
+    it('passes an image and tools through to a Gemini channel, and the function call back', async () => {
+      const image = { inlineData: { mimeType: 'image/png', data: CAT_PNG.toString('base64') } };
+      const called = await genai.models.generateContent({
+        model: 'gemini-test',
+        contents: [{ role: 'user', parts: [{ text: 'Weather where this was taken?' }, image] }],
+        config: { tools: [{ functionDeclarations: [WEATHER] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } } },
+      });
+      expect(called.functionCalls).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
+      expect(gemini.requests[0].body).toMatchObject({ contents: [{ parts: [{ text: 'Weather where this was taken?' }, image] }], tools: [{ functionDeclarations: [WEATHER] }] });
       expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA });
     });
 
@@ -183,6 +203,91 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       expect(text).not.toContain('AIza-upstream-secret-key');
       expect(text).not.toContain(token.key);
       expect(gemini.requests.every((request) => !request.path.includes('key='))).toBe(true);
+    });
+  });
+
+  it('converts the Anthropic client’s Messages for a Gemini channel: text, thinking, stream and tools, billed from Gemini’s usage', async () => {
+    const anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
+    const message = await anthropic.messages.create({ model: 'gemini-test', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
+    expect(message.content).toEqual([{ type: 'thinking', thinking: 'Let me think.', signature: '' }, { type: 'text', text: GEMINI_REPLY_TEXT }]);
+    expect(message.usage).toMatchObject({ input_tokens: 10, cache_read_input_tokens: 20, output_tokens: 15 });
+    expect(gemini.requests[0].body).toMatchObject({ systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [{ role: 'user', parts: [{ text: 'hi' }] }], generationConfig: { maxOutputTokens: 100 } });
+    expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA, prompt_tokens: 30, completion_tokens: 15 });
+
+    const stream = anthropic.messages.stream({ model: 'gemini-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    stream.on('text', (delta) => (text += delta));
+    const final = await stream.finalMessage();
+    expect(text).toBe(GEMINI_REPLY_TEXT);
+    expect(final.usage).toMatchObject({ input_tokens: 10, cache_read_input_tokens: 20, output_tokens: 15 });
+    expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA });
+
+    const tool = { name: 'get_weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } };
+    const toolUse = await anthropic.messages.create({ model: 'gemini-test', max_tokens: 100, messages: [{ role: 'user', content: 'Weather?' }], tools: [tool], tool_choice: { type: 'any' } });
+    expect(toolUse).toMatchObject({ stop_reason: 'tool_use', content: [{ type: 'tool_use', name: 'get_weather', input: { city: 'Paris' } }] });
+  });
+
+  describe("Gemini's JSON-array streams (streamGenerateContent without alt=sse)", () => {
+    interface GeminiElement {
+      candidates?: Array<{ content?: { parts?: Array<{ text?: string; thought?: boolean }> }; finishReason?: string }>;
+      usageMetadata?: Record<string, number>;
+    }
+    /** A stream asked for as Google's REST clients ask without alt=sse: the answer must be one JSON array. */
+    async function jsonArrayStream(model: string): Promise<{ type: string; elements: GeminiElement[] }> {
+      const response = await fetch(`${app.baseUrl}/v1beta/models/${model}:streamGenerateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': token.apiKey },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      expect(response.status).toBe(200);
+      return { type: String(response.headers.get('content-type')), elements: JSON.parse(await response.text()) as GeminiElement[] };
+    }
+    const textOf = (elements: GeminiElement[]) =>
+      elements
+        .flatMap((element) => element.candidates?.[0]?.content?.parts ?? [])
+        .filter((part) => !part.thought)
+        .map((part) => part.text ?? '')
+        .join('');
+
+    it('answers a Gemini channel’s stream as a JSON array, billed from its usage', async () => {
+      const { type, elements } = await jsonArrayStream('gemini-test');
+      expect(type).toContain('application/json');
+      expect(textOf(elements)).toBe(GEMINI_REPLY_TEXT);
+      expect(elements[elements.length - 1].usageMetadata).toMatchObject({ promptTokenCount: 30, thoughtsTokenCount: 5 });
+      expect(gemini.requests[0].path).toBe('/v1beta/models/gemini-test:streamGenerateContent?alt=sse');
+      const log = await lastLog();
+      expect(log).toMatchObject({ quota: GEMINI_QUOTA, prompt_tokens: 30, completion_tokens: 15 });
+      expect(JSON.stringify(log)).not.toContain(token.key);
+      expect(JSON.stringify(log)).not.toContain('AIza-upstream-secret-key');
+    });
+
+    it('answers a converted stream (OpenAI channel) as a JSON array too', async () => {
+      const { elements } = await jsonArrayStream('gpt-test');
+      expect(textOf(elements)).toBe(MOCK_REPLY_TEXT);
+      expect(elements[elements.length - 1]).toMatchObject({ candidates: [{ finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 7 } });
+      expect(await lastLog()).toMatchObject({ quota: 19 });
+    });
+
+    it('reads an upstream that answers a stream as a JSON array, for SSE, OpenAI and JSON-array clients alike', async () => {
+      gemini.handler = geminiJsonArrayReply;
+      let text = '';
+      for await (const chunk of await genai.models.generateContentStream({ model: 'gemini-test', contents: 'hi' })) text += chunk.text ?? '';
+      expect(text).toBe(GEMINI_REPLY_TEXT);
+      expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA, prompt_tokens: 30, completion_tokens: 15 });
+
+      const stream = await openai.chat.completions.create({ model: 'gemini-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+      let converted = '';
+      const usages = [];
+      for await (const chunk of stream) {
+        converted += chunk.choices[0]?.delta.content ?? '';
+        if (chunk.usage) usages.push(chunk.usage);
+      }
+      expect(converted).toBe(GEMINI_REPLY_TEXT);
+      expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 30, completion_tokens: 15 })]);
+
+      const { elements } = await jsonArrayStream('gemini-test');
+      expect(textOf(elements)).toBe(GEMINI_REPLY_TEXT);
+      expect(await lastLog()).toMatchObject({ quota: GEMINI_QUOTA });
     });
   });
 });

@@ -1,8 +1,8 @@
 import OpenAI, { toFile } from 'openai';
-import { registerUser, setupRoot, type Session } from './support/accounts';
-import { MockUpstream } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { registerUser, type Session } from './support/accounts';
+import type { MockUpstream } from './support/mock-upstream';
+import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
+import type { TestApp } from './support/test-app';
 
 /** What OpenAI clients and balance-showing chat apps expect of the API beyond chat. */
 describe('relay: models.retrieve, image edits, unimplemented APIs, billing dashboard', () => {
@@ -14,10 +14,7 @@ describe('relay: models.retrieve, image edits, unimplemented APIs, billing dashb
   let client: OpenAI;
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    await setupRoot(app);
+    ({ app, upstream, seed } = await startRelayTestbed());
     alice = await registerUser(app, 'alice');
     await seed.setOption('ModelRatio', JSON.stringify({ 'gpt-image-1': 5, 'gpt-test': 1 }));
     await seed.setUserQuota(alice.id, 2_000_000, { used_quota: 500_000 });

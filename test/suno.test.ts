@@ -1,5 +1,9 @@
 import { DataSource } from 'typeorm';
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { GenericTaskEntity } from '../src/modules/tasks/entities/generic-task.entity';
 import { SunoPollerService } from '../src/modules/tasks/suno/suno-poller.service';
+import { TaskBillingService } from '../src/modules/tasks/task-billing.service';
+import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MockSunoApi, SUNO_KEY } from './support/mock-task-upstreams';
@@ -97,13 +101,15 @@ describe('Suno relay: submit, poll, bill, refund', () => {
     expect(Number(row.quota)).toBe(MUSIC_PRICE);
   });
 
-  it('refunds a task that fails later, exactly once even when polls overlap', async () => {
+  it('refunds a task that fails later exactly once, even when two pollers race over it', async () => {
     await seed.flush();
     const userBefore = await seed.userQuota(alice.id);
     const tokenBefore = await seed.tokenQuota(aliceToken.id);
     const taskId = (await submit(aliceToken.apiKey, 'music', { prompt: 'fail-later' })).body.data;
     await poller.pollOnce();
-    await Promise.all([poller.pollOnce(), poller.pollOnce(), poller.pollOnce()]);
+    // A second poller, as a second gateway process would run it, races the first over the same rows.
+    const other = new SunoPollerService(app.app.get(getRepositoryToken(GenericTaskEntity)), app.app.get(TaskRelaySupport), app.app.get(TaskBillingService));
+    await Promise.all([poller.pollOnce(), other.pollOnce(), poller.pollOnce(), other.pollOnce()]);
     await seed.flush();
     expect((await fetchTask(aliceToken.apiKey, taskId)).body.data).toMatchObject({ status: 'FAILURE', fail_reason: 'generation failed' });
     expect(await seed.userQuota(alice.id)).toEqual({ ...userBefore, request_count: userBefore.request_count + 1 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { registerUser, Session, setupRoot } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
@@ -45,8 +46,12 @@ describe('token management', () => {
     const [token] = await createToken(alice, { name: 'first', remain_quota: 500000, expired_time: -1, allow_ips: ' 10.0.0.1 \n\n192.168.0.0/16\n2001:db8::/32', model_limits: 'gpt-4o, gpt-4o-mini,,gpt-4o' });
     expect(token.key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     expect(token).toMatchObject({ name: 'first', status: 1, remain_quota: 500000, unlimited_quota: false, expired_time: -1, allow_ips: '10.0.0.1\n192.168.0.0/16\n2001:db8::/32', model_limits: 'gpt-4o,gpt-4o-mini', group: '' });
+    // At rest the key is encrypted, and found by its keyed hash: a database dump shows neither the key nor a plain hash of it.
     const [row] = await db.query('SELECT * FROM tokens WHERE id = ?', [token.id]);
-    expect(row.key).toBe(token.key.slice(3));
+    expect(row.key).toMatch(/^enc:v1:/);
+    expect(row.key).not.toContain(token.key.slice(3));
+    expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.key_hash).not.toBe(createHash('sha256').update(token.key.slice(3)).digest('hex'));
 
     const list = await alice.get('/api/token/?p=1&size=10');
     expect(list.body.data).toMatchObject({ page: 1, page_size: 10, total: 1 });

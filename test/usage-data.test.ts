@@ -1,10 +1,10 @@
 import OpenAI from 'openai';
 import { DataSource } from 'typeorm';
 import { UsageAggregatorService } from '../src/modules/data/usage-aggregator.service';
-import { registerUser, setupRoot, type Session } from './support/accounts';
-import { MockUpstream } from './support/mock-upstream';
-import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { registerUser, type Session } from './support/accounts';
+import type { MockUpstream } from './support/mock-upstream';
+import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
+import type { TestApp } from './support/test-app';
 
 interface Sums {
   count: number;
@@ -28,10 +28,7 @@ describe('usage aggregation into quota_data and GET /api/data', () => {
   };
 
   beforeAll(async () => {
-    upstream = await new MockUpstream().start();
-    app = await startTestApp();
-    seed = new RelaySeed(app);
-    root = await setupRoot(app);
+    ({ app, upstream, seed, root } = await startRelayTestbed());
     alice = await registerUser(app, 'alice');
     bob = await registerUser(app, 'bob');
     aggregator = app.app.get(UsageAggregatorService);

@@ -22,7 +22,7 @@ export interface AppConfig {
   criticalRateLimit: { max: number; windowSeconds: number };
   /** Requests per IP per window on the whole /api surface; 0 turns it off. */
   globalApiRateLimit: { max: number; windowSeconds: number };
-  relay: { timeoutMs: number; streamingTimeoutMs: number; maxRequestBodyBytes: number };
+  relay: { timeoutMs: number; streamingTimeoutMs: number; maxRequestBodyBytes: number; maxResponseBodyBytes: number };
   /** On SIGTERM/SIGINT, how long requests in flight (streams) may take to finish before they are cut. */
   shutdownGraceMs: number;
   /** How often (seconds) in-memory caches reload from the database, for several instances. */
@@ -42,6 +42,11 @@ export interface AppConfig {
   channelTestFrequencyMinutes: number;
   /** Minutes between scheduled balance updates; 0 turns them off. */
   channelUpdateFrequencyMinutes: number;
+  /**
+   * A release listing answering like GitHub's `releases/latest` ({tag_name, body}); the console's
+   * update check reads it from the browser. Empty: the check is not offered.
+   */
+  releasesUrl: string;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -149,6 +154,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database,
     redisUrl: env.REDIS_CONN_STRING?.trim() ?? '',
     stripeApiUrl: env.STRIPE_API_URL?.trim() ?? '',
+    releasesUrl: env.RELEASES_URL?.trim() ?? '',
     sessionSecret,
     cryptoSecret,
     criticalRateLimit: {
@@ -163,6 +169,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: intFromEnv(env, 'RELAY_TIMEOUT', 300, 1) * 1000,
       streamingTimeoutMs: intFromEnv(env, 'STREAMING_TIMEOUT', 120, 1) * 1000,
       maxRequestBodyBytes: intFromEnv(env, 'MAX_REQUEST_BODY_MB', 32, 1) * 1024 * 1024,
+      maxResponseBodyBytes: intFromEnv(env, 'MAX_RESPONSE_BODY_MB', 64, 1) * 1024 * 1024,
     },
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 interface PreparedStatement {
   /** Anonymous parameters as one array: spreading a multi-row insert's thousands of values costs more. */
   run(parameters: unknown[]): { changes: number };
+  all(parameters: unknown[]): unknown[];
 }
 
 interface BetterSqliteConnection {
@@ -74,21 +75,22 @@ export class RawSql {
    * row): tried first, and when every guard holds the groups need not run one by one.
    *
    * `record`, when given, turns the outcome into statements written with it (the hold journal).
-   * On SQLite everything is one transaction (one commit); on MySQL each update commits by
-   * itself and the record follows at once in its own transaction.
+   * Everything is one transaction, on SQLite and on MySQL: the takes and their record commit
+   * together or not at all.
    */
   async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[], record?: RecordOutcome): Promise<number[]> {
     if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined, record);
-    let failures: number[];
-    if (combined && (await this.applyGuardedOneByOne(combined)) < 0) failures = groups.map(() => -1);
-    else {
-      // In order, as on SQLite: when quota runs short, the first asked is the first served.
-      failures = [];
-      for (const updates of groups) failures.push(await this.applyGuardedOneByOne(updates));
-    }
-    const recorded = record ? record(failures) : [];
-    if (recorded.length > 0) await this.runInTransaction(recorded);
-    return failures;
+    return this.inMysqlTransaction(async (run) => {
+      let failures: number[];
+      if (combined && (await applyGuardedOneByOne(combined, run)) < 0) failures = groups.map(() => -1);
+      else {
+        // In order, as on SQLite: when quota runs short, the first asked is the first served.
+        failures = [];
+        for (const updates of groups) failures.push(await applyGuardedOneByOne(updates, run));
+      }
+      if (record) for (const statement of record(failures)) await run(statement);
+      return failures;
+    });
   }
 
   /** Runs the statements in one transaction. */
@@ -99,9 +101,25 @@ export class RawSql {
     });
   }
 
+  /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
+  async select<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
+    if (this.sqlite) return this.prepared(sql).all(parameters) as Row[];
+    return (await this.dataSource.query(sql, parameters)) as Row[];
+  }
+
   /** Copies the SQLite write-ahead log into the database file (see SqliteCheckpointerService). */
   checkpoint(): void {
     this.sqlite?.pragma('wal_checkpoint(PASSIVE)');
+  }
+
+  /**
+   * Refreshes the query planner's statistics where SQLite thinks they are stale, reading at
+   * most a sample of each index (analysis_limit), so it takes milliseconds even on big tables.
+   * Without statistics SQLite may pick a poor index for combined log filters.
+   */
+  optimize(): void {
+    this.sqlite?.pragma('analysis_limit = 1000');
+    this.sqlite?.pragma('optimize');
   }
 
   /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
@@ -109,30 +127,60 @@ export class RawSql {
     return this.dataSource.driver.escape(name);
   }
 
-  /** MySQL's twin of the SQLite loop in the constructor: each update commits by itself, so the undo is its own statement. */
-  private async applyGuardedOneByOne(updates: GuardedUpdate[]): Promise<number> {
-    for (let index = 0; index < updates.length; index++) {
-      if ((await this.runOnPool(updates[index])) > 0) continue;
-      for (let earlier = index - 1; earlier >= 0; earlier--) await this.runOnPool(updates[earlier].undo);
-      return index;
-    }
-    return -1;
-  }
-
-  /** Runs one UPDATE on a pooled MySQL connection and answers how many rows it changed. */
-  private async runOnPool(statement: Statement): Promise<number> {
-    const runner = this.dataSource.createQueryRunner();
-    try {
-      const result = await runner.query(statement.sql, statement.parameters, true);
-      return result.affected ?? 0;
-    } finally {
-      await runner.release();
+  /**
+   * Runs `work` in one MySQL transaction on one pooled connection. Two batches that lock the
+   * same rows in another order can deadlock; MySQL then rolls one back whole, and it runs again.
+   */
+  private async inMysqlTransaction<T>(work: (run: (statement: Statement) => Promise<number>) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const runner = this.dataSource.createQueryRunner();
+      try {
+        await runner.startTransaction();
+        const result = await work(async (statement) => (await runner.query(statement.sql, statement.parameters, true)).affected ?? 0);
+        await runner.commitTransaction();
+        return result;
+      } catch (error) {
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
+      } finally {
+        await runner.release();
+      }
     }
   }
 
   private runSqlite({ sql, parameters }: Statement): number {
+    return this.prepared(sql).run(parameters).changes;
+  }
+
+  private prepared(sql: string): PreparedStatement {
     let prepared = this.statements.get(sql);
     if (!prepared) this.statements.set(sql, (prepared = this.sqlite!.prepare(sql)));
-    return prepared.run(parameters).changes;
+    return prepared;
   }
+}
+
+const DEADLOCK_ATTEMPTS = 3;
+
+/**
+ * A map of rows by id in ascending id order. Writers that lock several tokens or users in one
+ * transaction (holds, settlements) take them in this order, so two of them never wait on each other in a circle.
+ */
+export function inLockOrder<T>(rows: Map<number, T>): Array<[number, T]> {
+  return [...rows].sort((a, b) => a[0] - b[0]);
+}
+
+/** MySQL's "deadlock found" and "lock wait timeout": the transaction was rolled back and may run again. */
+function isDeadlock(error: unknown): boolean {
+  const errno = (error as { driverError?: { errno?: number }; errno?: number } | null)?.driverError?.errno ?? (error as { errno?: number } | null)?.errno;
+  return errno === 1213 || errno === 1205;
+}
+
+/** MySQL's twin of the SQLite loop in the constructor, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
+async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
+  for (let index = 0; index < updates.length; index++) {
+    if ((await run(updates[index])) > 0) continue;
+    for (let earlier = index - 1; earlier >= 0; earlier--) await run(updates[earlier].undo);
+    return index;
+  }
+  return -1;
 }

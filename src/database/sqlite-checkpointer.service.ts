@@ -3,6 +3,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RawSql } from './raw-sql';
 
 const CHECKPOINT_INTERVAL_MS = 1000;
+/** SQLite's advice: PRAGMA optimize at start and every few hours. */
+const OPTIMIZE_INTERVAL_MS = 6 * 3600 * 1000;
 
 /**
  * Runs SQLite's WAL checkpoint once a second instead of every 1000 written pages (SQLite's
@@ -11,11 +13,13 @@ const CHECKPOINT_INTERVAL_MS = 1000;
  * throughput. It runs on the main connection so it always catches up and the WAL restarts
  * (a checkpoint from another connection never completes under continuous writes, and the WAL
  * would grow without bound). Automatic checkpoints are off in data-source-options.
+ * It also keeps the planner's statistics fresh (PRAGMA optimize at start and every 6 hours).
  */
 @Injectable()
 export class SqliteCheckpointerService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(SqliteCheckpointerService.name);
   private timer?: NodeJS.Timeout;
+  private optimizeTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -24,17 +28,23 @@ export class SqliteCheckpointerService implements OnApplicationBootstrap, OnModu
 
   onApplicationBootstrap(): void {
     if (this.config.database.type !== 'sqlite') return;
-    this.timer = setInterval(() => {
-      try {
-        this.sql.checkpoint();
-      } catch (error) {
-        this.logger.warn(`checkpoint failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }, CHECKPOINT_INTERVAL_MS);
+    this.timer = setInterval(() => this.runLogged('checkpoint', () => this.sql.checkpoint()), CHECKPOINT_INTERVAL_MS);
     this.timer.unref();
+    this.runLogged('optimize', () => this.sql.optimize());
+    this.optimizeTimer = setInterval(() => this.runLogged('optimize', () => this.sql.optimize()), OPTIMIZE_INTERVAL_MS);
+    this.optimizeTimer.unref();
+  }
+
+  private runLogged(what: string, work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.logger.warn(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   onModuleDestroy(): void {
     if (this.timer) clearInterval(this.timer);
+    if (this.optimizeTimer) clearInterval(this.optimizeTimer);
   }
 }

@@ -47,8 +47,8 @@ describe('money pages (/redemption, /topup)', () => {
 
     await page.getByTestId('redemption-search').fill(keys[2]);
     await page.getByTestId('redemption-search-submit').click();
-    await page.waitForLoadState('networkidle');
-    expect(await page.locator('tr[data-testid^="redemption-row-"]').count()).toBe(1);
+    // The search answers after the click; a loaded machine may still show the unfiltered rows for a moment.
+    await page.waitForFunction(() => document.querySelectorAll('tr[data-testid^="redemption-row-"]').length === 1, undefined, { timeout: 20_000 });
     const id = await rowId(page, 'redemption-row-', 'promo');
     await page.getByTestId(`redemption-disable-${id}`).click();
     await page.getByTestId(`redemption-status-${id}`).filter({ hasText: '已禁用' }).waitFor();

@@ -97,6 +97,35 @@ describe('operations console: the first hour', () => {
     await drawer.getByText('密钥格式：sk-ant-…').waitFor();
     await drawer.getByTestId('channel-key').fill('');
     expect(await drawer.getByTestId('channel-base-url').getAttribute('placeholder')).toBe('留空使用 https://api.anthropic.com');
+    // The type's own models fill in from GET /api/models, cached as channel_models.
+    await drawer.getByTestId('channel-fill-models').click();
+    const cached = await page.evaluate(() => JSON.parse(localStorage.getItem('channel_models') ?? '{}') as Record<string, string[]>);
+    expect(cached['14'].length).toBeGreaterThan(0);
+    expect(cached['14'].every((model) => model.startsWith('claude'))).toBe(true);
+    await drawer.getByText(`已选择 ${cached['14'].length} 个模型`).waitFor();
+    await drawer.getByRole('button', { name: '清除所有模型' }).click();
+    // Bedrock explains its composite key; Vertex takes a whole JSON key file and names its region field.
+    await drawer.getByTestId('channel-type').click();
+    await page.getByRole('option', { name: 'AWS Claude' }).click();
+    await drawer.getByTestId('channel-key').fill('AKIA|secret|us-east-1');
+    await drawer.getByText('密钥格式：AK|SK|region — AWS 访问密钥 ID、私有访问密钥和区域，用 | 连接').waitFor();
+    await drawer.getByTestId('channel-type').click();
+    await page.getByRole('option', { name: 'Vertex AI' }).click();
+    const keyFile = drawer.getByTestId('channel-key');
+    expect(await keyFile.evaluate((element) => element.tagName)).toBe('TEXTAREA');
+    await keyFile.fill('{"type": "service_account",\n "project_id": ');
+    await drawer.getByTestId('channel-submit').click();
+    await drawer.getByText('密钥须为下载得到的服务账号 JSON 密钥文件').waitFor();
+    await keyFile.fill('{\n  "type": "service_account"\n}');
+    await drawer.getByText('粘贴完整的服务账号 JSON 密钥文件', { exact: false }).waitFor();
+    expect(await drawer.getByTestId('channel-other').getAttribute('placeholder')).toBe('us-central1');
+    await drawer.getByText('Vertex AI 区域；留空使用 us-central1，填 global 使用全球端点').waitFor();
+    await watched.screenshot('channel-editor-vertex');
+    await drawer.getByTestId('channel-fetch-models').click();
+    await expectToast(page, 'success', /获取模型列表成功，共 \d+ 个/);
+    await expectToast(page, 'info', '该服务商没有模型列表接口，以下是网关已知它提供的模型');
+    await drawer.getByRole('button', { name: '清除所有模型' }).click();
+    await keyFile.fill('');
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'OpenAI', exact: true }).click();
   });

@@ -5,8 +5,12 @@ import { apiFromPage } from './operations-helpers';
 import { cloneRows, openScratchDb } from './scratch-db';
 
 const ROWS = 10_000;
-/** The usage log's total stops counting at 10,000 rows (the log service's cap), so more rows show as this. */
+/** The usage log's total stops counting at 10,000 rows (the log service's cap); more rows show as "10000+". */
 const LOG_COUNT_CAP = 10_000;
+
+function cappedTotal(rows: number): string {
+  return rows > LOG_COUNT_CAP ? `${LOG_COUNT_CAP}+` : String(rows);
+}
 
 /** Opens a page and reports how long until its first table row shows; the time is printed, not asserted. */
 async function timeFirstRows(watched: WatchedPage, path: string, rowPrefix: string): Promise<number> {
@@ -82,7 +86,8 @@ describe('operations tables stay usable with 10,000 rows', () => {
     expect(logId).toBeGreaterThan(0);
     const now = Math.floor(Date.now() / 1000);
     expect(cloneRows(db, 'channels', channel.data[0].id, ROWS, { name: "'bulk-' || i", tag: "'tag-' || (i % 1000)", status: "CASE WHEN i % 7 = 0 THEN 2 ELSE 1 END", response_time: 'i % 6000' })).toBe(ROWS);
-    expect(cloneRows(db, 'tokens', token.data[0].id, ROWS, { name: "'bulk-' || i", key: "'bulk' || printf('%044d', i)" })).toBe(ROWS);
+    // Keys in the clear without a hash, as an older version stored them (key_hash is unique).
+    expect(cloneRows(db, 'tokens', token.data[0].id, ROWS, { name: "'bulk-' || i", key: "'bulk' || printf('%044d', i)", key_hash: 'NULL' })).toBe(ROWS);
     expect(cloneRows(db, 'logs', logId, ROWS, { created_at: `${now} - i`, use_time: 'i % 400' })).toBe(ROWS);
     logRows = Number(db.prepare('SELECT COUNT(*) AS n FROM logs').all()[0].n);
     expect(logRows).toBeGreaterThan(ROWS);
@@ -131,13 +136,42 @@ describe('operations tables stay usable with 10,000 rows', () => {
     await page.getByTestId('log-filter-start').fill('2000-01-01T00:00');
     const started = Date.now();
     await page.getByTestId('log-search').click();
-    await page.getByTestId('table-pagination').getByText(`共 ${Math.min(logRows, LOG_COUNT_CAP)} 条`).waitFor();
+    await page.getByTestId('table-pagination').getByText(`共 ${cappedTotal(logRows)} 条`).waitFor();
     console.log(`[scale] /log: ${logRows} entries counted and first page rendered in ${Date.now() - started} ms`);
     await page.waitForLoadState('networkidle');
     await watched.screenshot('logs-10k');
     await pagesOfHundred(page, '/api/log', '/log');
     await page.getByTestId('log-filter-model').fill('gpt-4o');
     await andListLoaded(page, '/api/log', () => page.getByTestId('log-search').click());
-    await page.getByTestId('table-pagination').getByText(`共 ${Math.min(ROWS + 1, LOG_COUNT_CAP)} 条`).waitFor();
+    await page.getByTestId('table-pagination').getByText(`共 ${cappedTotal(ROWS + 1)} 条`).waitFor();
+    // A filter that matches fewer rows than the cap shows the exact count.
+    await page.getByTestId('log-filter-model').fill('no-such-model');
+    await andListLoaded(page, '/api/log', () => page.getByTestId('log-search').click());
+    await page.getByTestId('table-pagination').getByText('共 0 条').waitFor();
+
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+    await page.goto('/log');
+    await page.getByTestId('log-filter-start').fill('2000-01-01T00:00');
+    await andListLoaded(page, '/api/log', () => page.getByTestId('log-search').click());
+    await page.getByTestId('table-pagination').getByText(`of ${cappedTotal(logRows)}`).waitFor();
+    await watched.screenshot('logs-10k-en');
+    await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
+  });
+
+  test('channels: the upstream test lists the groups and clients that reach a channel', async () => {
+    const { page } = watched;
+    await page.goto('/channel');
+    await page.getByTestId('channel-search-keyword').fill('seed');
+    await andListLoaded(page, '/api/channel/search', () => page.getByTestId('channel-search-submit').click());
+    const seedRow = page.locator('tr[data-testid^="channel-row-"]', { hasText: 'seed' }).first();
+    const id = (await seedRow.getAttribute('data-testid'))!.replace('channel-row-', '');
+    await page.getByTestId(`channel-test-upstream-${id}`).click();
+    await page.getByRole('dialog').getByText('上游检测：seed').waitFor();
+    // The real call plus the cloned consume rows (all of this channel, group default, through the OpenAI chat API).
+    const defaultGroup = page.getByTestId('upstream-group-default');
+    await defaultGroup.getByText(`OpenAI 对话 × ${ROWS + 1}`).waitFor();
+    await watched.screenshot('channel-upstream-test');
+    await page.getByRole('button', { name: '关闭' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
   });
 });

@@ -52,6 +52,8 @@ describe('third-party sign-in and the bindings card', () => {
     await setupThroughApi(server.baseUrl);
     setOptions = await rootApi(server.baseUrl);
     await setOptions({
+      // The OpenID provider and the WeChat server of this test listen on loopback, which the outbound guard refuses by default.
+      'fetch_setting.allow_private_ip': 'true',
       ServerAddress: server.baseUrl,
       'oidc.enabled': 'true',
       'oidc.client_id': 'console',
@@ -152,6 +154,24 @@ describe('third-party sign-in and the bindings card', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(password);
     await loginThroughUi(watched, USER.username, password);
     await watched.close();
+  });
+
+  test('a failed callback shows the server message and the prompt, then moves to /setting (zh and en)', async () => {
+    const prompts = { zh: '操作失败，重定向至登录界面中...', en: 'Operation failed, redirecting to login page...' };
+    const messages = { zh: 'state 无效或已过期，请重新登录', en: 'The state is invalid or has expired; sign in again' };
+    for (const language of ['zh', 'en'] as const) {
+      watched = await WatchedPage.open(browser, server.baseUrl);
+      const { page } = watched;
+      await page.addInitScript((lng) => localStorage.setItem('i18nextLng', lng), language);
+      await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+      // A bind whose state was never issued to this browser (a forged or replayed callback).
+      await page.goto('/oauth/oidc?code=stolen-code&state=forged-state');
+      await page.getByTestId('toast-error').filter({ hasText: messages[language] }).waitFor();
+      await page.getByTestId('oauth-prompt').filter({ hasText: prompts[language] }).waitFor();
+      if (language === 'zh') await watched.screenshot('oauth-callback-failed');
+      await page.waitForURL((url) => url.pathname === '/setting');
+      await watched.close();
+    }
   });
 
   test('hides the password form when password sign-in is off, keeping the providers', async () => {

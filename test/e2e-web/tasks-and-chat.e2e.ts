@@ -166,6 +166,49 @@ describe('drawing log, task log and embedded chat', () => {
     await watched.screenshot(`chat-${language}`);
   });
 
+  test('/chat2link goes to the loopback chat link with the first enabled token and the server address', async () => {
+    const { page } = watched;
+    const tokens = await apiFromPage<{ items: { key: string; status: number }[] }>(page, 'GET', '/api/token/?p=1&size=100');
+    const firstEnabled = tokens.data.items.find((token) => token.status === 1)!.key;
+    const target = `${site.url}/chat?key=${firstEnabled}&address=${encodeURIComponent(server.baseUrl)}`;
+    await page.goto('/chat2link');
+    await page.waitForURL(target);
+    expect(await page.locator('#seen').textContent()).toBe(`/chat?key=${firstEnabled}&address=${server.baseUrl}`);
+    await watched.goto('/token');
+  });
+
+  test.each(['zh', 'en'] as const)('at phone width in %s: the drawing log, the task log and /chat/0 fit the screen', async (language) => {
+    const phone = await WatchedPage.open(browser, server.baseUrl, 390);
+    const { page } = phone;
+    try {
+      await loginThroughUi(phone, 'root', '12345678');
+      await page.evaluate((value) => localStorage.setItem('i18nextLng', value), language);
+      const fitsScreen = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      for (const [path, table, rowText, title] of [
+        ['/midjourney', 'drawings-table', 'mj-ok', language === 'zh' ? '绘图日志' : 'Drawing log'],
+        ['/task', 'tasks-table', 'suno-ok', language === 'zh' ? '任务日志' : 'Task log'],
+      ] as const) {
+        await phone.goto(path);
+        await page.getByText(title).first().waitFor();
+        await page.locator('tr', { hasText: rowText }).waitFor();
+        // The wide table scrolls inside its card; the page itself does not scroll sideways.
+        expect(await page.getByTestId(table).evaluate((element) => element.parentElement!.scrollWidth > element.parentElement!.clientWidth)).toBe(true);
+        expect(await fitsScreen()).toBe(true);
+      }
+      await phone.goto('/chat/0');
+      const frame = page.getByTestId('chat-frame');
+      await frame.waitFor();
+      await page.frameLocator('[data-testid="chat-frame"]').locator('#seen').waitFor();
+      const box = (await frame.boundingBox())!;
+      expect(box.width).toBeGreaterThan(350);
+      expect(box.width).toBeLessThanOrEqual(390);
+      expect(await fitsScreen()).toBe(true);
+    } finally {
+      phone.expectNoConsoleErrors();
+      await phone.close();
+    }
+  });
+
   test('/chat/0 without an enabled token shows the error, then goes to /token', async () => {
     const { page } = watched;
     await useLanguage('zh');

@@ -32,3 +32,21 @@ export async function call(baseUrl: string, method: string, route: string, body?
   return { data: envelope.data, cookie: (response.headers.get('set-cookie') ?? '').split(';')[0] };
 }
 
+
+const ROOT = { username: 'root', password: 'root-pass-1' };
+
+/**
+ * A fresh child gateway made ready to relay `model` to a mock upstream, through its API:
+ * setup, root signed in, private networks allowed (the mock is on loopback), the model
+ * priced, one channel, one unlimited token.
+ */
+export async function prepareRelay(baseUrl: string, upstreamUrl: string, model: string): Promise<{ root: { cookie: string; id: number }; apiKey: string }> {
+  await call(baseUrl, 'POST', '/api/setup', { ...ROOT, confirmPassword: ROOT.password });
+  const signIn = await call(baseUrl, 'POST', '/api/user/login', ROOT);
+  const root = { cookie: signIn.cookie, id: (signIn.data as { id: number }).id };
+  await call(baseUrl, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' }, root);
+  await call(baseUrl, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [model]: 1 }) }, root);
+  await call(baseUrl, 'POST', '/api/channel/', { name: model, type: 1, key: `sk-${model}`, base_url: upstreamUrl, models: model }, root);
+  const tokens = (await call(baseUrl, 'POST', '/api/token/', { name: model, remain_quota: 0, unlimited_quota: true, expired_time: -1 }, root)).data as Array<{ key: string }>;
+  return { root, apiKey: tokens[0].key };
+}

@@ -4,6 +4,11 @@ import type { MockReply, ReceivedRequest } from './mock-upstream';
 export const CLAUDE_USAGE = { input_tokens: 100, output_tokens: 40, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500 };
 export const CLAUDE_REPLY_TEXT = 'Hello from mock Claude!';
 
+/** What the mock's /v1/messages/count_tokens answers for a body. */
+export function mockClaudeTokenCount(body: Record<string, unknown>): number {
+  return 1000 + Math.ceil(JSON.stringify(body.messages).length / 4);
+}
+
 function sse(events: Array<Record<string, unknown>>): string {
   return events.map((event) => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
@@ -19,6 +24,8 @@ export function anthropicReply(request: ReceivedRequest): MockReply {
   if (!request.headers['x-api-key']) return { status: 401, json: { type: 'error', error: { type: 'authentication_error', message: 'x-api-key header is required' } } };
   if (!request.headers['anthropic-version']) return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'anthropic-version header is required' } } };
   const body = request.body;
+  // Counting needs no max_tokens; the mock's count is the characters of the JSON messages over four, so a test can tell it from a local count.
+  if (request.path === '/v1/messages/count_tokens') return { status: 200, json: { input_tokens: mockClaudeTokenCount(body) } };
   if (typeof body.max_tokens !== 'number') return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } } };
   const model = String(body.model);
   const choice = body.tool_choice as { type?: string } | undefined;

@@ -2,8 +2,11 @@ import { Sha256 } from '@aws-crypto/sha256-js';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import { CLAUDE_REPLY_TEXT, CLAUDE_USAGE } from './mock-anthropic';
+import { anthropicReply, CLAUDE_USAGE } from './mock-anthropic';
 import type { MockReply, ReceivedRequest } from './mock-upstream';
+
+/** The keys Bedrock's Claude Messages body may hold; any other is refused, as Bedrock does. */
+const BEDROCK_BODY_KEYS = new Set(['anthropic_version', 'anthropic_beta', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'tools', 'tool_choice', 'thinking']);
 
 export const BEDROCK_KEY = { accessKeyId: 'AKIAMOCKACCESSKEY', secretAccessKey: 'mock/secret+access/key', region: 'us-east-1' };
 
@@ -35,27 +38,27 @@ function frame(codec: EventStreamCodec, event: Record<string, unknown>): Buffer 
 
 /**
  * AWS Bedrock's Claude invoke API on the mock upstream: refuses a request whose SigV4
- * signature does not verify, answers a Claude message, or its events in AWS's binary
- * event-stream framing for invoke-with-response-stream.
+ * signature does not verify or whose body has keys Bedrock does not know (model, stream, metadata), then
+ * answers as the Anthropic mock does (tools included): a Claude message for invoke, its
+ * events in AWS's binary event-stream framing for invoke-with-response-stream.
  */
 export async function bedrockReply(request: ReceivedRequest): Promise<MockReply> {
   if (!(await signatureMatches(request))) return { status: 403, json: { message: 'The request signature we calculated does not match the signature you provided.' } };
   const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.path);
   if (!match) return { status: 404, json: { message: 'not found' } };
   const body = request.body;
-  if (body.anthropic_version !== 'bedrock-2023-05-31' || 'model' in body || typeof body.max_tokens !== 'number') return { status: 400, json: { message: 'Malformed input request' } };
-  if (match[2] === 'invoke') {
-    return { status: 200, json: { id: 'msg_bedrock', type: 'message', role: 'assistant', model: decodeURIComponent(match[1]), content: [{ type: 'text', text: CLAUDE_REPLY_TEXT }], stop_reason: 'end_turn', stop_sequence: null, usage: CLAUDE_USAGE } };
-  }
+  const extraneous = Object.keys(body).find((key) => !BEDROCK_BODY_KEYS.has(key));
+  if (extraneous) return { status: 400, json: { message: `Malformed input request: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.` } };
+  if (body.anthropic_version !== 'bedrock-2023-05-31' || typeof body.max_tokens !== 'number') return { status: 400, json: { message: 'Malformed input request' } };
+  const stream = match[2] === 'invoke-with-response-stream';
+  const claude = anthropicReply({ ...request, path: '/v1/messages', headers: { ...request.headers, 'x-api-key': 'checked', 'anthropic-version': '2023-06-01' }, body: { ...body, model: decodeURIComponent(match[1]), stream } });
+  if (!stream || !('text' in claude)) return claude;
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
-  const { output_tokens: outputTokens, ...inputUsage } = CLAUDE_USAGE;
-  const events: Array<Record<string, unknown>> = [
-    { type: 'message_start', message: { id: 'msg_bedrock', type: 'message', role: 'assistant', content: [], usage: { ...inputUsage, output_tokens: 1 } } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
-    ...CLAUDE_REPLY_TEXT.split(/(?<= )/).map((text) => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
-    { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: outputTokens } },
-    { type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: 100, outputTokenCount: outputTokens } },
-  ];
+  const events = String(claude.text)
+    .split('\n')
+    .filter((line) => line.startsWith('data: '))
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+  const last = events[events.length - 1];
+  last['amazon-bedrock-invocationMetrics'] = { inputTokenCount: CLAUDE_USAGE.input_tokens, outputTokenCount: CLAUDE_USAGE.output_tokens };
   return { status: 200, text: Buffer.concat(events.map((event) => frame(codec, event))), contentType: 'application/vnd.amazon.eventstream' };
 }

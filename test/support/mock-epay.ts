@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LoopbackServer } from './loopback-server';
 
 /** Signs like an Epay gateway: MD5 of the sorted non-empty fields (without sign, sign_type) joined as a=1&b=2, plus the key. */
 export function mockEpaySign(fields: Record<string, string>, key: string): string {
@@ -18,9 +18,7 @@ export function mockEpaySign(fields: Record<string, string>, key: string): strin
  * (as a GET with query fields, like most Epay deployments), then sends the browser back to
  * return_url. What the merchant's notify endpoint answered is kept in `replies`.
  */
-export class MockEpay {
-  private server?: http.Server;
-  url = '';
+export class MockEpay extends LoopbackServer {
   /** Every notice sent, as it was sent, so tests can replay or tamper with it. */
   readonly notices: Record<string, string>[] = [];
   /** The merchant's answer to each notice sent from /submit.php ('success' when it took it). */
@@ -29,18 +27,8 @@ export class MockEpay {
   constructor(
     readonly merchantId: string,
     readonly key: string,
-  ) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.serve(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  ) {
+    super();
   }
 
   /** The notice for a paid order, signed with `key` (the merchant's unless a forger's). */
@@ -68,7 +56,7 @@ export class MockEpay {
     return response.text();
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));

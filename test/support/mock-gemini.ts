@@ -38,3 +38,20 @@ export function geminiReply(request: ReceivedRequest): MockReply {
   });
   return { status: 200, text: events.map((event) => `data: ${event}\r\n\r\n`).join(''), contentType: 'text/event-stream' };
 }
+
+/**
+ * Gemini answering a stream in its other framing, as Google does without alt=sse (and as a
+ * proxy that drops the parameter would): one pretty-printed JSON array.
+ */
+export function geminiJsonArrayReply(request: ReceivedRequest): MockReply {
+  const url = new URL(request.path, 'http://mock');
+  if (!url.pathname.endsWith(':streamGenerateContent')) return geminiReply(request);
+  url.searchParams.set('alt', 'sse');
+  const sse = geminiReply({ ...request, path: `${url.pathname}${url.search}` });
+  if (!('text' in sse)) return sse;
+  const events = String(sse.text)
+    .split('\r\n\r\n')
+    .filter((event) => event.startsWith('data: '))
+    .map((event) => JSON.stringify(JSON.parse(event.slice(6)), null, 2).replace(/\n/g, '\r\n'));
+  return { status: 200, text: `[${events.join('\r\n,\r\n')}]`, contentType: 'application/json; charset=UTF-8' };
+}

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LoopbackServer } from './loopback-server';
 
 /** A Checkout Session as the mock made it (Stripe's wire shape, the fields we use). */
 export interface MockCheckoutSession {
@@ -22,23 +22,11 @@ export interface MockCheckoutSession {
  * `POST /v1/checkout/sessions` with a Bearer secret key, answered with a checkout.session
  * object (or Stripe's error shape). The Stripe SDK is pointed here with host, port and protocol.
  */
-export class MockStripe {
-  private server?: http.Server;
-  url = '';
+export class MockStripe extends LoopbackServer {
   readonly sessions: MockCheckoutSession[] = [];
 
-  constructor(readonly secretKey: string) {}
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.serve(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  constructor(readonly secretKey: string) {
+    super();
   }
 
   /** The event Stripe sends once a session is paid. */
@@ -55,7 +43,7 @@ export class MockStripe {
     });
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const reply = (status: number, body: unknown): void => void res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${Date.now()}` }).end(JSON.stringify(body));

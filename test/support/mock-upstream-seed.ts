@@ -6,7 +6,9 @@ import { CacheSyncService } from '../../src/common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../src/common/crypto/secret-box';
 import { SettlementBatcherService } from '../../src/modules/billing/settlement-batcher.service';
 import { OptionsService } from '../../src/modules/options/options.service';
-import type { TestApp } from './test-app';
+import { setupRoot, type Session } from './accounts';
+import { MockUpstream } from './mock-upstream';
+import { startTestApp, type TestApp } from './test-app';
 
 /**
  * Rows the relay tests need, written straight through the app's DataSource (the management
@@ -34,16 +36,18 @@ export class RelaySeed {
 
   async createToken(userId: number, fields: Record<string, unknown> = {}): Promise<{ id: number; key: string; apiKey: string }> {
     const key = randomBytes(24).toString('hex');
-    const row = { user_id: userId, key, name: `token-${key.slice(0, 6)}`, status: 1, remain_quota: 1_000_000, created_time: 0, ...fields };
+    // Stored as the gateway stores keys: encrypted, found by their keyed hash.
+    const row = { user_id: userId, key: this.secretBox.encrypt(key), key_hash: this.secretBox.keyedHash(key), name: `token-${key.slice(0, 6)}`, status: 1, remain_quota: 1_000_000, created_time: 0, ...fields };
     const result = await this.dataSource.createQueryBuilder().insert().into('tokens').values(row).execute();
     const id = Number(result.identifiers[0]?.id ?? result.raw.insertId ?? result.raw);
-    await this.cacheSync.invalidate(CACHE_NAMES.tokens, key);
+    await this.cacheSync.invalidate(CACHE_NAMES.tokens, row.key_hash);
     return { id, key, apiKey: `sk-${key}` };
   }
 
   async updateToken(key: string, fields: Record<string, unknown>): Promise<void> {
-    await this.dataSource.createQueryBuilder().update('tokens').set(fields).where('key = :key', { key }).execute();
-    await this.cacheSync.invalidate(CACHE_NAMES.tokens, key);
+    const hash = this.secretBox.keyedHash(key);
+    await this.dataSource.createQueryBuilder().update('tokens').set(fields).where('key_hash = :hash', { hash }).execute();
+    await this.cacheSync.invalidate(CACHE_NAMES.tokens, hash);
   }
 
   /** A channel with its abilities for each of its groups and models. */
@@ -85,8 +89,8 @@ export class RelaySeed {
   }
 
   /** Waits until every queued settlement is in the database. */
-  flush(): Promise<void> {
-    return this.app.app.get(SettlementBatcherService).flush();
+  async flush(): Promise<void> {
+    if (!(await this.app.app.get(SettlementBatcherService).drain())) throw new Error('settlements could not be written');
   }
 
   async userQuota(userId: number): Promise<{ quota: number; used_quota: number; request_count: number }> {
@@ -118,4 +122,25 @@ export class RelaySeed {
 /** The official SDK pointed at the gateway, without its own retries (so each call is one request). */
 export function openaiClient(app: TestApp, apiKey: string): OpenAI {
   return new OpenAI({ apiKey, baseURL: `${app.baseUrl}/v1`, maxRetries: 0 });
+}
+
+/** The app with root set up, an OpenAI-format mock upstream and a seeder: what most relay tests start from. */
+export interface RelayTestbed {
+  app: TestApp;
+  upstream: MockUpstream;
+  seed: RelaySeed;
+  root: Session;
+  stop(): Promise<void>;
+}
+
+export async function startRelayTestbed(): Promise<RelayTestbed> {
+  const upstream = await new MockUpstream().start();
+  const app = await startTestApp();
+  const seed = new RelaySeed(app);
+  const root = await setupRoot(app);
+  const stop = async () => {
+    await app.stop();
+    await upstream.stop();
+  };
+  return { app, upstream, seed, root, stop };
 }

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { LoopbackServer } from './loopback-server';
 
 /** One request the mock received. */
 export interface ReceivedRequest {
@@ -27,25 +27,11 @@ export const MOCK_USAGE = { prompt_tokens: 12, completion_tokens: 7, total_token
  * completions, embeddings and model listing like OpenAI, streaming when asked; `handler`
  * overrides the answer per request. Every request is recorded.
  */
-export class MockUpstream {
+export class MockUpstream extends LoopbackServer {
   readonly requests: ReceivedRequest[] = [];
   handler?: MockHandler;
   /** Set when a streaming client went away before the stream ended. */
   streamsAborted = 0;
-  private server?: http.Server;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = http.createServer((req, res) => void this.serve(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', () => resolve()));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
-  }
 
   reset(): void {
     this.requests.length = 0;
@@ -53,7 +39,7 @@ export class MockUpstream {
     this.streamsAborted = 0;
   }
 
-  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  protected async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);

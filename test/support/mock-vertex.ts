@@ -7,14 +7,19 @@ import type { MockReply, ReceivedRequest } from './mock-upstream';
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 export const VERTEX_ACCESS_TOKEN = 'ya29.mock-access-token';
 
+/** Pretty-printed, as Google's console downloads it: the channel keeps the whole file as one key. */
 export function serviceAccountKey(tokenUri: string): string {
-  return JSON.stringify({
-    type: 'service_account',
-    project_id: 'mock-project',
-    client_email: 'relay@mock-project.iam.gserviceaccount.com',
-    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    token_uri: tokenUri,
-  });
+  return JSON.stringify(
+    {
+      type: 'service_account',
+      project_id: 'mock-project',
+      client_email: 'relay@mock-project.iam.gserviceaccount.com',
+      private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      token_uri: tokenUri,
+    },
+    null,
+    2,
+  );
 }
 
 /** Google's token endpoint: checks the JWT's RS256 signature and claims, then grants an hour. */

@@ -52,10 +52,18 @@ export interface TestAppOptions {
    * allow private networks (as root would for Ollama) unless a test checks the default.
    */
   allowPrivateOutbound?: boolean;
+  /** MySQL only: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
+  mysqlPort?: number;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await scratchDatabase();
+  if (options.mysqlPort && database.env.SQL_DSN) {
+    const dsn = new URL(database.env.SQL_DSN);
+    dsn.hostname = '127.0.0.1';
+    dsn.port = String(options.mysqlPort);
+    database.env.SQL_DSN = dsn.toString();
+  }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-data-'));
   const config = loadAppConfig({
     SESSION_SECRET: 'test-session-secret',

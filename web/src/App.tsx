@@ -13,6 +13,7 @@ import { PersonalPage } from './features/personal/PersonalPage';
 import { SetupPage } from './features/setup/SetupPage';
 import { StatusProvider } from './features/status/StatusProvider';
 import { UsersPage } from './features/users/UsersPage';
+import { SettingsPage } from './features/settings/SettingsPage';
 import { ChannelsPage } from './features/channels/ChannelsPage';
 import { DetailPage } from './features/detail/DetailPage';
 import { LogsPage } from './features/logs/LogsPage';
@@ -50,6 +51,14 @@ export function App() {
                     <RequireAdmin>
                       <UsersPage />
                     </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="setting"
+                  element={
+                    <RequireAuth>
+                      <SettingsPage />
+                    </RequireAuth>
                   }
                 />
                 <Route path="pricing" element={<PricingPage />} />

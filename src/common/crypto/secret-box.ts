@@ -1,13 +1,20 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 
 const PREFIX = 'enc:v1:';
 
-/** AES-256-GCM with a key derived from CRYPTO_SECRET; used for channel keys at rest. */
+/** AES-256-GCM with a key derived from CRYPTO_SECRET; used for channel keys and secret settings at rest. */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly hashKey: Buffer;
 
   constructor(secret: string) {
     this.key = createHash('sha256').update(`secret-box:${secret}`).digest();
+    this.hashKey = createHash('sha256').update(`keyed-hash:${secret}`).digest();
+  }
+
+  /** HMAC-SHA256 (hex) keyed by the server secret: a lookup handle for a value stored encrypted (API keys). */
+  keyedHash(value: string): string {
+    return createHmac('sha256', this.hashKey).update(value).digest('hex');
   }
 
   encrypt(plain: string): string {
@@ -15,6 +22,10 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return PREFIX + [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  }
+
+  isEncrypted(stored: string): boolean {
+    return stored.startsWith(PREFIX);
   }
 
   /** Values written before encryption was on (no prefix) are returned unchanged. */

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
+import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
 import { AppError } from '../errors/app-error';
 import { MessageCode, MessageParams, pickLanguage, translate } from '../i18n/catalogue';
 
@@ -69,6 +70,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
       const type = (exception as { type: string }).type;
       const code = BODY_PARSER_MESSAGES[type] ?? 'common.invalid_params';
       message = translate(code, language);
+    } else if (isDatabaseUnavailable(exception)) {
+      status = 503;
+      this.logger.warn(`${request.method} ${request.path}: database unavailable (${describeDatabaseError(exception)})`);
+      message = translate('common.database_unavailable', language);
     } else {
       const requestId = randomUUID();
       status = 500;

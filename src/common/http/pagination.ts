@@ -9,6 +9,8 @@ export interface Page<T> {
   page_size: number;
   total: number;
   items: T[];
+  /** True when counting stopped at a cap: there are more than `total` (the console shows "10000+"). */
+  total_capped?: boolean;
 }
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -26,8 +28,8 @@ export function parsePageQuery(query: Record<string, unknown>, sizeParam = 'page
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
 
-export function toPage<T>(query: PageQuery, total: number, items: T[]): Page<T> {
-  return { page: query.page, page_size: query.pageSize, total, items };
+export function toPage<T>(query: PageQuery, total: number, items: T[], totalCapped?: boolean): Page<T> {
+  return { page: query.page, page_size: query.pageSize, total, items, ...(totalCapped === undefined ? {} : { total_capped: totalCapped }) };
 }
 
 /**

@@ -4,7 +4,7 @@ import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { nowSeconds } from '../../database/columns';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
-import { GuardedUpdate, RawSql, Statement } from '../../database/raw-sql';
+import { GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
 
@@ -32,7 +32,7 @@ const HOLD_SQL: Record<QuotaHolder, { take: string; giveBack: string }> = {
 
 /** What pre-consumption took, to be settled or given back exactly. */
 export interface QuotaHold {
-  /** Its row in the hold journal (quota_holds), cleared by the settlement; absent when nothing was taken. */
+  /** Its row in the hold journal (quota_holds), shared with the holds of its batch for the same token and user; absent when nothing was taken. */
   journalId?: string;
   tokenId: number;
   /** Taken from the token's remain_quota (0 for unlimited and playground tokens). */
@@ -85,6 +85,23 @@ export interface BalanceMovement {
   claim?: (manager: EntityManager) => Promise<boolean>;
   /** Only apply when the balance covers a negative delta (aff transfer, a refund taken back). */
   requireCovered?: boolean;
+  /** A refund of spending already settled (a task that failed after it was charged): see SpendingReversal. */
+  reversal?: SpendingReversal;
+}
+
+/**
+ * What a refund of settled spending also undoes besides users.quota: the `quota` leaves the
+ * user's and the token's used totals and the channel's, and `tokenRemain` goes back to the
+ * token's remain_quota (0 when the token is unlimited and nothing was taken from it).
+ */
+export interface SpendingReversal {
+  tokenId: number;
+  tokenName: string;
+  tokenRemain: number;
+  channelId: number;
+  modelName: string;
+  /** Extra fields of the log row's `other` (the task id). */
+  other?: Record<string, unknown>;
 }
 
 /**
@@ -95,6 +112,9 @@ export interface BalanceMovement {
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
  *     transfer):  `applyDelta({ userId, username, reason, quota, content, claim? })` — one
  *     transaction with the log row; `claim` is the exactly-once guard.
+ *   - a refund of spending already settled (a task that failed later):  `applyDelta({ …,
+ *     reason: 'refund', claim, reversal })` — the claim (the task's move to FAILURE), the
+ *     balance, the used totals of user, token and channel, and the log row in one transaction.
  *   - a token's spending cap edited by its owner:  `adjustTokenLimit(tokenId, from, to)` —
  *     a delta, so spending that landed meanwhile is kept. The cap is not money: no log row.
  *   - the relay:  `preConsumeQuota(...)` before the call, then a Settlement queued on
@@ -138,6 +158,7 @@ export class QuotaLedgerService {
   private async applyInTransaction(movement: BalanceMovement, manager: EntityManager): Promise<boolean> {
     if (movement.claim && !(await movement.claim(manager))) return false;
     const affQuota = movement.affQuota ?? 0;
+    const { reversal } = movement;
     const guards: string[] = [];
     if (movement.requireCovered) guards.push('quota + :quota >= 0', 'aff_quota + :affQuota >= 0');
     const result = await manager
@@ -145,17 +166,21 @@ export class QuotaLedgerService {
       .update('users')
       .set({
         quota: () => 'quota + :quota',
+        used_quota: () => 'used_quota - :unspent',
         aff_quota: () => 'aff_quota + :affQuota',
         aff_history_quota: () => 'aff_history_quota + :affEarned',
       })
       .where(['id = :id', ...guards].join(' AND '), { id: movement.userId })
-      .setParameters({ quota: movement.quota, affQuota, affEarned: Math.max(0, affQuota) })
+      .setParameters({ quota: movement.quota, unspent: reversal ? movement.quota : 0, affQuota, affEarned: Math.max(0, affQuota) })
       .execute();
     if ((result.affected ?? 0) === 0) {
       // A failed claim already returned; here the user is missing or not covered: undo the claim too.
       if (movement.claim) throw new LedgerRefusedError();
       return false;
     }
+    if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
+    const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other };
+    if (affQuota !== 0) other.aff_quota = affQuota;
     await manager.insert(LogEntity, {
       type: LOG_TYPE_FOR[movement.reason],
       user_id: movement.userId,
@@ -163,9 +188,21 @@ export class QuotaLedgerService {
       content: movement.content,
       quota: movement.quota,
       created_at: nowSeconds(),
-      other: affQuota !== 0 ? JSON.stringify({ reason: movement.reason, aff_quota: affQuota }) : JSON.stringify({ reason: movement.reason }),
+      token_id: reversal?.tokenId ?? 0,
+      token_name: reversal?.tokenName ?? '',
+      model_name: reversal?.modelName ?? '',
+      channel_id: reversal?.channelId ?? 0,
+      other: JSON.stringify(other),
     });
     return true;
+  }
+
+  /** The token's and the channel's side of a refund of settled spending. */
+  private async reverseSpending(reversal: SpendingReversal, quota: number, manager: EntityManager): Promise<void> {
+    if (reversal.tokenId > 0) {
+      await manager.query('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?', [reversal.tokenRemain, quota, reversal.tokenId]);
+    }
+    if (reversal.channelId > 0) await manager.query('UPDATE channels SET used_quota = used_quota - ? WHERE id = ?', [quota, reversal.channelId]);
   }
 
   /** A token's cap moved from what the editor saw to what it asked for, as a delta. */
@@ -188,6 +225,24 @@ export class QuotaLedgerService {
     });
   }
 
+  /**
+   * The journal rows for the holds a batch took: one per token and user, for the sum of their
+   * holds (a row per hold cost more than the rest of the settlement). Each hold notes its row;
+   * its settlement subtracts it, and the row goes once nothing is left in it.
+   */
+  private journalRows(holds: QuotaHold[]): JournalRow[] {
+    const rows = new Map<string, JournalRow>();
+    for (const hold of holds) {
+      const key = `${hold.tokenId}:${hold.userId}`;
+      let row = rows.get(key);
+      if (!row) rows.set(key, (row = { id: `${this.journalPrefix}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0 }));
+      row.fromToken += hold.fromToken;
+      row.fromUser += hold.fromUser;
+      hold.journalId = row.id;
+    }
+    return [...rows.values()];
+  }
+
   private async applyPending(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
@@ -196,9 +251,8 @@ export class QuotaLedgerService {
       for (const item of batch) {
         if (item.holders.includes('token')) item.hold.fromToken = item.amount;
         item.hold.fromUser = item.amount;
-        item.hold.journalId = `${this.journalPrefix}-${++this.journalCounter}`;
       }
-      const journal = (failures: number[]) => journalInserts(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold));
+      const journal = (failures: number[]) => journalInserts(this.journalRows(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold)));
       const failures = await this.sql.applyGuarded(groups, batch.length > 1 ? combinedTakes(batch) : undefined, journal);
       batch.forEach((item, index) => {
         const failed = failures[index];
@@ -209,6 +263,15 @@ export class QuotaLedgerService {
       for (const item of batch) item.reject(error);
     }
   }
+}
+
+/** One row of the hold journal: the holds of one token and user taken in one batch, summed. */
+interface JournalRow {
+  id: string;
+  tokenId: number;
+  userId: number;
+  fromToken: number;
+  fromUser: number;
 }
 
 /** Thrown inside a claimed movement whose user row refused it, so the claim rolls back. */
@@ -222,14 +285,14 @@ export class LedgerRefusedError extends Error {
 const JOURNAL_INSERT_CHUNK = 100;
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
-function journalInserts(holds: QuotaHold[]): Statement[] {
+function journalInserts(holds: JournalRow[]): Statement[] {
   const statements: Statement[] = [];
   const now = nowSeconds();
   for (let start = 0; start < holds.length; start += JOURNAL_INSERT_CHUNK) {
     const chunk = holds.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
       sql: `INSERT INTO quota_holds (id, token_id, user_id, from_token, from_user, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
-      parameters: chunk.flatMap((hold) => [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now]),
+      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now]),
     });
   }
   return statements;
@@ -243,7 +306,10 @@ function guardedTake(holder: QuotaHolder, id: number, amount: number): GuardedUp
   return { sql: HOLD_SQL[holder].take, parameters: [amount, id, amount], undo: { sql: HOLD_SQL[holder].giveBack, parameters: [amount, id] } };
 }
 
-/** The whole batch as one take per token and per user (tokens first, as each hold does). */
+/**
+ * The whole batch as one take per token and per user: tokens first, as each hold does, and
+ * by id, the order the settlement locks them in too, so the two never wait on each other in a circle.
+ */
 function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
   const sums: Record<QuotaHolder, Map<number, number>> = { token: new Map(), user: new Map() };
   for (const item of batch) {
@@ -253,6 +319,6 @@ function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
     }
   }
   const takes: GuardedUpdate[] = [];
-  for (const holder of ['token', 'user'] as const) for (const [id, amount] of sums[holder]) takes.push(guardedTake(holder, id, amount));
+  for (const holder of ['token', 'user'] as const) for (const [id, amount] of inLockOrder(sums[holder])) takes.push(guardedTake(holder, id, amount));
   return takes;
 }

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { RawSql, Statement } from '../../database/raw-sql';
+import { describeDatabaseError } from '../../database/database-unavailable';
+import { inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { LogEntity } from '../logs/entities/log.entity';
 import type { QuotaHold } from './quota-ledger.service';
 
@@ -20,6 +21,9 @@ export interface Settlement {
 
 const FLUSH_INTERVAL_MS = 100;
 const FLUSH_SIZE = 200;
+/** On shutdown a database that is down gets ~10 s to come back before queued settlements are given up. */
+const SHUTDOWN_FLUSH_ATTEMPTS = 20;
+const SHUTDOWN_RETRY_MS = 500;
 const LOG_INSERT_CHUNK = 100;
 const JOURNAL_DELETE_CHUNK = 500;
 type LogRow = Omit<LogEntity, 'id'>;
@@ -47,7 +51,9 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private readonly logger = new Logger(SettlementBatcherService.name);
   private queue: Settlement[] = [];
   private timer?: NodeJS.Timeout;
-  private flushing?: Promise<void>;
+  private flushing?: Promise<boolean>;
+  private failingSince?: number;
+  private readonly coming = new Set<Promise<unknown>>();
   private logInsertPrefix?: string;
   private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
 
@@ -65,7 +71,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   /** TypeORM closes its connection in onApplicationShutdown, so the last flush runs just before. */
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await this.flush();
+    for (let attempt = 0; attempt < SHUTDOWN_FLUSH_ATTEMPTS; attempt++) {
+      if (await this.drain()) return;
+      await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_RETRY_MS));
+    }
+    this.logger.error(`shutting down with ${this.queue.length} settlements unwritten: the database did not answer`);
   }
 
   /**
@@ -77,34 +87,70 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     this.writtenListeners.push(listener);
   }
 
+  /**
+   * Work that will enqueue a settlement once it finishes (a token count in a worker thread):
+   * shutdown waits for it before the last flush, so its charge is not lost.
+   */
+  waitFor(work: Promise<unknown>): void {
+    this.coming.add(work);
+    const done = () => void this.coming.delete(work);
+    work.then(done, (error: unknown) => {
+      done();
+      this.logger.error(`preparing a settlement failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
   enqueue(settlement: Settlement): void {
     this.queue.push(settlement);
     if (this.queue.length >= FLUSH_SIZE) void this.flush();
   }
 
-  /** Resolves once everything queued before the call is written. */
-  async flush(): Promise<void> {
+  /**
+   * Writes everything queued, and answers whether it all went in. A failed batch stays queued
+   * (a database outage must lose no quota and no log row) and the next tick retries it;
+   * the failure is never thrown, so no caller is left with a rejected promise.
+   */
+  async flush(): Promise<boolean> {
     while (this.flushing || this.queue.length > 0) {
       if (this.flushing) {
-        await this.flushing;
+        if (!(await this.flushing)) return false;
         continue;
       }
       const batch = this.queue;
       this.queue = [];
       this.flushing = this.write(batch)
-        .catch((error: unknown) => {
-          // Keep the batch: a database hiccup must not lose quota or logs; the next tick retries.
-          this.queue = batch.concat(this.queue);
-          this.logger.error(`settling ${batch.length} requests failed, will retry: ${error instanceof Error ? error.message : String(error)}`);
-          throw error;
-        })
+        .then(
+          () => this.recovered(),
+          (error: unknown) => this.keepForRetry(batch, error),
+        )
         .finally(() => (this.flushing = undefined));
-      try {
-        await this.flushing;
-      } catch {
-        return;
-      }
+      if (!(await this.flushing)) return false;
     }
+    return true;
+  }
+
+  /** Waits for the settlements still being prepared (waitFor), then writes everything. */
+  async drain(): Promise<boolean> {
+    while (this.coming.size > 0) await Promise.allSettled([...this.coming]);
+    return this.flush();
+  }
+
+  private keepForRetry(batch: Settlement[], error: unknown): false {
+    this.queue = batch.concat(this.queue);
+    // One line when the outage starts, not one every tick while it lasts.
+    if (this.failingSince === undefined) {
+      this.failingSince = Date.now();
+      this.logger.error(`settling ${batch.length} requests failed, retrying until the database answers: ${describeDatabaseError(error)}`);
+    }
+    return false;
+  }
+
+  private recovered(): true {
+    if (this.failingSince !== undefined) {
+      this.logger.log(`settlements written again after ${Math.round((Date.now() - this.failingSince) / 1000)} s of failures`);
+      this.failingSince = undefined;
+    }
+    return true;
   }
 
   private async write(batch: Settlement[]): Promise<void> {
@@ -112,7 +158,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const users = new Map<number, Sums>();
     const channels = new Map<number, number>();
     const logs: LogRow[] = [];
-    const journalIds: string[] = [];
+    const journal = new Map<string, { fromToken: number; fromUser: number }>();
     const add = (map: Map<number, Sums>, id: number, remain: number, used: number, requests: number) => {
       const sums = map.get(id) ?? { remain: 0, used: 0, requests: 0 };
       sums.remain += remain;
@@ -122,7 +168,12 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     };
     for (const item of batch) {
       const { hold, quota } = item;
-      if (hold.journalId) journalIds.push(hold.journalId);
+      if (hold.journalId) {
+        const held = journal.get(hold.journalId) ?? { fromToken: 0, fromUser: 0 };
+        held.fromToken += hold.fromToken;
+        held.fromUser += hold.fromUser;
+        journal.set(hold.journalId, held);
+      }
       const requests = item.success ? 1 : 0;
       if (hold.tokenId > 0) add(tokens, hold.tokenId, item.tokenLimited ? hold.fromToken - quota : 0, quota, requests);
       add(users, hold.userId, hold.fromUser - quota, quota, requests);
@@ -132,16 +183,22 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const now = Math.floor(Date.now() / 1000);
     const statements: Statement[] = [];
     for (let i = 0; i < logs.length; i += LOG_INSERT_CHUNK) statements.push(this.insertLogs(logs.slice(i, i + LOG_INSERT_CHUNK)));
-    for (const [id, sums] of tokens) {
+    // Tokens, then users, each by id: the order the holds lock them in (see combinedTakes).
+    for (const [id, sums] of inLockOrder(tokens)) {
       statements.push({ sql: 'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?', parameters: [sums.remain, sums.used, now, id] });
     }
-    for (const [id, sums] of users) {
+    for (const [id, sums] of inLockOrder(users)) {
       if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
       statements.push({ sql: 'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', parameters: [sums.remain, sums.used, sums.requests, id] });
     }
+    // A journal row sums several holds: each settled one leaves it, and the row goes when none is left.
+    for (const [id, held] of journal) {
+      statements.push({ sql: 'UPDATE quota_holds SET from_token = from_token - ?, from_user = from_user - ? WHERE id = ?', parameters: [held.fromToken, held.fromUser, id] });
+    }
+    const journalIds = [...journal.keys()];
     for (let i = 0; i < journalIds.length; i += JOURNAL_DELETE_CHUNK) {
       const chunk = journalIds.slice(i, i + JOURNAL_DELETE_CHUNK);
-      statements.push({ sql: `DELETE FROM quota_holds WHERE id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
+      statements.push({ sql: `DELETE FROM quota_holds WHERE from_user <= 0 AND id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
     }
     for (const [id, used] of channels) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
     await this.sql.runInTransaction(statements);

@@ -88,14 +88,6 @@ export function normaliseTag(raw: string | null | undefined): string | null {
   return tag === '' ? null : tag;
 }
 
-/** Batch mode: one key per line, blanks dropped. */
-export function splitKeys(raw: string): string[] {
-  return raw
-    .split(/\r?\n/)
-    .map((key) => key.trim())
-    .filter(Boolean);
-}
-
 export function assertKeyLength(key: string): void {
   if (key.length > MAX_SINGLE_KEY) throw new AppError('channel.key_too_long');
 }

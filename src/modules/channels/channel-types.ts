@@ -54,6 +54,15 @@ export interface ChannelProviderInfo {
   capabilities: readonly ProviderCapability[];
   /** The native wire format, when the provider does not speak OpenAI's. */
   nativeFormat?: 'claude' | 'gemini';
+  /** A translated explanation of the key beside its format (the console's `channels:editor.keyHints.<hint>`). */
+  keyHint?: 'aws_credentials' | 'service_account_json';
+  /**
+   * The key is one JSON document (a service-account key file, newlines and all), or a JSON
+   * array of them for several keys, rather than one key per line.
+   */
+  keyIsJson?: boolean;
+  /** What the channel's `other` field holds for this type, and the value used when it is empty. */
+  otherField?: { meaning: 'region' | 'api_version'; default: string };
 }
 
 const OPENAI_ALL: readonly ProviderCapability[] = ['chat', 'embeddings', 'images', 'audio', 'rerank', 'responses'];
@@ -61,7 +70,7 @@ const OPENAI_CHAT: readonly ProviderCapability[] = ['chat', 'embeddings'];
 
 export const CHANNEL_PROVIDERS: Readonly<Partial<Record<number, ChannelProviderInfo>>> = {
   1: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.openai.com', capabilities: OPENAI_ALL },
-  3: { keyFormat: 'Azure API key (api-version in the “other” field)', defaultBaseUrl: '', capabilities: OPENAI_ALL },
+  3: { keyFormat: 'Azure API key', defaultBaseUrl: '', capabilities: OPENAI_ALL, otherField: { meaning: 'api_version', default: '2024-10-21' } },
   4: { keyFormat: 'any text (Ollama ignores it)', defaultBaseUrl: 'http://localhost:11434', capabilities: OPENAI_CHAT },
   8: { keyFormat: 'the upstream’s API key', defaultBaseUrl: '', capabilities: OPENAI_ALL },
   14: { keyFormat: 'sk-ant-…', defaultBaseUrl: 'https://api.anthropic.com', capabilities: ['chat'], nativeFormat: 'claude' },
@@ -71,13 +80,47 @@ export const CHANNEL_PROVIDERS: Readonly<Partial<Record<number, ChannelProviderI
   24: { keyFormat: 'AIza… (Google AI Studio key)', defaultBaseUrl: 'https://generativelanguage.googleapis.com', capabilities: ['chat', 'embeddings'], nativeFormat: 'gemini' },
   25: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.moonshot.cn', capabilities: OPENAI_CHAT },
   31: { keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT },
-  33: { keyFormat: 'AK|SK|region (AWS access key id, secret key, region)', defaultBaseUrl: '', capabilities: ['chat'], nativeFormat: 'claude' },
+  33: { keyFormat: 'AK|SK|region', keyHint: 'aws_credentials', defaultBaseUrl: '', capabilities: ['chat'], nativeFormat: 'claude' },
   40: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.siliconflow.cn', capabilities: OPENAI_ALL },
-  41: { keyFormat: 'service-account JSON key (region in the “other” field)', defaultBaseUrl: '', capabilities: ['chat'] },
+  41: {
+    keyFormat: '{"type": "service_account", "project_id": …, "private_key": …, "client_email": …}',
+    keyHint: 'service_account_json',
+    keyIsJson: true,
+    defaultBaseUrl: '',
+    capabilities: ['chat'],
+    otherField: { meaning: 'region', default: 'us-central1' },
+  },
   42: { keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT },
   43: { keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT },
   47: { keyFormat: 'any text', defaultBaseUrl: '', capabilities: OPENAI_CHAT },
 };
+
+/** What a channel's `other` field holds when it is empty, for types that give it a meaning. */
+export function defaultOther(type: number): string {
+  return CHANNEL_PROVIDERS[type]?.otherField?.default ?? '';
+}
+
+/**
+ * The keys a channel's key field holds: one per line, or for JSON-document keys the document
+ * (or each document of a JSON array), so a pretty-printed key file stays one key.
+ */
+export function channelKeys(type: number, raw: string): string[] {
+  if (!CHANNEL_PROVIDERS[type]?.keyIsJson) {
+    return raw
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+  }
+  const text = raw.trim();
+  if (!text.startsWith('[')) return text ? [text] : [];
+  try {
+    const documents: unknown = JSON.parse(text);
+    if (Array.isArray(documents)) return documents.map((document) => JSON.stringify(document));
+  } catch {
+    // Not an array after all: the adaptor reports the malformed key when it is used.
+  }
+  return [text];
+}
 
 /** Where a channel type's API lives when the channel sets no base_url. */
 export function defaultBaseUrl(type: number): string {

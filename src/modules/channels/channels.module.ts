@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionsModule } from '../options/options.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { AbilitiesRepository } from './abilities.repository';
+import { ChannelTypeModelsController } from './channel-type-models.controller';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
 import { AbilityEntity } from './entities/ability.entity';
@@ -12,7 +13,7 @@ import { UserModelsService } from './user-models.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule, OutboundModule],
-  controllers: [ChannelsController, UserModelsController],
+  controllers: [ChannelsController, ChannelTypeModelsController, UserModelsController],
   providers: [ChannelsService, AbilitiesRepository, UserModelsService],
   exports: [ChannelsService, AbilitiesRepository],
 })

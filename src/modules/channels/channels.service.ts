@@ -9,6 +9,7 @@ import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { OptionsService } from '../options/options.service';
+import { modelsByChannelType } from './channel-type-models';
 import { AbilitiesRepository } from './abilities.repository';
 import {
   assertKeyLength,
@@ -18,10 +19,9 @@ import {
   normaliseModelMapping,
   normaliseModels,
   normaliseTag,
-  splitKeys,
   splitList,
 } from './channel-fields';
-import { CHANNEL_TYPE_SPARK, CHANNEL_TYPES, SPARK_DEFAULT_VERSION } from './channel-types';
+import { CHANNEL_TYPE_SPARK, CHANNEL_TYPES, channelKeys, SPARK_DEFAULT_VERSION } from './channel-types';
 import { toChannelView, toTagRow } from './channel.view';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
@@ -77,11 +77,11 @@ export class ChannelsService {
     return toChannelView(await this.load(this.channels.manager, id));
   }
 
-  /** Single mode stores the key as given; batch mode makes one channel per non-blank line. */
+  /** Single mode stores the key as given; batch mode makes one channel per key (per non-blank line, or per JSON key file of an array). */
   async create(dto: CreateChannelDto): Promise<ChannelView[]> {
     const name = dto.name.trim();
     const keyField = dto.key.trim();
-    const keys = dto.mode === 'batch' ? splitKeys(keyField) : [keyField];
+    const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? 1, keyField) : [keyField];
     if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
     keys.forEach(assertKeyLength);
     await this.assertBaseUrlAllowed(dto);
@@ -221,6 +221,11 @@ export class ChannelsService {
 
   enabledModels(): Promise<string[]> {
     return this.abilities.enabledModels();
+  }
+
+  /** Channel type → the priced model names (shipped and set by the admin) that type serves. */
+  modelsByChannelType(): Record<number, string[]> {
+    return modelsByChannelType([...Object.keys(this.options.get('ModelRatio')), ...Object.keys(this.options.get('ModelPrice'))]);
   }
 
   /** Every model name the gateway knows: those channels list, and those with a price or ratio. */

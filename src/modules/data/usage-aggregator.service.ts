@@ -61,7 +61,7 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
 
   /** After the batcher's last batch, so nothing settled is left out. */
   async beforeApplicationShutdown(): Promise<void> {
-    await this.batcher.flush();
+    await this.batcher.drain();
     await this.flush();
   }
 

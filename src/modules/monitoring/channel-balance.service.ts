@@ -5,6 +5,8 @@ import { runLimited } from '../../common/jobs/run-limited';
 import { nowSeconds } from '../../database/columns';
 import { CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { OptionsService } from '../options/options.service';
+import { TooManyRedirectsError } from '../outbound/outbound-http.service';
+import { outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.service';
 import { ChannelCacheService } from '../relay/caches/channel-cache.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
 import { ChannelMonitorService } from '../relay/channel-monitor.service';
@@ -54,16 +56,19 @@ export class ChannelBalanceService {
     });
   }
 
-  /** The one outbound call of balance queries (GET, JSON answer). */
+  /** The one outbound call of balance queries (GET, JSON answer), through the worker when one is set. */
   private async fetchJson(channel: RelayChannel, query: BalanceQuery, path: string): Promise<unknown> {
     const url = new URL((channel.baseUrl || query.officialBaseUrl) + path);
     let status: number;
     let text: string;
     try {
-      const answer = await this.upstream.send({ url, method: 'GET', headers: query.headers(channel.keys[0] ?? ''), headersTimeoutMs: BALANCE_TIMEOUT_MS, bodyTimeoutMs: BALANCE_TIMEOUT_MS });
+      const answer = await this.upstream.sendOwn({ url, method: 'GET', headers: query.headers(channel.keys[0] ?? ''), headersTimeoutMs: BALANCE_TIMEOUT_MS, bodyTimeoutMs: BALANCE_TIMEOUT_MS });
       status = answer.statusCode;
       text = await answer.body.text();
-    } catch {
+    } catch (error) {
+      const refusal = outboundRefusal(error);
+      if (refusal) throw refusalToAppError(refusal);
+      if (error instanceof TooManyRedirectsError) throw new AppError('monitoring.balance_failed', { message: 'too many redirects' });
       throw new AppError('monitoring.balance_failed', { message: 'could not reach the provider' });
     }
     if (status >= 400) throw new AppError('monitoring.balance_failed', { message: `status ${status}` });

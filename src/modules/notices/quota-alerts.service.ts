@@ -1,12 +1,11 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
-import { DataSource, In } from 'typeorm';
-import { request } from 'undici';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
+import { RawSql } from '../../database/raw-sql';
 import { SettlementBatcherService, type Settlement } from '../billing/settlement-batcher.service';
 import { MailService } from '../mail/mail.service';
 import { OptionsService } from '../options/options.service';
-import { UserEntity } from '../users/entities/user.entity';
+import { OutboundHttpService } from '../outbound/outbound-http.service';
 import { parseUserSetting } from '../users/self.service';
 
 /** What a webhook receives (new-api's shape): `content` with `{{value}}` placeholders filled from `values`. */
@@ -22,6 +21,15 @@ export interface QuotaAlertPayload {
 export const WEBHOOK_SIGNATURE_HEADER = 'x-webhook-signature';
 const ALERT_WINDOW_SECONDS = 2 * 3600;
 const WEBHOOK_TIMEOUT_MS = 5_000;
+/** Users looked up per query; the statements stay few enough to keep prepared. */
+const USERS_PER_QUERY = 100;
+
+interface AlertedUserRow {
+  id: number;
+  email: string | null;
+  quota: number | string;
+  setting: string | null;
+}
 
 /**
  * Warns users whose balance a settlement took below their quota_warning_threshold (or
@@ -37,10 +45,11 @@ export class QuotaAlertsService implements OnModuleInit {
 
   constructor(
     private readonly batcher: SettlementBatcherService,
-    private readonly dataSource: DataSource,
+    private readonly sql: RawSql,
     private readonly options: OptionsService,
     private readonly limiter: RateLimiterService,
     private readonly mail: MailService,
+    private readonly http: OutboundHttpService,
   ) {}
 
   onModuleInit(): void {
@@ -61,9 +70,15 @@ export class QuotaAlertsService implements OnModuleInit {
   }
 
   private async checkUsers(ids: number[]): Promise<void> {
-    const users = await this.dataSource.getRepository(UserEntity).find({ select: ['id', 'username', 'email', 'quota', 'setting'], where: { id: In(ids) } });
-    for (const user of users) {
-      const setting = parseUserSetting(user.setting);
+    for (let start = 0; start < ids.length; start += USERS_PER_QUERY) await this.checkSome(ids.slice(start, start + USERS_PER_QUERY));
+  }
+
+  /** Plain SQL: this runs after every settlement batch, where TypeORM's find cost more than the relay's own writes. */
+  private async checkSome(ids: number[]): Promise<void> {
+    const users = await this.sql.select<AlertedUserRow>(`SELECT id, email, quota, setting FROM users WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+    for (const row of users) {
+      const user = { id: Number(row.id), email: row.email, quota: Number(row.quota) };
+      const setting = parseUserSetting(row.setting);
       const threshold = setting.quota_warning_threshold || this.options.get('QuotaRemindThreshold');
       if (user.quota >= threshold) continue;
       this.quietUntil.set(user.id, Date.now() + ALERT_WINDOW_SECONDS * 1000);
@@ -71,7 +86,7 @@ export class QuotaAlertsService implements OnModuleInit {
       const payload = this.payload(user.quota, threshold);
       const send =
         setting.notify_type === 'webhook' && setting.webhook_url
-          ? postWebhook(setting.webhook_url, setting.webhook_secret ?? '', payload)
+          ? this.postWebhook(setting.webhook_url, setting.webhook_secret ?? '', payload)
           : this.email(setting.notification_email || user.email, payload);
       send.catch((error: Error) => this.logger.warn(`quota alert to user ${user.id} failed: ${error.message}`));
     }
@@ -95,21 +110,23 @@ export class QuotaAlertsService implements OnModuleInit {
     for (const value of payload.values) text = text.replace('{{value}}', value);
     await this.mail.send({ to, subject: payload.title, text });
   }
-}
 
-/**
- * The one outbound call of alerts: POST the JSON payload with the secret as a bearer
- * credential and an HMAC-SHA256 signature of the exact body bytes. No redirects are followed.
- */
-export async function postWebhook(url: string, secret: string, payload: QuotaAlertPayload): Promise<void> {
-  if (!/^https:\/\//i.test(url)) throw new Error('webhook URL must use https');
-  const body = JSON.stringify(payload);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (secret) {
-    headers.authorization = `Bearer ${secret}`;
-    headers[WEBHOOK_SIGNATURE_HEADER] = createHmac('sha256', secret).update(body).digest('hex');
+  /**
+   * The one outbound call of alerts: POST the JSON payload with the secret as a bearer
+   * credential and an HMAC-SHA256 signature of the exact body bytes (compact JSON, which the
+   * worker writes back the same when it sends it on). Through the worker when one is set, else
+   * through the outbound guard on every redirect hop; the secret is not sent past the first host.
+   */
+  private async postWebhook(url: string, secret: string, payload: QuotaAlertPayload): Promise<void> {
+    if (!/^https:\/\//i.test(url)) throw new Error('webhook URL must use https');
+    const body = JSON.stringify(payload);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (secret) {
+      headers.authorization = `Bearer ${secret}`;
+      headers[WEBHOOK_SIGNATURE_HEADER] = createHmac('sha256', secret).update(body).digest('hex');
+    }
+    const answer = await this.http.sendOwn({ url: new URL(url), method: 'POST', headers, body, headersTimeoutMs: WEBHOOK_TIMEOUT_MS, bodyTimeoutMs: WEBHOOK_TIMEOUT_MS });
+    await answer.body.dump();
+    if (answer.statusCode >= 300) throw new Error(`webhook answered ${answer.statusCode}`);
   }
-  const answer = await request(url, { method: 'POST', headers, body, headersTimeout: WEBHOOK_TIMEOUT_MS, bodyTimeout: WEBHOOK_TIMEOUT_MS });
-  await answer.body.dump();
-  if (answer.statusCode >= 300) throw new Error(`webhook answered ${answer.statusCode}`);
 }

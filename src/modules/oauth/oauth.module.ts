@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { OptionsModule } from '../options/options.module';
+import { OutboundModule } from '../outbound/outbound.module';
 import { UsersModule } from '../users/users.module';
 import { VerificationModule } from '../verification/verification.module';
 import { OAuthAccountsService } from './oauth-accounts.service';
@@ -15,7 +16,7 @@ import { WeChatProvider } from './providers/wechat.provider';
 
 /** Third-party sign-in and account bindings: GitHub, OIDC, LinuxDO, WeChat, Telegram and email. */
 @Module({
-  imports: [AuthModule, OptionsModule, UsersModule, VerificationModule],
+  imports: [AuthModule, OptionsModule, OutboundModule, UsersModule, VerificationModule],
   controllers: [OAuthController],
   providers: [OAuthService, OAuthAccountsService, OAuthStateService, GitHubProvider, OidcProvider, LinuxDoProvider, WeChatProvider, TelegramProvider],
 })

@@ -184,23 +184,24 @@ export const OPTION_DEFINITIONS = {
   QuotaForInviter: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
   QuotaForInvitee: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
   QuotaRemindThreshold: int({ default: 1000, min: 0, max: MAX_QUOTA, readBy: ['monitoring'] }),
-  StreamCacheQueueLength: int({ default: 0, min: 0, max: 100_000, readBy: ['relay'], waitsFor: 'stream buffering (issue 11)' }),
+  /** Upstream stream chunks queued for a slow client before the upstream is paused (0: pause as soon as the client's buffer is full). */
+  StreamCacheQueueLength: int({ default: 0, min: 0, max: 100_000, readBy: ['relay'] }),
   ChatLink: url({ readBy: ['console'], status: 'chat_link' }),
   ChatLink2: url({ readBy: ['console'], status: 'chat_link2' }),
 
   // Drawing and tasks
-  DrawingEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_drawing', waitsFor: 'Midjourney drawing (issue 14)' }),
-  TaskEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_task', waitsFor: 'async tasks (issue 14)' }),
-  MjNotifyEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'mj_notify_enabled', waitsFor: 'Midjourney drawing (issue 14)' }),
-  MjAccountFilterEnabled: bool({ default: false, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
-  MjForwardUrlEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
-  MjModeClearEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
-  MjActionCheckSuccessEnabled: bool({ default: true, readBy: ['tasks'], waitsFor: 'Midjourney drawing (issue 14)' }),
+  DrawingEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_drawing' }),
+  TaskEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'enable_task' }),
+  MjNotifyEnabled: bool({ default: false, readBy: ['console', 'tasks'], status: 'mj_notify_enabled' }),
+  MjAccountFilterEnabled: bool({ default: false, readBy: ['tasks'] }),
+  MjForwardUrlEnabled: bool({ default: true, readBy: ['tasks'] }),
+  MjModeClearEnabled: bool({ default: true, readBy: ['tasks'] }),
+  MjActionCheckSuccessEnabled: bool({ default: true, readBy: ['tasks'] }),
 
   // Sensitive words
-  CheckSensitiveEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
-  CheckSensitiveOnPromptEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
-  SensitiveWords: lines({ readBy: ['relay'], waitsFor: 'sensitive-word check (issue 11)' }),
+  CheckSensitiveEnabled: bool({ default: false, readBy: ['relay'] }),
+  CheckSensitiveOnPromptEnabled: bool({ default: false, readBy: ['relay'] }),
+  SensitiveWords: lines({ readBy: ['relay'] }),
 
   // Logs and dashboard
   LogConsumeEnabled: bool({ default: true, readBy: ['relay'] }),
@@ -238,25 +239,24 @@ export const OPTION_DEFINITIONS = {
   UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
   DefaultUseAutoGroup: bool({ default: false, readBy: ['tokens', 'relay', 'console'], status: 'default_use_auto_group' }),
-  AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'], waitsFor: 'auto group (issue 11)' }),
+  AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'] }),
 
   // Rate limits (per user, on model requests)
-  ModelRequestRateLimitEnabled: bool({ default: false, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  ModelRequestRateLimitEnabled: bool({ default: false, readBy: ['relay'] }),
   /** Requests per window, failed ones included; 0 or -1 = unlimited. */
-  ModelRequestRateLimitCount: int({ default: -1, min: -1, max: 100_000_000, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
-  ModelRequestRateLimitSuccessCount: int({ default: 1000, min: 1, max: 100_000_000, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
-  ModelRequestRateLimitDurationMinutes: int({ default: 1, min: 0, max: 1440, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  ModelRequestRateLimitCount: int({ default: -1, min: -1, max: 100_000_000, readBy: ['relay'] }),
+  ModelRequestRateLimitSuccessCount: int({ default: 1000, min: 1, max: 100_000_000, readBy: ['relay'] }),
+  ModelRequestRateLimitDurationMinutes: int({ default: 1, min: 0, max: 1440, readBy: ['relay'] }),
   /** Per-group overrides: {"group": [count, successCount]}. */
-  ModelRequestRateLimitGroup: json({ default: {}, shape: shapes.rateLimitByGroup, readBy: ['relay'], waitsFor: 'model rate limit (issue 11)' }),
+  ModelRequestRateLimitGroup: json({ default: {}, shape: shapes.rateLimitByGroup, readBy: ['relay'] }),
 
   // Model-specific
   'gemini.safety_settings': json({
     default: { default: 'OFF', HARM_CATEGORY_CIVIC_INTEGRITY: 'BLOCK_NONE' },
     shape: shapes.stringMap,
     readBy: ['relay'],
-    waitsFor: 'Gemini adaptor (issue 10)',
   }),
-  'gemini.version_settings': json({ default: { default: 'v1beta' }, shape: shapes.stringMap, readBy: ['relay'], waitsFor: 'Gemini adaptor (issue 10)' }),
+  'gemini.version_settings': json({ default: { default: 'v1beta' }, shape: shapes.stringMap, readBy: ['relay'] }),
   'claude.model_headers_settings': json({ default: {}, shape: shapes.headersByModel, readBy: ['relay'] }),
   'claude.thinking_adapter_enabled': bool({ default: true, readBy: ['relay'] }),
   'claude.default_max_tokens': json({
@@ -265,7 +265,8 @@ export const OPTION_DEFINITIONS = {
     readBy: ['relay'],
   }),
   'claude.thinking_adapter_budget_tokens_percentage': num({ default: 0.8, min: 0.1, max: 1, readBy: ['relay'] }),
-  'global.pass_through_request_enabled': bool({ default: false, readBy: ['relay'], waitsFor: 'request conversion between formats (issue 10)' }),
+  /** The client's request body goes upstream exactly as sent: no conversion, model mapping, override or system prompt (new-api's semantics). */
+  'global.pass_through_request_enabled': bool({ default: false, readBy: ['relay'] }),
 
   // Login and registration (system tab)
   PasswordLoginEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'password_login_enabled' }),
@@ -290,8 +291,9 @@ export const OPTION_DEFINITIONS = {
 
   // Server
   ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail'], status: 'server_address' }),
-  WorkerUrl: url({ ...ROOT, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
-  WorkerValidKey: str({ ...SECRET, readBy: ['system'], waitsFor: 'worker fetch (issue 11)' }),
+  /** The gateway's own fetches (images to inline, quota-alert webhooks, balances) go through this worker when set. */
+  WorkerUrl: url({ ...ROOT, readBy: ['outbound'] }),
+  WorkerValidKey: str({ ...SECRET, readBy: ['outbound'] }),
   /** Outbound requests (relay, probes, model lists) may reach loopback and private networks: Ollama on localhost, a LAN. */
   'fetch_setting.allow_private_ip': bool({ default: false, ...ROOT, readBy: ['outbound'] }),
 

@@ -1,4 +1,5 @@
 import type { OptionKey } from './option-definitions';
+export type { OptionKey } from './option-definitions';
 
 /** One row of GET /api/option/. */
 export interface OptionView {

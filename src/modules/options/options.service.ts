@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
+import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { ROLE_ROOT } from '../users/entities/user.entity';
@@ -33,9 +34,11 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     @InjectRepository(OptionEntity) private readonly repository: Repository<OptionEntity>,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly cacheSync: CacheSyncService,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
   async onModuleInit(): Promise<void> {
+    await this.encryptPlaintextSecrets();
     await this.reload();
     this.unsubscribe = this.cacheSync.subscribe(CACHE_CHANNEL, () => this.reload());
   }
@@ -48,7 +51,7 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     const rows = await this.repository.find();
     const next = new Map<OptionKey, string>();
     for (const key of OPTION_KEYS) next.set(key, definitionOf(key).default);
-    for (const row of rows) if (isOptionKey(row.key)) next.set(row.key, this.storedOrDefault(row.key, row.value));
+    for (const row of rows) if (isOptionKey(row.key)) next.set(row.key, this.storedOrDefault(row.key, this.readStored(row.key, row.value)));
     for (const [key, value] of next) if (value !== this.stored.get(key)) this.apply(key, value);
   }
 
@@ -86,7 +89,7 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     const definition = definitionOf(key);
     if (definition.rootOnly && actorRole < ROLE_ROOT) throw new AppError('option.root_only', { key });
     const value = normaliseOptionValue(key, definition, rawValue);
-    await this.repository.upsert({ key, value }, ['key']);
+    await this.repository.upsert({ key, value: definition.secret && value !== '' ? this.secretBox.encrypt(value) : value }, ['key']);
     this.apply(key, value);
     this.cacheSync.publish(CACHE_CHANNEL);
   }
@@ -102,6 +105,31 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
       this.apply(key, OPTION_DEFINITIONS[key].default);
     }
     this.cacheSync.publish(CACHE_CHANNEL);
+  }
+
+  /**
+   * Secret settings (SMTP token, client secrets, payment keys…) are stored encrypted like
+   * channel keys; rows written before that are encrypted here, once, at start. Guarded by the
+   * old value, so instances starting together cannot overwrite a newer value.
+   */
+  private async encryptPlaintextSecrets(): Promise<void> {
+    const secretKeys = OPTION_KEYS.filter((key) => definitionOf(key).secret);
+    const rows = await this.repository.find({ where: { key: In(secretKeys) } });
+    for (const row of rows) {
+      if (row.value === '' || this.secretBox.isEncrypted(row.value)) continue;
+      await this.repository.update({ key: row.key, value: row.value }, { value: this.secretBox.encrypt(row.value) });
+    }
+  }
+
+  /** The stored text of a row, decrypted for secret settings (a row that cannot be decrypted reads as unset). */
+  private readStored(key: OptionKey, value: string): string {
+    if (!definitionOf(key).secret) return value;
+    try {
+      return this.secretBox.decrypt(value);
+    } catch {
+      this.logger.warn(`option ${key} cannot be decrypted with the current CRYPTO_SECRET; treating it as unset`);
+      return '';
+    }
   }
 
   private apply(key: OptionKey, value: string): void {
@@ -139,10 +167,10 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
 /** Checks a value against its definition and returns the string to store. */
 export function normaliseOptionValue(key: string, definition: OptionDefinition, rawValue: unknown): string {
   if (typeof rawValue !== 'string' && typeof rawValue !== 'number' && typeof rawValue !== 'boolean') {
-    throw new AppError('option.invalid_value');
+    throw new AppError('option.invalid_value', { key });
   }
   const value = String(rawValue);
-  if (value.length > MAX_VALUE_LENGTH) throw new AppError('option.too_long', { key });
+  if (value.length > MAX_VALUE_LENGTH) throw new AppError('option.too_long', { key, max: MAX_VALUE_LENGTH });
   switch (definition.kind) {
     case 'bool':
       if (value !== 'true' && value !== 'false') throw new AppError('option.invalid_bool', { key });
@@ -177,6 +205,8 @@ export function normaliseOptionValue(key: string, definition: OptionDefinition, 
       return value;
     case 'string':
     case 'list':
+      // Names, addresses, keys and comma lists: a line break can only be a paste mistake.
+      if (/[\r\n]/.test(value.trim())) throw new AppError('option.single_line', { key });
       return value.trim();
     case 'text':
     case 'lines':

@@ -67,13 +67,30 @@ function hexPairToIpv4(high: string, low: string): string {
   return `${a >> 8}.${a & 255}.${b >> 8}.${b & 255}`;
 }
 
+/**
+ * Verdicts by address. A gateway dials a handful of upstream addresses over and over, and the
+ * BlockList checks cost more than the rest of the per-request guard, so each address is judged once.
+ */
+const classified = new Map<string, AddressClass>();
+const CLASSIFIED_LIMIT = 4096;
+
 /** Classifies one literal IP address (v4 or v6, without brackets). Anything unparseable is forbidden. */
 export function classifyAddress(address: string): AddressClass {
+  let verdict = classified.get(address);
+  if (verdict === undefined) {
+    if (classified.size >= CLASSIFIED_LIMIT) classified.clear();
+    verdict = classifyUncached(address);
+    classified.set(address, verdict);
+  }
+  return verdict;
+}
+
+function classifyUncached(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) return 'forbidden';
   if (family === 6) {
     const v4 = embeddedIpv4(address);
-    if (v4) return classifyAddress(v4);
+    if (v4) return classifyUncached(v4);
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (forbidden.check(address, type)) return 'forbidden';

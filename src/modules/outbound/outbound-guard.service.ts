@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { Agent, request } from 'undici';
 import { AppError } from '../../common/errors/app-error';
 import type { MessageCode } from '../../common/i18n/catalogue';
 import { OptionsService } from '../options/options.service';
@@ -22,6 +23,13 @@ const MESSAGE_BY_REASON: Record<RefusalReason, MessageCode> = {
   private_address: 'outbound.refused_private',
   unresolvable: 'outbound.refused_unresolvable',
 };
+
+/** The guard's refusal, whether thrown before sending or from inside the socket's connect. */
+export function outboundRefusal(error: unknown): OutboundRefusedError | undefined {
+  if (error instanceof OutboundRefusedError) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause instanceof OutboundRefusedError ? cause : undefined;
+}
 
 /** The refusal as a message the admin can act on (it names the setting when root could allow it). */
 export function refusalToAppError(error: OutboundRefusedError): AppError {
@@ -61,6 +69,32 @@ export class OutboundGuardService {
       (error: Error) => callback(error, '', 0),
     );
   };
+
+  /**
+   * One GET through the guard, for the gateway's own rare calls to an address an admin
+   * configured (the WeChat server): the URL is judged first and every resolved address inside
+   * connect; redirects are not followed. A throwaway connection, so no pooled socket outlives
+   * a change of the private-address setting.
+   */
+  async getText(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
+    this.assertUrlAllowed(url);
+    const agent = new Agent({ connect: { lookup: this.lookup, timeout: timeoutMs } });
+    try {
+      const answer = await request(url, { method: 'GET', headers, dispatcher: agent, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+      return { status: answer.statusCode, text: await answer.body.text() };
+    } finally {
+      void agent.close();
+    }
+  }
+
+  /**
+   * Node http(s) request options that send the connection through the guard (for clients
+   * built on node:http, such as openid-client): call it with the URL about to be requested.
+   */
+  httpOptionsFor(url: URL): { lookup: OutboundGuardService['lookup'] } {
+    this.assertUrlAllowed(url);
+    return { lookup: this.lookup };
+  }
 
   /**
    * Save-time check of a base URL an admin typed: the same rules, with DNS. A name that does

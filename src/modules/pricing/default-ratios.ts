@@ -191,14 +191,16 @@ export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   // OpenAI images
   'dall-e-3': 0.04,
   'dall-e-2': 0.02,
-  // Midjourney Proxy (per task, as commonly resold)
+  // Midjourney Proxy (per task, as commonly resold). Inpaint and custom zoom only open the
+  // window whose /submit/modal does the drawing and is billed as mj_modal, so they are free (as in new-api).
   mj_imagine: 0.1,
   mj_variation: 0.1,
   mj_reroll: 0.1,
   mj_blend: 0.1,
   mj_modal: 0.1,
   mj_zoom: 0.1,
-  mj_custom_zoom: 0.1,
+  mj_custom_zoom: 0,
+  mj_inpaint: 0,
   mj_shorten: 0.1,
   mj_high_variation: 0.1,
   mj_low_variation: 0.1,

@@ -25,6 +25,7 @@ export class PricingPageService {
         completion_ratio: price.completion_ratio,
         model_price: price.model_price,
         enable_groups: groups,
+        price_set: price.priced,
       };
     });
     const usable = usableGroups(this.options, viewerGroup ?? '');

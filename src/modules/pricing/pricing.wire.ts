@@ -13,6 +13,11 @@ export interface PricingRow {
   model_price: number;
   /** Groups in which an enabled channel serves the model. */
   enable_groups: string[];
+  /**
+   * False: neither a fixed price nor a ratio is set. The relay refuses the model unless self-use
+   * mode is on or the user accepts unpriced models, and then bills it at the fallback ratio shown.
+   */
+  price_set: boolean;
 }
 
 /** GET /api/pricing answers `models` as the envelope's data and the two maps beside it. */

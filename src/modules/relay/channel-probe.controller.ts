@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, ParseIntPipe, Post, Query, Res } from '@n
 import type { Response } from 'express';
 import { AdminOnly, RootOnly } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
-import { ChannelProbeService } from './channel-probe.service';
+import { ChannelProbeService, type FetchedModels } from './channel-probe.service';
 import { FetchModelsDto } from './dto/fetch-models.dto';
 
 /** Admin probes of upstream channels. */
@@ -25,14 +25,19 @@ export class ChannelProbeController {
   }
 
   @Get('fetch_models/:id')
-  fetchModelsOfChannel(@Param('id', ParseIntPipe) id: number): Promise<string[]> {
-    return this.probes.fetchModelsOfChannel(id);
+  async fetchModelsOfChannel(@Param('id', ParseIntPipe) id: number): Promise<ApiResult<string[]>> {
+    return modelsResult(await this.probes.fetchModelsOfChannel(id));
   }
 
   /** An arbitrary base URL makes the gateway dial wherever the caller says: root only, as in new-api. */
   @Post('fetch_models')
   @RootOnly()
-  fetchModels(@Body() body: FetchModelsDto): Promise<string[]> {
-    return this.probes.fetchModelsFor({ type: body.type, baseUrl: body.base_url ?? '', key: body.key });
+  async fetchModels(@Body() body: FetchModelsDto): Promise<ApiResult<string[]>> {
+    return modelsResult(await this.probes.fetchModelsFor({ type: body.type, baseUrl: body.base_url ?? '', key: body.key }));
   }
+}
+
+/** A known list (no list API upstream) says so in the message. */
+function modelsResult(fetched: FetchedModels): ApiResult<string[]> {
+  return new ApiResult(fetched.models, fetched.known ? 'relay.fetch_models_known_list' : undefined);
 }

@@ -1,21 +1,30 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { runLimited } from '../../common/jobs/run-limited';
+import { channelKeys } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
-import { canListModels, type UpstreamTarget } from './providers/adaptor';
+import { canListModels, hasKnownModels, type UpstreamTarget } from './providers/adaptor';
+import { RelayError } from './relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { refusalToAppError } from '../outbound/outbound-guard.service';
-import { outboundRefusal, UpstreamClientService } from './upstream-client.service';
+import { outboundRefusal } from '../outbound/outbound-guard.service';
+import { UpstreamClientService } from './upstream-client.service';
 
 export interface ProbeResult {
   success: boolean;
   message: string;
   /** Seconds the test request took. */
   time: number;
+}
+
+/** A channel's models: from the upstream's list, or (`known`) the models the gateway knows a provider without a list API serves. */
+export interface FetchedModels {
+  models: string[];
+  known: boolean;
 }
 
 /** What a probe saw, for the disable and re-enable rules. */
@@ -86,12 +95,12 @@ export class ChannelProbeService {
     if (!adaptor) throw new AppError('relay.channel_type_unsupported');
     const testModel = model?.trim() || channel.testModel || channel.models[0] || DEFAULT_TEST_MODEL;
     const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: 'chat', upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
-    const url = adaptor.buildUrl(target);
-    if (!url) throw new AppError('relay.channel_type_unsupported');
     const started = performance.now();
     let status = 0;
     let text = '';
     try {
+      const url = adaptor.buildUrl(target);
+      if (!url) throw new AppError('relay.channel_type_unsupported');
       const body = JSON.stringify(await adaptor.convertRequest(target, { model: testModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }));
       const headers = await adaptor.buildHeaders(target, { url, body });
       const answer = await this.upstream.send({
@@ -105,9 +114,12 @@ export class ChannelProbeService {
       status = answer.statusCode;
       text = await answer.body.text();
     } catch (error) {
+      if (error instanceof AppError) throw error;
       const refused = outboundRefusal(error);
       if (refused) throw refusalToAppError(refused);
-      return { success: false, message: 'could not reach the upstream', time: secondsSince(started), errorText: '' };
+      // The adaptor's own refusals (a malformed key, a token exchange refused) say what is wrong.
+      const message = error instanceof RelayError ? error.message : 'could not reach the upstream';
+      return { success: false, message, time: secondsSince(started), errorText: '' };
     }
     const elapsedMs = performance.now() - started;
     const time = secondsSince(started);
@@ -118,21 +130,21 @@ export class ChannelProbeService {
     return { success: true, message: '', time };
   }
 
-  fetchModelsOfChannel(id: number): Promise<string[]> {
+  fetchModelsOfChannel(id: number): Promise<FetchedModels> {
     const channel = this.channels.channel(id);
     if (!channel) throw new AppError('relay.channel_not_found');
     return this.fetchModels(channel);
   }
 
   /** For a channel being created: its type, base URL and key as typed in the form. */
-  fetchModelsFor(input: { type: number; baseUrl: string; key: string }): Promise<string[]> {
+  fetchModelsFor(input: { type: number; baseUrl: string; key: string }): Promise<FetchedModels> {
     if (!input.key.trim()) throw new AppError('relay.fetch_models_need_key');
     const channel: RelayChannel = {
       id: 0,
       name: '',
       type: input.type,
       status: CHANNEL_STATUS_ENABLED,
-      keys: [input.key.split('\n')[0].trim()],
+      keys: channelKeys(input.type, input.key).slice(0, 1),
       baseUrl: input.baseUrl.trim().replace(/\/+$/, ''),
       openaiOrganization: '',
       other: '',
@@ -149,8 +161,9 @@ export class ChannelProbeService {
     return this.fetchModels(channel);
   }
 
-  private async fetchModels(channel: RelayChannel): Promise<string[]> {
+  private async fetchModels(channel: RelayChannel): Promise<FetchedModels> {
     const adaptor = this.providers.forChannelType(channel.type);
+    if (adaptor && hasKnownModels(adaptor)) return { models: [...adaptor.knownModels(channel)], known: true };
     if (!adaptor || !canListModels(adaptor)) throw new AppError('relay.channel_type_unsupported');
     const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: 'chat', upstreamModel: '', stream: false };
     let status: number;
@@ -168,7 +181,7 @@ export class ChannelProbeService {
     }
     if (status >= 400) throw new AppError('relay.fetch_models_failed', { message: `status ${status}: ${scrubUpstreamMessage(readUpstreamError(text).message, channel)}` });
     try {
-      return adaptor.parseModelList(JSON.parse(text));
+      return { models: adaptor.parseModelList(JSON.parse(text)), known: false };
     } catch {
       throw new AppError('relay.fetch_models_failed', { message: 'the upstream answered with invalid JSON' });
     }

@@ -20,10 +20,14 @@ export type RelayErrorCode =
   | 'no_available_channel'
   | 'invalid_request'
   | 'request_too_large'
+  | 'unsupported_media_type'
+  | 'response_too_large'
   | 'not_found'
   | 'not_implemented'
   | 'task_not_found'
   | 'feature_disabled'
+  | 'rate_limit_exceeded'
+  | 'sensitive_words_detected'
   | 'upstream_request_error'
   | 'channel:unauthorized'
   | 'channel:rate_limited'
@@ -32,6 +36,7 @@ export type RelayErrorCode =
   | 'channel:connection_error'
   | 'channel:address_refused'
   | 'channel:bad_response'
+  | 'service_unavailable'
   | 'internal_error';
 
 const ERROR_TYPES: Partial<Record<number, string>> = {
@@ -40,6 +45,7 @@ const ERROR_TYPES: Partial<Record<number, string>> = {
   403: 'permission_error',
   404: 'not_found_error',
   413: 'invalid_request_error',
+  415: 'invalid_request_error',
   429: 'rate_limit_error',
   501: 'invalid_request_error',
 };
@@ -48,6 +54,8 @@ const ERROR_TYPES: Partial<Record<number, string>> = {
 export class RelayError extends Error {
   /** The code shown to the client when it should be the upstream's own (pass-through errors). */
   wireCode?: string;
+  /** Seconds after which the client may retry, sent as Retry-After (OpenAI's and Anthropic's clients wait that long). */
+  retryAfterSeconds?: number;
 
   constructor(
     readonly code: RelayErrorCode,
@@ -80,6 +88,7 @@ const GOOGLE_STATUSES: Partial<Record<number, string>> = {
   403: 'PERMISSION_DENIED',
   404: 'NOT_FOUND',
   413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
   429: 'RESOURCE_EXHAUSTED',
   499: 'CANCELLED',
   501: 'UNIMPLEMENTED',
@@ -114,6 +123,8 @@ export function sendRelayError(response: ServerResponse, error: RelayError, form
     return;
   }
   const body = relayErrorBody(format, error, requestId);
-  response.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  response.writeHead(error.status, headers);
   response.end(body);
 }

@@ -10,15 +10,19 @@ import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { TokenEntity } from '../tokens/entities/token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { TokenCacheService } from './caches/token-cache.service';
 import { UserCacheService } from './caches/user-cache.service';
 import { ChannelMonitorService } from './channel-monitor.service';
+import { ClaudeTokenCountService } from './claude-token-count.service';
 import { ChannelProbeController } from './channel-probe.controller';
 import { ChannelProbeService } from './channel-probe.service';
 import { PlaygroundAuthService } from './playground-auth.service';
+import { ModelRateLimiterService } from './model-rate-limit/model-rate-limiter.service';
 import { RelayHttpHandler } from './relay-http.handler';
+import { SensitiveWordsService } from './sensitive-words/sensitive-words.service';
 import { RelayService } from './relay.service';
 import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
 import { BedrockAdaptor } from './providers/bedrock/bedrock.adaptor';
@@ -35,6 +39,7 @@ import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
+import { TokenCounterService } from './token-counter.service';
 import { UpstreamClientService } from './upstream-client.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
@@ -60,15 +65,20 @@ import { UpstreamClientService } from './upstream-client.service';
     VertexAdaptor,
     ProviderRegistry,
     RelayBillingService,
+    SensitiveWordsService,
+    ModelRateLimiterService,
+    AutoGroupRouter,
     RelayPrepareStage,
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,
+    TokenCounterService,
+    ClaudeTokenCountService,
     RelayService,
     BillingDashboardService,
     RelayHttpHandler,
   ],
-  // The task relays (modules/tasks) reuse authentication, channels, billing caches and the upstream client.
-  exports: [ChannelCacheService, ChannelProbeService, TokenAuthService, TokenCacheService, UserCacheService, ChannelMonitorService, UpstreamClientService],
+  // The task relays (modules/tasks) reuse authentication, channels, billing caches, the upstream client and the prompt check.
+  exports: [ChannelCacheService, ChannelProbeService, TokenAuthService, TokenCacheService, UserCacheService, ChannelMonitorService, UpstreamClientService, SensitiveWordsService],
 })
 export class RelayModule {}

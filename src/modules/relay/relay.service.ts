@@ -1,11 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
+import { AUTO_GROUP, AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
+import { ClaudeTokenCountService } from './claude-token-count.service';
 import { OPENAI_FORMAT } from './formats/openai.format';
 import { CLAUDE_FORMAT } from './formats/claude.format';
 import { GEMINI_FORMAT } from './formats/gemini.format';
+import type { WireFormat } from './providers/adaptor';
 import { CLAUDE_MESSAGES_SPEC, endpointForPath, type EndpointSpec } from './relay-endpoints';
 import { RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
@@ -31,6 +35,8 @@ export class RelayService {
     private readonly tokenAuth: TokenAuthService,
     private readonly channels: ChannelCacheService,
     private readonly billing: BillingDashboardService,
+    private readonly autoGroups: AutoGroupRouter,
+    private readonly claudeTokenCount: ClaudeTokenCountService,
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -38,6 +44,8 @@ export class RelayService {
     const requestId = randomUUID();
     response.setHeader(REQUEST_ID_HEADER, requestId);
     let route: RelayRoute | undefined;
+    // Errors answer in the client's format: known from the path's route, or Claude's for its token count.
+    let errorFormat: WireFormat | undefined;
     try {
       const url = request.url ?? '/';
       const query = url.indexOf('?');
@@ -46,12 +54,17 @@ export class RelayService {
       const billing = BILLING_PATHS.exec(path);
       if (billing && request.method === 'GET') return await this.billingDashboard(request, response, billing[1] as 'subscription' | 'usage');
       if (UNIMPLEMENTED_PATHS.test(path)) throw new RelayError('not_implemented', `The gateway does not offer ${path}: files and fine-tuning stay with the provider`, 501);
-      route = routeFor(path);
+      if (path === CLAUDE_COUNT_TOKENS_PATH) {
+        errorFormat = 'claude';
+        if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
+        return sendJson(response, await this.claudeTokenCount.count(request));
+      }
+      route = routeFor(path, query < 0 ? '' : url.slice(query + 1));
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
       if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
       await this.relay(request, response, route, requestId, startedAt);
     } catch (error) {
-      sendRelayError(response, this.asRelayError(error, requestId), route?.inbound.wire, requestId);
+      sendRelayError(response, this.asRelayError(error, requestId), route?.inbound.wire ?? errorFormat, requestId);
     }
   }
 
@@ -62,6 +75,7 @@ export class RelayService {
       delivery = await this.dispatchStage.dispatch(prepared, response);
     } catch (error) {
       prepared.billing.refund();
+      prepared.rateLimit?.release();
       throw error;
     }
     this.settleStage.settle(prepared, delivery);
@@ -72,8 +86,8 @@ export class RelayService {
     const caller = await this.tokenAuth.authenticate(request);
     request.resume();
     const limits = caller.token?.modelLimits;
-    const models = this.channels
-      .modelsOfGroup(caller.group)
+    const groups = caller.group === AUTO_GROUP ? this.autoGroups.groupsFor(caller.user.group) : [caller.group];
+    const models = [...new Set(groups.flatMap((group) => this.channels.modelsOfGroup(group)))]
       .filter((model) => !limits || limits.has(model))
       .sort();
     const entry = (id: string) => ({ id, object: 'model', created: 1626777600, owned_by: 'gateway' });
@@ -91,6 +105,10 @@ export class RelayService {
 
   private asRelayError(error: unknown, requestId: string): RelayError {
     if (error instanceof RelayError) return error;
+    if (isDatabaseUnavailable(error)) {
+      this.logger.warn(`relay request ${requestId}: database unavailable (${describeDatabaseError(error)})`);
+      return new RelayError('service_unavailable', 'The gateway cannot reach its database right now; please retry shortly', 503);
+    }
     this.logger.error(`relay request ${requestId} failed`, error instanceof Error ? error.stack : String(error));
     return new RelayError('internal_error', 'The gateway failed to handle the request', 500);
   }
@@ -104,6 +122,7 @@ function sendJson(response: ServerResponse, value: object): void {
 
 /** OpenAI APIs that hold state at the provider; a gateway in front of many providers cannot serve them. */
 const BILLING_PATHS = /^(?:\/v1)?\/dashboard\/billing\/(subscription|usage)$/;
+const CLAUDE_COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
 const UNIMPLEMENTED_PATHS = /^\/v1\/(files|fine_tuning|fine-tunes|uploads)(\/|$)/;
 
 /** Gemini's generate endpoints: the model and whether it streams are in the path. */
@@ -111,10 +130,14 @@ const GEMINI_PATH = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamG
 const GEMINI_SPEC: EndpointSpec = { endpoint: 'chat', path: '/models:generateContent', body: 'json' };
 
 /** The endpoint and client format of a relay path. */
-function routeFor(path: string): RelayRoute | undefined {
+function routeFor(path: string, query: string): RelayRoute | undefined {
   if (path === '/v1/messages') return { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false };
   const gemini = GEMINI_PATH.exec(path);
-  if (gemini) return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodeURIComponent(gemini[1]), stream: gemini[2] === 'streamGenerateContent' };
+  if (gemini) {
+    const stream = gemini[2] === 'streamGenerateContent';
+    // Without alt=sse Google streams one JSON array; clients that ask so get it.
+    return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodeURIComponent(gemini[1]), stream, jsonArrayStream: stream && new URLSearchParams(query).get('alt') !== 'sse' };
+  }
   const playground = path === '/pg/chat/completions';
   const spec = endpointForPath(playground ? '/v1/chat/completions' : path);
   return spec && { spec, inbound: OPENAI_FORMAT, playground };

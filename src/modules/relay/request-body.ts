@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { hasNonJsonBody } from '../../common/http/json-content-type';
+import type { JsonObject } from './providers/adaptor';
 import { RelayError } from './relay-error';
 
 /** Reads the whole request body, refusing (413) past the limit without holding more than it. */
@@ -25,6 +27,25 @@ export function readRequestBody(request: IncomingMessage, limitBytes: number): P
     request.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     request.once('error', () => reject(new RelayError('invalid_request', 'The request body could not be read', 400)));
   });
+}
+
+/** A JSON endpoint refuses (415) a body declared as another type, before reading it. */
+export function refuseNonJsonBody(request: IncomingMessage): void {
+  if (!hasNonJsonBody(request)) return;
+  request.resume();
+  throw new RelayError('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json)', 415);
+}
+
+/** A JSON object body, or 400. */
+export function parseJsonBody(raw: Buffer): JsonObject {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new RelayError('invalid_request', 'The request body is not valid JSON', 400);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new RelayError('invalid_request', 'The request body must be a JSON object', 400);
+  return parsed as JsonObject;
 }
 
 function tooLarge(limitBytes: number): RelayError {

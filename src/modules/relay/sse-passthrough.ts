@@ -26,16 +26,29 @@ export const SSE_HEADERS = {
 
 /**
  * Follows an upstream body with backpressure: `onData` writes to the client and answers
- * false when the client's buffer is full; `finish` runs once, when the upstream ends, breaks
- * off (`upstreamFailed`) or the client goes away.
+ * false when the client's buffer is full; then up to `queueLength` more upstream chunks
+ * (StreamCacheQueueLength) are queued for a slow client before the upstream is paused until
+ * the client drains. `finish` runs once, when the upstream ends, breaks off
+ * (`upstreamFailed`) or the client goes away.
  */
-export function followUpstream(upstream: Readable, response: ServerResponse, clientGone: () => boolean, onData: (chunk: Buffer) => boolean, finish: (upstreamFailed: boolean) => void): void {
+export function followUpstream(
+  upstream: Readable,
+  response: Pick<ServerResponse, 'on' | 'off'>,
+  clientGone: () => boolean,
+  onData: (chunk: Buffer) => boolean,
+  finish: (upstreamFailed: boolean) => void,
+  queueLength = 0,
+): void {
   let finished = false;
+  let queued = 0;
   const data = (chunk: Buffer) => {
     if (clientGone()) return;
-    if (!onData(chunk)) upstream.pause();
+    if (!onData(chunk) && ++queued > queueLength) upstream.pause();
   };
-  const drain = () => upstream.resume();
+  const drain = () => {
+    queued = 0;
+    upstream.resume();
+  };
   const end = (upstreamFailed: boolean) => {
     if (finished) return;
     finished = true;
@@ -51,22 +64,38 @@ export function followUpstream(upstream: Readable, response: ServerResponse, cli
 }
 
 const NEWLINE = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
 
-/** Writes a stream to the client: the SSE headers go out with the first bytes, so until then the relay may still retry. */
-export class EventStreamWriter {
+/** Where a relayed stream goes: server-sent events (given as whole lines) in the client's stream framing. */
+export interface ClientStreamWriter {
   /** When the first bytes went to the client (performance.now()), or undefined while none did. */
+  readonly firstChunkAt?: number;
+  /** False when the client's buffer is full (wait for 'drain'). */
+  write(out: string | Buffer): boolean;
+  /** Ends the answer with its last events, once anything went out (until then the relay may still retry). */
+  end(tail?: string): void;
+}
+
+/** Writes a stream to the client: the headers go out with the first bytes, so until then the relay may still retry. */
+export class EventStreamWriter implements ClientStreamWriter {
   firstChunkAt?: number;
 
-  constructor(private readonly response: ServerResponse) {}
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly headers: Record<string, string> = SSE_HEADERS,
+  ) {}
 
-  /** False when the client's buffer is full (wait for 'drain'). */
   write(out: string | Buffer): boolean {
     if (out.length === 0) return true;
     if (this.firstChunkAt === undefined) {
       this.firstChunkAt = performance.now();
-      this.response.writeHead(200, SSE_HEADERS);
+      this.response.writeHead(200, this.headers);
     }
     return this.response.write(out);
+  }
+
+  end(tail = ''): void {
+    if (this.firstChunkAt !== undefined && !this.response.writableEnded) this.response.end(tail);
   }
 }
 
@@ -81,13 +110,20 @@ export class EventStreamWriter {
  * client loops read `choices[0]` of every chunk. The response headers go out with the first
  * bytes: until then the caller may still retry.
  */
-export function relayEventStream(upstream: Readable, response: ServerResponse, adaptor: ProviderAdaptor, clientGone: () => boolean, dropUsageChunks = false): Promise<StreamOutcome> {
+export function relayEventStream(
+  upstream: Readable,
+  response: ServerResponse,
+  adaptor: ProviderAdaptor,
+  clientGone: () => boolean,
+  dropUsageChunks = false,
+  writer: ClientStreamWriter = new EventStreamWriter(response),
+  queueLength = 0,
+): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     const events: string[] = [];
     let usageText = '';
     const usage = new UsageMeter();
     let pending: Buffer | undefined;
-    const writer = new EventStreamWriter(response);
 
     /** Reads one whole data line; true when the line is a usage-only chunk to keep from the client. */
     const readLine = (line: string): boolean => {
@@ -104,15 +140,33 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
       return dropUsageChunks && reading?.usageOnly === true;
     };
 
-    /** Reads whole lines and writes them, without the lines to drop. */
+    /**
+     * Reads whole lines and writes them, without the lines to drop. What goes out is always
+     * the upstream's own bytes (sliced around a dropped event): a string rebuilt from the lines
+     * would cost an encoding copy per chunk.
+     */
     const pass = (bytes: Buffer): boolean => {
-      const lines = bytes.toString('utf8').split('\n');
-      let dropAt: number[] | undefined;
-      for (let index = 0; index < lines.length; index++) {
-        const line = lines[index];
-        if (readLine(line.endsWith('\r') ? line.slice(0, -1) : line)) (dropAt ??= []).push(index);
+      let kept: Buffer[] | undefined;
+      let keptFrom = 0;
+      let start = 0;
+      while (start < bytes.length) {
+        const newline = bytes.indexOf(NEWLINE, start);
+        const end = newline < 0 ? bytes.length : newline + 1;
+        const lineEnd = newline < 0 ? end : bytes[newline - 1] === CARRIAGE_RETURN ? newline - 1 : newline;
+        if (!readLine(bytes.toString('utf8', start, Math.max(start, lineEnd)))) {
+          start = end;
+          continue;
+        }
+        // Drop the line with the blank line that ends its event.
+        (kept ??= []).push(bytes.subarray(keptFrom, start));
+        start = end;
+        if (bytes[start] === NEWLINE) start += 1;
+        else if (bytes[start] === CARRIAGE_RETURN && bytes[start + 1] === NEWLINE) start += 2;
+        keptFrom = start;
       }
-      return writer.write(dropAt ? withoutLines(lines, dropAt) : bytes);
+      if (!kept) return writer.write(bytes);
+      kept.push(bytes.subarray(keptFrom));
+      return writer.write(Buffer.concat(kept));
     };
 
     followUpstream(
@@ -132,7 +186,7 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
       },
       (upstreamFailed) => {
         if (pending && !clientGone()) pass(pending);
-        if (writer.firstChunkAt !== undefined && !response.writableEnded) response.end();
+        writer.end();
         resolve({
           usage: usage.total,
           firstChunkAt: writer.firstChunkAt,
@@ -145,13 +199,7 @@ export function relayEventStream(upstream: Readable, response: ServerResponse, a
           },
         });
       },
+      queueLength,
     );
   });
-}
-
-/** The lines joined again without the dropped ones, each taking its event's blank line along; the final newline stays. */
-function withoutLines(lines: string[], dropAt: number[]): string {
-  const drop = new Set<number>();
-  for (const index of dropAt) drop.add(index).add(index + 1);
-  return lines.filter((_, index) => !drop.has(index) || index + 1 === lines.length).join('\n');
 }

@@ -4,7 +4,7 @@ import type { StreamEncoder } from './formats/inbound-format';
 import type { JsonObject, StreamDecoder } from './providers/adaptor';
 import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from './providers/usage';
-import { EventStreamWriter, followUpstream, type StreamOutcome } from './sse-passthrough';
+import { EventStreamWriter, followUpstream, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
 
 /**
  * Relays a stream whose format the client does not speak: the adaptor's decoder turns the
@@ -20,10 +20,11 @@ export function relayTranslatedStream(
   encoder: StreamEncoder,
   usage: UsageMeter,
   clientGone: () => boolean,
+  writer: ClientStreamWriter = new EventStreamWriter(response),
+  queueLength = 0,
 ): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     let text = '';
-    const writer = new EventStreamWriter(response);
 
     const send = (chunks: JsonObject[]): boolean => {
       let out = '';
@@ -50,10 +51,11 @@ export function relayTranslatedStream(
       (upstreamFailed) => {
         if (!clientGone()) {
           send(decoder.end());
-          if (writer.firstChunkAt !== undefined && !response.writableEnded) response.end(upstreamFailed ? '' : encoder.end(usage.total));
+          writer.end(upstreamFailed ? '' : encoder.end(usage.total));
         }
         resolve({ usage: usage.total, firstChunkAt: writer.firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
       },
+      queueLength,
     );
   });
 }

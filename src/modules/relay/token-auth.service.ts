@@ -7,6 +7,7 @@ import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TOKEN_STATUS_EXHAUSTED, TO
 import { USER_STATUS_ENABLED } from '../users/entities/user.entity';
 import { CachedToken, ipAllowed, TokenCacheService } from './caches/token-cache.service';
 import { CachedUser, UserCacheService } from './caches/user-cache.service';
+import { AUTO_GROUP } from './auto-group';
 import { RelayError } from './relay-error';
 import type { RelayCaller } from './relay-caller';
 
@@ -38,7 +39,7 @@ export class TokenAuthService {
     const user = await this.users.get(token.userId);
     checkUserActive(user);
     const group = token.group || user.group;
-    if (group !== user.group && !(group in this.options.get('UserUsableGroups'))) {
+    if (group !== user.group && !(group in this.options.get('UserUsableGroups')) && !(group === AUTO_GROUP && this.options.get('DefaultUseAutoGroup'))) {
       throw new RelayError('group_not_allowed', `The group ${group} of this API key is not available to its user`, 403);
     }
     return { user, token, tokenKey: key, group, ip };

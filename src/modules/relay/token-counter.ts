@@ -1,31 +1,14 @@
 import type { JsonObject } from './providers/adaptor';
 import type { RelayEndpoint } from './relay-endpoints';
 
-/** Special-token text in a prompt is counted as ordinary text instead of being refused. */
-const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
-
 /** Older OpenAI models use cl100k; newer ones (and, as the closest guess, everyone else) o200k. */
 const CL100K_MODELS = /^(gpt-3\.5|gpt-4(?!o|\.|-o)|text-embedding-(ada|3)|text-davinci|davinci|babbage)/;
 
-type CountTokens = (text: string, options: typeof AS_PLAIN_TEXT) => number;
-let cl100k: CountTokens | undefined;
-let o200k: CountTokens | undefined;
+export type TokenEncoding = 'cl100k_base' | 'o200k_base';
 
-/**
- * Real BPE token count of a text, with the encoding of the model's family. The encodings
- * (~70 MB for o200k) load on first use: most upstreams report usage, so many gateways
- * never need them.
- */
-export function countTextTokens(model: string, text: string): number {
-  if (!text) return 0;
-  if (CL100K_MODELS.test(model)) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    cl100k ??= (require('gpt-tokenizer/cjs/encoding/cl100k_base') as { countTokens: CountTokens }).countTokens;
-    return cl100k(text, AS_PLAIN_TEXT);
-  }
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  o200k ??= (require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: CountTokens }).countTokens;
-  return o200k(text, AS_PLAIN_TEXT);
+/** The BPE encoding of the model's family. */
+export function encodingFor(model: string): TokenEncoding {
+  return CL100K_MODELS.test(model) ? 'cl100k_base' : 'o200k_base';
 }
 
 /** OpenAI's chat framing: each message costs 3 tokens beyond its text, and the reply is primed with 3. */
@@ -89,16 +72,16 @@ function framing(endpoint: RelayEndpoint, messages: number): number {
   return endpoint === 'chat' ? TOKENS_REPLY_PRIMING + messages * TOKENS_PER_MESSAGE : 0;
 }
 
-/** Exact prompt tokens of a client request, for billing when the upstream reports none. */
-export function countPromptTokens(endpoint: RelayEndpoint, model: string, body: JsonObject): number {
+/** The prompt's texts, and the tokens chat framing adds to them, for an exact count (TokenCounterService). */
+export function promptTexts(endpoint: RelayEndpoint, body: JsonObject): { texts: string[]; framingTokens: number } {
   const { texts, messages } = promptParts(endpoint, body);
-  return framing(endpoint, messages) + texts.reduce((sum, text) => sum + countTextTokens(model, text), 0);
+  return { texts, framingTokens: framing(endpoint, messages) };
 }
 
 /**
  * A quick upper estimate of the prompt tokens, for the quota hold only: one token per three
  * UTF-8 bytes (about one per CJK character, a third more than English needs). The charge
- * itself always comes from reported usage or countPromptTokens.
+ * itself always comes from reported usage or TokenCounterService.
  */
 export function estimatePromptTokens(endpoint: RelayEndpoint, body: JsonObject): number {
   const { texts, messages } = promptParts(endpoint, body);

@@ -20,6 +20,7 @@ export class StatusService {
     return {
       ...o.published(),
       version: this.config.version,
+      releases_url: this.config.releasesUrl,
       start_time: this.config.startTime,
       setup: await this.setup.isInitialised(),
       enable_online_topup:

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
+import { Transactions } from '../../database/transactions';
 import { nowSeconds } from '../../database/columns';
 import { preConsumeQuotaFor } from '../billing/billing-formula';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
@@ -24,7 +26,19 @@ export interface TaskCharge {
   hold: QuotaHold;
 }
 
+/** The columns of a task row that say who pays and what was taken: user, token, channel and charge. */
+export function taskOwnerColumns(caller: RelayCaller, channel: RelayChannel, charge: TaskCharge): ChargedTask {
+  return { user_id: caller.user.id, token_id: caller.token?.id ?? 0, token_quota: charge.hold.fromToken, channel_id: channel.id, quota: charge.quota };
+}
+
 /** What a refund of a settled task needs from its row. */
+/** Why a charged task is refunded: its price's model, the upstream's task id and the reason, for the log row. */
+export interface TaskFailure {
+  model: string;
+  taskId: string;
+  reason: string;
+}
+
 export interface ChargedTask {
   user_id: number;
   token_id: number;
@@ -49,6 +63,8 @@ export class TaskBillingService {
     private readonly tokens: TokenCacheService,
     private readonly users: UserCacheService,
     private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
   /** Prices the action at its model's fixed price × the group ratio and holds that much. */
@@ -76,6 +92,19 @@ export class TaskBillingService {
         const whose = error.holder === 'token' ? 'This API key' : 'Your account';
         throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this task (needs ${quota})`, 403);
       }
+      throw error;
+    }
+  }
+
+  /**
+   * Runs one step of a submit (the upstream call, recording the task) under the hold: if it
+   * throws, the hold comes back whole, with a log row naming `failure`, before the error goes on.
+   */
+  async underHold<R>(charge: TaskCharge, channelId: number, failure: string, step: () => Promise<R>): Promise<R> {
+    try {
+      return await step();
+    } catch (error) {
+      this.giveBack(charge, channelId, error instanceof RelayError ? `${failure}: ${error.message}` : failure);
       throw error;
     }
   }
@@ -129,25 +158,29 @@ export class TaskBillingService {
   }
 
   /**
-   * A charged task failed upstream: its quota goes back to the user and (when it came from
-   * there) the token, and leaves the used totals. The caller has already won the conditional
-   * status update, so each task is refunded at most once.
+   * A charged task failed upstream: `claim` (the task's conditional move to FAILURE) and the
+   * refund commit in one transaction, so overlapping pollers, or a crash between the two,
+   * can neither refund twice nor lose the refund. The quota goes back to the user and (as
+   * far as it came from there) the token, and leaves the used totals. Answers whether the
+   * claim won.
    */
-  async refund(task: ChargedTask, model: string, reason: string): Promise<void> {
-    if (task.quota <= 0) return;
+  async refundFailedTask(task: ChargedTask, failure: TaskFailure, claim: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    if (task.quota <= 0) return this.transactions.run(claim);
     const key = this.dataSource.driver.escape('key');
     const [row] = await this.dataSource.query(`SELECT u.username AS username, t.name AS token_name, t.${key} AS token_key FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?`, [task.token_id, task.user_id]);
     const record = (row ?? {}) as { username?: string; token_name?: string | null; token_key?: string | null };
-    this.settlements.enqueue({
-      hold: { tokenId: task.token_id, fromToken: 0, userId: task.user_id, fromUser: 0 },
-      tokenLimited: task.token_quota > 0,
-      quota: -task.quota,
-      channelId: task.channel_id,
-      success: false,
-      log: this.systemLog(task.user_id, record.username ?? '', record.token_name ?? '', task.token_id, model, task.channel_id, task.quota, `${reason}; ${task.quota} quota refunded`),
+    const refunded = await this.ledger.applyDelta({
+      userId: task.user_id,
+      username: record.username ?? '',
+      reason: 'refund',
+      quota: task.quota,
+      content: `${failure.reason}; ${task.quota} quota refunded`,
+      claim,
+      reversal: { tokenId: task.token_id, tokenName: record.token_name ?? '', tokenRemain: task.token_quota, channelId: task.channel_id, modelName: failure.model, other: { task_id: failure.taskId } },
     });
-    if (task.token_quota > 0 && record.token_key) this.tokens.adjustRemainQuota(record.token_key, task.quota);
-    this.users.adjustQuota(task.user_id, task.quota);
+    // The cache is keyed by the key in the clear; the row stores it encrypted.
+    if (refunded && task.token_quota > 0 && record.token_key) this.tokens.adjustRemainQuota(this.secretBox.decrypt(record.token_key), task.token_quota);
+    return refunded;
   }
 
   private systemLog(userId: number, username: string, tokenName: string, tokenId: number, model: string, channelId: number, quota: number, content: string) {

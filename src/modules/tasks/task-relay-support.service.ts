@@ -7,7 +7,7 @@ import { pickKey, type RelayChannel } from '../relay/caches/relay-channel';
 import { pickChannel } from '../relay/channel-selector';
 import type { RelayCaller } from '../relay/relay-caller';
 import { RelayError } from '../relay/relay-error';
-import { readRequestBody } from '../relay/request-body';
+import { readRequestBody, refuseNonJsonBody } from '../relay/request-body';
 import { checkModelAllowed, TokenAuthService } from '../relay/token-auth.service';
 import { transportError, UpstreamClientService } from '../relay/upstream-client.service';
 
@@ -43,6 +43,7 @@ export class TaskRelaySupport {
   }
 
   async readJsonBody(request: IncomingMessage): Promise<JsonRecord> {
+    refuseNonJsonBody(request);
     const raw = await readRequestBody(request, this.config.relay.maxRequestBodyBytes);
     let parsed: unknown;
     try {

@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, IsNull, Repository } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
-import { randomAlphanumeric } from '../../common/crypto/secret-box';
+import { randomAlphanumeric, SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
@@ -25,31 +25,48 @@ const NEVER_EXPIRES = -1;
 
 /**
  * A user's own API tokens. Every query is scoped by the caller's id, so another user's token
- * is "not found" whichever way it is asked for.
+ * is "not found" whichever way it is asked for. Keys are stored encrypted and found by their
+ * keyed hash (see TokenEntity); rows read here are revealed (decrypted) before any use.
  */
 @Injectable()
-export class TokensService {
+export class TokensService implements OnModuleInit {
   constructor(
     @InjectRepository(TokenEntity) private readonly tokens: Repository<TokenEntity>,
     private readonly transactions: Transactions,
     private readonly cacheSync: CacheSyncService,
     private readonly options: OptionsService,
     private readonly ledger: QuotaLedgerService,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
+
+  /** Keys written in the clear by an older version are hashed and encrypted once, at start (on SQLite and MySQL alike). */
+  async onModuleInit(): Promise<void> {
+    const plain = await this.tokens.find({ select: { id: true, key: true }, where: { key_hash: IsNull() } });
+    for (const row of plain) {
+      await this.tokens.update({ id: row.id, key: row.key, key_hash: IsNull() }, this.sealedKey(this.secretBox.decrypt(row.key)));
+    }
+  }
 
   async list(actor: AuthenticatedUser, page: PageQuery): Promise<Page<TokenView>> {
     const [rows, total] = await this.tokens.findAndCount({ where: { user_id: actor.id }, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
-    return toPage(page, total, rows.map(toTokenView));
+    return toPage(page, total, rows.map((row) => toTokenView(this.reveal(row))));
   }
 
-  /** keyword: a literal substring of the name; token: of the key, with or without `sk-`. */
+  /**
+   * keyword: a literal substring of the name; token: of the key, with or without `sk-`. Keys
+   * are encrypted, so a key search decrypts the caller's own tokens (a handful) and filters them here.
+   */
   async search(actor: AuthenticatedUser, keyword: string, token: string, page: PageQuery): Promise<Page<TokenView>> {
     const query = this.tokens.createQueryBuilder('token').where('token.user_id = :userId', { userId: actor.id });
     if (keyword.trim()) query.andWhere(`token.name LIKE :name ${LIKE_ESCAPE}`, { name: likeContains(keyword.trim()) });
     const key = token.trim().replace(new RegExp(`^${TOKEN_KEY_PREFIX}`), '');
-    if (key) query.andWhere(`token.key LIKE :key ${LIKE_ESCAPE}`, { key: likeContains(key) });
-    const [rows, total] = await query.orderBy('token.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
-    return toPage(page, total, rows.map(toTokenView));
+    query.orderBy('token.id', 'DESC');
+    if (!key) {
+      const [rows, total] = await query.skip(page.offset).take(page.pageSize).getManyAndCount();
+      return toPage(page, total, rows.map((row) => toTokenView(this.reveal(row))));
+    }
+    const matching = (await query.getMany()).map((row) => this.reveal(row)).filter((row) => row.key.includes(key));
+    return toPage(page, matching.length, matching.slice(page.offset, page.offset + page.pageSize).map(toTokenView));
   }
 
   async get(actor: AuthenticatedUser, id: number): Promise<TokenView> {
@@ -78,7 +95,9 @@ export class TokensService {
       const saved: TokenEntity[] = [];
       for (let index = 0; index < count; index++) {
         const tokenName = index === 0 ? name : `${name}-${randomAlphanumeric(NAME_SUFFIX_LENGTH)}`;
-        saved.push(await manager.save(manager.create(TokenEntity, { ...template, name: tokenName, key: randomAlphanumeric(TOKEN_KEY_LENGTH) })));
+        const key = randomAlphanumeric(TOKEN_KEY_LENGTH);
+        const row = await manager.save(manager.create(TokenEntity, { ...template, name: tokenName, ...this.sealedKey(key) }));
+        saved.push({ ...row, key });
       }
       return saved;
     });
@@ -130,7 +149,7 @@ export class TokensService {
 
   /** Deletes those of the ids that are the caller's own; answers how many. */
   async deleteMany(actor: AuthenticatedUser, ids: number[]): Promise<number> {
-    const own = await this.tokens.find({ select: { id: true, key: true }, where: { user_id: actor.id, id: In(ids) } });
+    const own = (await this.tokens.find({ select: { id: true, key: true, key_hash: true }, where: { user_id: actor.id, id: In(ids) } })).map((row) => this.reveal(row));
     if (own.length === 0) return 0;
     await this.tokens.delete({ user_id: actor.id, id: In(own.map((token) => token.id)) });
     for (const token of own) await this.invalidate(token);
@@ -140,7 +159,17 @@ export class TokensService {
   private async loadOwn(actor: AuthenticatedUser, id: number): Promise<TokenEntity> {
     const token = await this.tokens.findOneBy({ id, user_id: actor.id });
     if (!token) throw new AppError('token.not_found');
-    return token;
+    return this.reveal(token);
+  }
+
+  /** The columns that store a key: encrypted, and its keyed hash for lookups. */
+  private sealedKey(key: string): Pick<TokenEntity, 'key' | 'key_hash'> {
+    return { key: this.secretBox.encrypt(key), key_hash: this.secretBox.keyedHash(key) };
+  }
+
+  /** The row with its key in the clear, for the console and cache invalidation. */
+  private reveal<T extends Pick<TokenEntity, 'key'>>(row: T): T {
+    return { ...row, key: this.secretBox.decrypt(row.key) };
   }
 
   private checkExpiry(expiredTime: number): number {
@@ -161,7 +190,8 @@ export class TokensService {
     return group;
   }
 
-  private invalidate(token: TokenEntity): Promise<void> {
-    return this.cacheSync.invalidate(CACHE_NAMES.tokens, token.key);
+  /** Cached copies are named by the key's hash: no key in the clear goes through Redis. */
+  private invalidate(token: Pick<TokenEntity, 'key' | 'key_hash'>): Promise<void> {
+    return this.cacheSync.invalidate(CACHE_NAMES.tokens, token.key_hash ?? this.secretBox.keyedHash(token.key));
   }
 }

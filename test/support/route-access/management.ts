@@ -6,6 +6,8 @@ export const managementRoutes: RouteAccessTable = {
   'GET /api/channel/search': 'admin',
   'GET /api/channel/models_enabled': 'admin',
   'GET /api/channel/models': 'admin',
+  // Each channel type's priced models, for the channel editor's "fill in related models" (new-api: signed-in users).
+  'GET /api/models': 'user',
   'POST /api/channel': 'admin',
   'PUT /api/channel': 'admin',
   'POST /api/channel/batch': 'admin',

@@ -6,6 +6,7 @@ export const relayRoutes: RouteAccessTable = {
   'GET /api/channel/test': 'admin',
   'GET /api/channel/update_balance': 'admin',
   'GET /api/channel/update_balance/:id': 'admin',
+  'GET /api/channel/test_upstream/:id': 'admin',
   'GET /api/channel/fetch_models/:id': 'admin',
   'POST /api/channel/fetch_models': 'root',
 };

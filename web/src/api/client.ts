@@ -116,4 +116,6 @@ export interface Page<T> {
   page_size: number;
   total: number;
   items: T[];
+  /** More than `total` match: the server stopped counting there (the usage log's cap). */
+  total_capped?: boolean;
 }

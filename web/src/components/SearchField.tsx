@@ -1,4 +1,6 @@
-import { TextField, type SxProps, type Theme } from '@mui/material';
+import { Button, TextField, type SxProps, type Theme } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
 
 interface SearchFieldProps {
   /** Translated text, shown as the placeholder and used as the input's accessible name. */
@@ -23,5 +25,15 @@ export function SearchField({ label, value, onChange, onSearch, testId, sx }: Se
       slotProps={{ htmlInput: { 'data-testid': testId, 'aria-label': label } }}
       sx={sx}
     />
+  );
+}
+
+/** The toolbar's "search" button beside one or more SearchFields. */
+export function SearchButton({ onClick, testId }: { onClick: () => void; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button variant="outlined" startIcon={<SearchIcon />} onClick={onClick} data-testid={testId} sx={{ flexShrink: 0 }}>
+      {t('common:actions.search')}
+    </Button>
   );
 }

@@ -7,6 +7,7 @@ import InsertChartOutlinedIcon from '@mui/icons-material/InsertChartOutlined';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ManageAccountsOutlinedIcon from '@mui/icons-material/ManageAccountsOutlined';
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
+import SettingsOutlinedIcon from '@mui/icons-material/SettingsOutlined';
 import ReceiptLongOutlinedIcon from '@mui/icons-material/ReceiptLongOutlined';
 import RedeemOutlinedIcon from '@mui/icons-material/RedeemOutlined';
 import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
@@ -67,6 +68,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
       { path: '/channel', label: 'shell:nav.channels', icon: HubOutlinedIcon },
       { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
       { path: '/redemption', label: 'shell:nav.redemptions', icon: RedeemOutlinedIcon },
+      { path: '/setting', label: 'shell:nav.settings', icon: SettingsOutlinedIcon },
     ],
   },
   {

@@ -15,6 +15,8 @@ export const StorageKey = {
   enableDrawing: 'enable_drawing',
   enableTask: 'enable_task',
   mjNotifyEnabled: 'mj_notify_enabled',
+  /** Channel type → its model names, from GET /api/models (the channel editor's fill button). */
+  channelModels: 'channel_models',
   language: 'i18nextLng',
   /** The user's own sidebar choice; falls back to default_collapse_sidebar when unset. */
   sidebarCollapsed: 'sidebar-collapsed',

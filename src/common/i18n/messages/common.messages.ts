@@ -2,10 +2,12 @@ import type { MessageTable } from '../message-table';
 
 export const commonMessages = {
   'common.internal_error': { zh: '服务器内部错误，请联系管理员', en: 'Internal server error, please contact the administrator' },
+  'common.database_unavailable': { zh: '暂时无法连接数据库，请稍后重试', en: 'The database cannot be reached right now, please retry shortly' },
   'common.not_found': { zh: '请求的资源不存在', en: 'The requested resource does not exist' },
   'common.route_not_found': { zh: '接口不存在：{path}', en: 'No such API: {path}' },
   'common.invalid_json_body': { zh: '请求体不是合法的 JSON', en: 'The request body is not valid JSON' },
   'common.json_too_deep': { zh: '请求体的 JSON 嵌套过深', en: 'The JSON request body is nested too deeply' },
+  'common.unsupported_media_type': { zh: '请求体必须是 JSON（Content-Type: application/json）', en: 'The request body must be JSON (Content-Type: application/json)' },
   'common.payload_too_large': { zh: '请求体过大', en: 'The request body is too large' },
   'common.too_many_requests': { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
   'common.invalid_id': { zh: '无效的 ID', en: 'Invalid id' },

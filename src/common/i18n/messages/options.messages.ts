@@ -32,7 +32,8 @@ export const optionsMessages = {
   },
   'option.invalid_url': { zh: '配置项 {key} 必须以 http:// 或 https:// 开头', en: '{key} must start with http:// or https://' },
   'option.invalid_enum': { zh: '配置项 {key} 只能是 {values} 之一', en: '{key} must be one of {values}' },
-  'option.too_long': { zh: '配置项 {key} 过长', en: '{key} is too long' },
-  'option.invalid_value': { zh: '配置项的值必须是字符串、数字或布尔值', en: 'An option value must be a string, number or boolean' },
+  'option.too_long': { zh: '配置项 {key} 过长，最多 {max} 个字符', en: '{key} is too long: at most {max} characters' },
+  'option.single_line': { zh: '配置项 {key} 只能是一行', en: '{key} must be a single line' },
+  'option.invalid_value': { zh: '配置项 {key} 的值必须是字符串、数字或布尔值', en: '{key} must be a string, number or boolean' },
   'option.pricing_reset': { zh: '模型倍率已重置', en: 'Model ratios have been reset' },
 } satisfies MessageTable;

@@ -1,8 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { MAX_UNIX_SECONDS, OptionalIdQuery, OptionalTextQuery, OptionalTimestampQuery } from '../../../common/http/query-fields';
 import type { LogFilter } from '../logs.service';
-
-const MAX_TIMESTAMP = 253_402_300_799;
 
 /** Filters of the log list and the log statistics; username and channel apply to admins only. */
 export class LogQueryDto {
@@ -18,44 +17,25 @@ export class LogQueryDto {
   @IsIn([0, 1, 2, 3, 4])
   type?: number;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @OptionalTextQuery(64)
   username?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @OptionalTextQuery(64)
   token_name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalTextQuery(255)
   model_name?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @OptionalTextQuery(64)
   group?: string;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_TIMESTAMP)
+  @OptionalTimestampQuery()
   start_timestamp?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_TIMESTAMP)
+  @OptionalTimestampQuery()
   end_timestamp?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalIdQuery()
   channel?: number;
 }
 
@@ -64,7 +44,7 @@ export class DeleteLogsQueryDto {
   @Type(() => Number)
   @IsInt({ message: 'log.invalid_target_timestamp' })
   @Min(1, { message: 'log.invalid_target_timestamp' })
-  @Max(MAX_TIMESTAMP, { message: 'log.invalid_target_timestamp' })
+  @Max(MAX_UNIX_SECONDS, { message: 'log.invalid_target_timestamp' })
   target_timestamp: number;
 }
 

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
-import { BaseClient, Issuer } from 'openid-client';
+import { BaseClient, custom, CustomHttpOptionsProvider, Issuer } from 'openid-client';
 import { AppError } from '../../../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { OptionsService } from '../../options/options.service';
+import { OutboundGuardService, outboundRefusal, refusalToAppError } from '../../outbound/outbound-guard.service';
 import { ExternalIdentity } from './external-identity';
 
 const SCOPE = 'openid profile email';
@@ -25,6 +26,7 @@ export class OidcProvider implements OnModuleDestroy {
   constructor(
     private readonly options: OptionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly outbound: OutboundGuardService,
   ) {
     this.stopWatching = options.onChange((key) => {
       if (key.startsWith('oidc.')) this.issuer = undefined;
@@ -63,6 +65,8 @@ export class OidcProvider implements OnModuleDestroy {
         claims = await client.userinfo(tokens.access_token ?? '');
       }
     } catch (error) {
+      const refused = outboundRefusal(error);
+      if (refused) throw refusalToAppError(refused);
       this.logger.warn(`OIDC code exchange failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new AppError('oauth.exchange_failed', { provider: 'OIDC' });
     }
@@ -86,29 +90,45 @@ export class OidcProvider implements OnModuleDestroy {
   private async client(redirectUri: string): Promise<BaseClient> {
     this.issuer ??= this.loadIssuer().catch((error: unknown) => {
       this.issuer = undefined;
+      const refused = outboundRefusal(error);
+      if (refused) throw refusalToAppError(refused);
       this.logger.warn(`OIDC discovery failed: ${error instanceof Error ? error.message : String(error)}`);
       throw new AppError('oauth.oidc_discovery_failed');
     });
     const issuer = await this.issuer;
-    return new issuer.Client({
+    const client = new issuer.Client({
       client_id: this.options.get('oidc.client_id'),
       client_secret: this.options.get('oidc.client_secret'),
       redirect_uris: [redirectUri],
       response_types: ['code'],
     });
+    client[custom.http_options] = this.guardedHttp;
+    return client;
   }
 
-  private loadIssuer(): Promise<Issuer> {
+  /**
+   * Every request openid-client sends (discovery, keys, token, userinfo) goes to addresses an
+   * admin typed or the provider's metadata named: through the outbound guard, like a channel.
+   */
+  private readonly guardedHttp: CustomHttpOptionsProvider = (url, options) => ({ ...options, ...this.outbound.httpOptionsFor(url) });
+
+  private async loadIssuer(): Promise<Issuer> {
     const wellKnown = this.options.get('oidc.well_known');
-    if (wellKnown) return Issuer.discover(wellKnown);
-    return Promise.resolve(
-      new Issuer({
-        issuer: this.options.get('oidc.authorization_endpoint'),
-        authorization_endpoint: this.options.get('oidc.authorization_endpoint'),
-        token_endpoint: this.options.get('oidc.token_endpoint'),
-        userinfo_endpoint: this.options.get('oidc.user_info_endpoint'),
-      }),
-    );
+    // discover() is static: a subclass carries the guard for that one request.
+    const guardedHttp = this.guardedHttp;
+    class GuardedIssuer extends Issuer {
+      static override [custom.http_options] = guardedHttp;
+    }
+    const issuer = wellKnown
+      ? await GuardedIssuer.discover(wellKnown)
+      : new Issuer({
+          issuer: this.options.get('oidc.authorization_endpoint'),
+          authorization_endpoint: this.options.get('oidc.authorization_endpoint'),
+          token_endpoint: this.options.get('oidc.token_endpoint'),
+          userinfo_endpoint: this.options.get('oidc.user_info_endpoint'),
+        });
+    issuer[custom.http_options] = guardedHttp;
+    return issuer;
   }
 }
 

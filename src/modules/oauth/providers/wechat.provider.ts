@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../../common/errors/app-error';
 import { OptionsService } from '../../options/options.service';
+import { OutboundGuardService, outboundRefusal, refusalToAppError } from '../../outbound/outbound-guard.service';
 import { ExternalIdentity } from './external-identity';
 
 const WECHAT_SERVER_TIMEOUT_MS = 10_000;
@@ -14,19 +15,26 @@ const WECHAT_SERVER_TIMEOUT_MS = 10_000;
 export class WeChatProvider {
   private readonly logger = new Logger(WeChatProvider.name);
 
-  constructor(private readonly options: OptionsService) {}
+  constructor(
+    private readonly options: OptionsService,
+    private readonly outbound: OutboundGuardService,
+  ) {}
 
   enabled(): boolean {
     return this.options.get('WeChatAuthEnabled');
   }
 
   async exchange(code: string): Promise<ExternalIdentity> {
-    const url = `${this.options.get('WeChatServerAddress')}/api/wechat/user?code=${encodeURIComponent(code)}`;
     let answer: { success?: boolean; message?: string; data?: unknown };
     try {
-      const response = await fetch(url, { headers: { Authorization: this.options.get('WeChatServerToken') }, signal: AbortSignal.timeout(WECHAT_SERVER_TIMEOUT_MS) });
-      answer = (await response.json()) as typeof answer;
+      const url = new URL(`${this.options.get('WeChatServerAddress').replace(/\/+$/, '')}/api/wechat/user`);
+      url.searchParams.set('code', code);
+      // The WeChat server is an address an admin typed: it goes through the outbound guard like every channel.
+      const response = await this.outbound.getText(url, { Authorization: this.options.get('WeChatServerToken') }, WECHAT_SERVER_TIMEOUT_MS);
+      answer = JSON.parse(response.text) as typeof answer;
     } catch (error) {
+      const refused = outboundRefusal(error);
+      if (refused) throw refusalToAppError(refused);
       this.logger.warn(`WeChat server unreachable: ${error instanceof Error ? error.message : String(error)}`);
       throw new AppError('oauth.exchange_failed', { provider: 'WeChat' });
     }

@@ -5,6 +5,7 @@ import { CACHE_NAMES } from '../../../common/cache/cache-names';
 import { CacheSyncService } from '../../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
 import { AbilityEntity } from '../../channels/entities/ability.entity';
+import { channelKeys } from '../../channels/channel-types';
 import { CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
 import { parseJsonObject } from './json-setting';
 import type { ChannelSetting, RelayChannel } from './relay-channel';
@@ -126,10 +127,7 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
       name: row.name,
       type: row.type,
       status: row.status,
-      keys: key
-        .split('\n')
-        .map((line) => line.trim())
-        .filter(Boolean),
+      keys: channelKeys(row.type, key),
       baseUrl: row.base_url ?? '',
       openaiOrganization: row.openai_organization ?? '',
       other: row.other ?? '',

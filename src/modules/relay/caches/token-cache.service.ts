@@ -1,8 +1,9 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { BlockList, isIP } from 'node:net';
 import { Repository } from 'typeorm';
 import { CACHE_NAMES } from '../../../common/cache/cache-names';
+import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
 import { CacheSyncService } from '../../../common/cache/cache-sync.service';
 import { TokenEntity } from '../../tokens/entities/token.entity';
 import { KeyedCache } from './keyed-cache';
@@ -23,21 +24,29 @@ export interface CachedToken {
   group: string;
 }
 
-/** API tokens by key (without sk-), loaded on first use; cache name 'tokens', key = token key. */
+/**
+ * API tokens by key (without sk-), loaded on first use. Invalidations (cache name 'tokens')
+ * name a token by its keyed hash, so no key in the clear crosses Redis; the hashes of the
+ * keys loaded here map back to them.
+ */
+const MAX_TRACKED_KEYS = 100_000;
+
 @Injectable()
 export class TokenCacheService implements OnModuleInit, OnModuleDestroy {
   private readonly cache: KeyedCache<CachedToken>;
   private unsubscribe?: () => void;
+  private readonly keyByHash = new Map<string, string>();
 
   constructor(
     @InjectRepository(TokenEntity) private readonly repository: Repository<TokenEntity>,
     private readonly cacheSync: CacheSyncService,
+    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {
     this.cache = new KeyedCache((key) => this.loadToken(key));
   }
 
   onModuleInit(): void {
-    this.unsubscribe = this.cacheSync.subscribe(CACHE_NAMES.tokens, (key) => this.cache.invalidate(key));
+    this.unsubscribe = this.cacheSync.subscribe(CACHE_NAMES.tokens, (keyHash) => this.invalidate(keyHash));
   }
 
   onModuleDestroy(): void {
@@ -54,8 +63,22 @@ export class TokenCacheService implements OnModuleInit, OnModuleDestroy {
     if (token) token.remainQuota += delta;
   }
 
+  private invalidate(keyHash: string | undefined): void {
+    if (keyHash === undefined) {
+      this.keyByHash.clear();
+      return this.cache.invalidate();
+    }
+    const key = this.keyByHash.get(keyHash);
+    if (key !== undefined) this.cache.invalidate(key);
+  }
+
+  /** Only on a cache miss: keys are stored encrypted, and found by their keyed hash. */
   private async loadToken(key: string): Promise<CachedToken | null> {
-    const row = await this.repository.findOneBy({ key });
+    const keyHash = this.secretBox.keyedHash(key);
+    // Bounded like the cache (unknown keys are remembered too): past it, start both afresh.
+    if (this.keyByHash.size >= MAX_TRACKED_KEYS) this.invalidate(undefined);
+    this.keyByHash.set(keyHash, key);
+    const row = await this.repository.findOneBy({ key_hash: keyHash });
     return row ? toCachedToken(row) : null;
   }
 }

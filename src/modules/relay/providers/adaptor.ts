@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { RelayChannel } from '../caches/relay-channel';
 import type { RelayEndpoint } from '../relay-endpoints';
 import type { UsageMeter, UsageReport } from './usage';
@@ -96,6 +97,42 @@ export interface ModelListing {
   parseModelList(body: unknown): string[];
 }
 
+/** Optional: the provider counts a request's input tokens (Anthropic's /v1/messages/count_tokens), free of charge. */
+export interface TokenCounting {
+  countTokensUrl(channel: RelayChannel): URL;
+}
+
+export function countsTokens(adaptor: ProviderAdaptor | undefined): adaptor is ProviderAdaptor & TokenCounting {
+  return adaptor !== undefined && 'countTokensUrl' in adaptor;
+}
+
+/** Optional: the provider has no model-list API; fetch_models answers the models the gateway knows it serves. */
+export interface KnownModels {
+  knownModels(channel: RelayChannel): readonly string[];
+}
+
+/**
+ * Optional: the provider takes a client format's bodies as they are, behind its own URLs, auth
+ * and framing (Claude's Messages on Bedrock and Vertex, Gemini's on Vertex). A request in that
+ * format is then fitted (`fitRequest`), not converted, and its answer passes through.
+ */
+export interface ClientFormatPassThrough {
+  /** The client format this target takes as its own besides `format`, if any. */
+  clientFormatFor(target: UpstreamTarget): WireFormat | undefined;
+}
+
+/**
+ * Optional: streams that may come in a framing of the provider's own (AWS event-stream,
+ * Gemini's JSON array) are re-framed as server-sent events of the same events, so that one
+ * path passes them through or translates them.
+ */
+export interface StreamReframing {
+  /** Whether an answer of this content type to a streaming request is a stream in the provider's own framing. */
+  framesOwnStream(contentType: string): boolean;
+  /** The upstream's body as server-sent events (errors and the end follow the body's). */
+  reframeStream(body: Readable): Readable;
+}
+
 /** Optional, for answers passed through as they are: their usage, read without parsing the whole answer. */
 export interface RawUsageReader {
   /** Undefined when the usage cannot be read this way (the relay then parses the answer). */
@@ -104,6 +141,21 @@ export interface RawUsageReader {
 
 export function canListModels(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ModelListing {
   return typeof (adaptor as Partial<ModelListing>).modelsUrl === 'function';
+}
+
+export function hasKnownModels(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & KnownModels {
+  return typeof (adaptor as Partial<KnownModels>).knownModels === 'function';
+}
+
+export function canReframeStreams(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & StreamReframing {
+  return typeof (adaptor as Partial<StreamReframing>).reframeStream === 'function';
+}
+
+/** Whether a request in the client's format goes to this target as it is (fitted, not converted), and its answer comes back so. */
+export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarget, client: WireFormat): boolean {
+  if (adaptor.format === client) return true;
+  const passThrough = adaptor as Partial<ClientFormatPassThrough>;
+  return typeof passThrough.clientFormatFor === 'function' && passThrough.clientFormatFor(target) === client;
 }
 
 export function canReadRawUsage(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & RawUsageReader {

@@ -9,7 +9,8 @@ const FETCH_TIMEOUT_MS = 20_000;
 
 /**
  * Fetches an image a request links to, for providers that only take images inline. Through
- * the upstream client, so the outbound guard judges the address; size-limited.
+ * the worker when WorkerUrl is set, else the upstream client; the outbound guard judges the
+ * address either way; size-limited.
  */
 @Injectable()
 export class ImageFetcherService {
@@ -24,7 +25,7 @@ export class ImageFetcherService {
     }
     let answer;
     try {
-      answer = await this.upstream.send({ url: parsed, method: 'GET', headers: {}, headersTimeoutMs: FETCH_TIMEOUT_MS, bodyTimeoutMs: FETCH_TIMEOUT_MS });
+      answer = await this.upstream.sendOwn({ url: parsed, method: 'GET', headers: {}, headersTimeoutMs: FETCH_TIMEOUT_MS, bodyTimeoutMs: FETCH_TIMEOUT_MS });
     } catch {
       throw new RelayError('invalid_request', 'An image URL in the request could not be fetched', 400);
     }

@@ -1,13 +1,17 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { isBelievableUsage } from '../../billing/billing-formula';
+import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
+import type { Readable } from 'node:stream';
+import { JsonArrayStreamWriter } from '../formats/gemini.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
-import { canReadRawUsage } from '../providers/adaptor';
+import { canReadRawUsage, canReframeStreams, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError } from '../relay-error';
-import { relayEventStream, type StreamOutcome } from '../sse-passthrough';
+import { EventStreamWriter, relayEventStream, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
@@ -29,14 +33,24 @@ interface AnswerBytes {
  */
 @Injectable()
 export class RelayDeliverStage {
+  constructor(
+    private readonly options: OptionsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
   async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: Dispatcher.ResponseData, response: ServerResponse): Promise<AttemptResult> {
     const headersAt = performance.now();
-    const passThrough = adaptor.format === request.route.inbound.wire;
+    const passThrough = takesClientFormat(adaptor, target, request.route.inbound.wire);
     const upstreamType = String(answer.headers['content-type'] ?? '');
-    if (upstreamType.includes('event-stream') || (request.stream && upstreamType.includes('eventstream'))) {
+    // A stream in the provider's own framing (AWS event-stream, Gemini's JSON array) continues as SSE.
+    const ownFraming = request.stream && canReframeStreams(adaptor) && adaptor.framesOwnStream(upstreamType);
+    if (ownFraming || upstreamType.includes('event-stream')) {
+      const body = ownFraming ? adaptor.reframeStream(answer.body) : answer.body;
+      const writer = clientStreamWriter(request, response);
+      const queueLength = this.options.get('StreamCacheQueueLength');
       const outcome = passThrough
-        ? await relayEventStream(answer.body, response, adaptor, request.clientGone, dropsUsageChunks(request))
-        : await this.translateStream(request, adaptor, target, answer, response);
+        ? await relayEventStream(body, response, adaptor, request.clientGone, dropsUsageChunks(request), writer, queueLength)
+        : await this.translateStream(request, adaptor, target, body, response, writer, queueLength);
       if (outcome.firstChunkAt === undefined) {
         if (request.clientGone()) return failed(clientGoneError());
         return failed(new RelayError('channel:bad_response', 'The upstream stream ended before sending anything', 502));
@@ -44,12 +58,17 @@ export class RelayDeliverStage {
       return delivered(target, { usage: outcome.usage, text: outcome.deliveredText, firstByteAt: outcome.firstChunkAt });
     }
 
-    let bytes: Buffer;
+    let bytes: Buffer | undefined;
     try {
-      bytes = Buffer.from(await answer.body.arrayBuffer());
+      bytes = await readCapped(answer, this.config.relay.maxResponseBodyBytes);
     } catch (error) {
       if (request.clientGone()) return failed(clientGoneError());
       return failed(transportError(error));
+    }
+    if (!bytes) {
+      // Another channel would most likely answer as much again: no failover, the hold is refunded.
+      const megabytes = Math.floor(this.config.relay.maxResponseBodyBytes / 1024 / 1024);
+      return failed(new RelayError('response_too_large', `The upstream answer is larger than ${megabytes} MB (MAX_RESPONSE_BODY_MB)`, 502));
     }
     let reading: AnswerBytes = { text: () => '', bytes };
     if (upstreamType.includes('json')) {
@@ -67,11 +86,11 @@ export class RelayDeliverStage {
     return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
   }
 
-  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: Dispatcher.ResponseData, response: ServerResponse): Promise<StreamOutcome> {
+  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: Readable, response: ServerResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {
     const usage = new UsageMeter();
     const decoder = adaptor.createStreamDecoder(target, usage);
     const encoder = request.route.inbound.createStreamEncoder(clientOptions(request));
-    return relayTranslatedStream(answer.body, response, decoder, encoder, usage, request.clientGone);
+    return relayTranslatedStream(body, response, decoder, encoder, usage, request.clientGone, writer, queueLength);
   }
 }
 
@@ -85,6 +104,11 @@ function failed(error: RelayError): AttemptResult {
 
 function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'upstreamModel'>): AttemptResult {
   return { ok: true, delivery: { channel: target.channel, upstreamModel: target.upstreamModel, ...outcome } };
+}
+
+/** The client's stream framing: SSE, or the JSON array a Gemini client gets when it did not ask for alt=sse. */
+function clientStreamWriter(request: PreparedRequest, response: ServerResponse): ClientStreamWriter {
+  return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response) : new EventStreamWriter(response);
 }
 
 /** OpenAI clients that did not ask for a usage chunk never get one (the gateway may have asked for it to bill). */
@@ -120,6 +144,28 @@ function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor,
   const reading = adaptor.parseResponse(parsed);
   const answer = adaptor.toOpenAIResponse(parsed, target);
   return { usage: fullUsage(reading.usage), text: () => reading.text, bytes: Buffer.from(JSON.stringify(request.route.inbound.fromOpenAIResponse(answer, clientOptions(request)))) };
+}
+
+/**
+ * The whole answer body, or undefined once it passes `limit` bytes (the rest is not read: a
+ * huge answer must not grow the gateway's memory by its size).
+ */
+async function readCapped(answer: Dispatcher.ResponseData, limit: number): Promise<Buffer | undefined> {
+  const declared = Number(answer.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    // dump() closes a body declared larger than its limit without reading it.
+    await answer.body.dump({ limit: 1 }).catch(() => undefined);
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    // Leaving the loop ends the iteration, which destroys the body: the rest is never read.
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
 }
 
 function parseJson(bytes: Buffer): unknown {

@@ -5,7 +5,7 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
-import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
+import { takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { RelayError } from '../relay-error';
 import { attemptsAllowed } from '../retry-policy';
@@ -60,14 +60,15 @@ export class RelayDispatchStage {
       stream: request.stream,
       clientHeaders: request.headers,
     };
-    const url = adaptor.buildUrl(target);
-    if (!url) return failed(new RelayError('channel:bad_response', `The channel does not offer ${request.route.spec.path}`, 502));
-
     let answer;
     try {
+      // Inside the try: a base URL that does not make a URL, or a malformed channel key (Bedrock's region, Vertex's project), is this channel's fault, and fails over.
+      const url = adaptor.buildUrl(target);
+      if (!url) return failed(new RelayError('channel:bad_response', `The channel does not offer ${request.route.spec.path}`, 502));
       const body = await this.outgoingBytes(adaptor, target, request);
       const headers = await adaptor.buildHeaders(target, { url, body });
-      headers['content-type'] = request.body && adaptor.format !== request.route.inbound.wire ? 'application/json' : request.contentType;
+      // A signing adaptor has already set (and signed) the content type.
+      headers['content-type'] ??= body === request.rawBody ? request.contentType : 'application/json';
       answer = await this.upstream.send({
         url,
         method: 'POST',
@@ -83,6 +84,11 @@ export class RelayDispatchStage {
       return failed(transportError(error));
     }
 
+    if (answer.statusCode >= 300 && answer.statusCode < 400) {
+      // The relay follows no redirect (the key would travel to another host): the channel is at fault.
+      await answer.body.dump().catch(() => undefined);
+      return failed(new RelayError('channel:bad_response', 'The upstream answered with a redirect, which the gateway does not follow', 502));
+    }
     if (answer.statusCode >= 400) {
       const text = await readLimited(answer.body, ERROR_BODY_LIMIT).catch(() => '');
       // The channel's status_code_mapping speaks first: retry and auto-disable see the mapped status.
@@ -96,10 +102,14 @@ export class RelayDispatchStage {
     return this.deliver.deliver(request, adaptor, target, answer, response);
   }
 
-  /** The body to send: the client's own bytes when this channel changes nothing in them. */
+  /**
+   * The body to send: the client's own bytes when this channel changes nothing in them, or
+   * always when the administrator turned request pass-through on (global.pass_through_request_enabled:
+   * no conversion, mapping or override, as new-api does).
+   */
   private async outgoingBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, request: PreparedRequest): Promise<string | Buffer> {
-    if (!request.body) return request.rawBody;
-    if (adaptor.format !== request.route.inbound.wire) {
+    if (!request.body || this.options.get('global.pass_through_request_enabled')) return request.rawBody;
+    if (!takesClientFormat(adaptor, target, request.route.inbound.wire)) {
       const body = withGatewaySettings(target, request.route.inbound.toOpenAIRequest(request.body));
       body.model = request.model;
       if (request.stream) body.stream = true;

@@ -4,22 +4,26 @@ import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { preConsumeQuotaFor, type PriceSheet } from '../../billing/billing-formula';
 import { OptionsService } from '../../options/options.service';
 import { PricingService } from '../../pricing/pricing.service';
+import { AUTO_GROUP, AutoGroupRouter, type AutoGroupCandidate } from '../auto-group';
 import { ChannelCacheService } from '../caches/channel-cache.service';
+import { ModelRateLimiterService } from '../model-rate-limit/model-rate-limiter.service';
 import type { JsonObject } from '../providers/adaptor';
 import { PlaygroundAuthService } from '../playground-auth.service';
 import type { RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
-import { multipartField, readRequestBody } from '../request-body';
+import { multipartField, parseJsonBody, readRequestBody, refuseNonJsonBody } from '../request-body';
+import { SensitiveWordsService } from '../sensitive-words/sensitive-words.service';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { estimatePromptTokens } from '../token-counter';
 import { UpstreamAbort } from '../upstream-client.service';
-import { RelayBillingService } from './billing-hold';
+import { BillingHold, RelayBillingService } from './billing-hold';
 import type { PreparedRequest, RelayRoute } from './relay-request';
 
 /**
- * The first stage: who calls (auth), what they ask for (body, model), whether any channel
- * serves it, what it costs (price sheet) and the quota held for it. Everything here reads
- * in-memory caches; the hold is the one database call.
+ * The first stage: who calls (auth), what they ask for (body, model, the sensitive-word
+ * check), whether any channel serves it, what it costs (price sheet), the model request
+ * limit and the quota held for it. Everything here reads in-memory caches; the hold is the
+ * one database call (and the limit's Redis call, when the limit is on and Redis configured).
  */
 @Injectable()
 export class RelayPrepareStage {
@@ -31,10 +35,14 @@ export class RelayPrepareStage {
     private readonly options: OptionsService,
     private readonly pricing: PricingService,
     private readonly billing: RelayBillingService,
+    private readonly sensitiveWords: SensitiveWordsService,
+    private readonly rateLimiter: ModelRateLimiterService,
+    private readonly autoGroups: AutoGroupRouter,
   ) {}
 
   async prepare(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<PreparedRequest> {
     const caller = route.playground ? await this.playgroundAuth.authenticate(request) : await this.tokenAuth.authenticate(request);
+    if (route.spec.body === 'json') refuseNonJsonBody(request);
     const rawBody = await readRequestBody(request, this.config.relay.maxRequestBodyBytes);
     const contentType = String(request.headers['content-type'] ?? 'application/json');
 
@@ -49,15 +57,24 @@ export class RelayPrepareStage {
     if (!model) throw new RelayError('invalid_request', 'The request names no model', 400);
     if (route.playground) caller.group = this.playgroundAuth.chooseGroup(caller, body?.group);
     checkModelAllowed(caller, model);
+    if (this.sensitiveWords.active && body) this.sensitiveWords.checkPrompt(route.spec.endpoint, body);
 
-    const tiers = this.channels.tiers(caller.group, model);
+    const autoGroups = caller.group === AUTO_GROUP ? this.autoGroupRoute(caller, model) : undefined;
+    const tiers = autoGroups ? autoGroups.flatMap((candidate) => candidate.tiers) : this.channels.tiers(caller.group, model);
     if (tiers.length === 0) throw this.unservedModel(model, caller.group);
 
     const { sheet, userGroupRatio } = this.priceSheet(caller, model);
     const promptEstimate = body ? estimatePromptTokens(route.spec.endpoint, body) : 0;
     const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
     const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
-    const billing = await this.billing.hold(caller, holdAmount);
+    const rateLimit = this.rateLimiter.enabled ? await this.rateLimiter.admit(caller.user.id, caller.group) : undefined;
+    let billing: BillingHold;
+    try {
+      billing = await this.billing.hold(caller, holdAmount);
+    } catch (error) {
+      rateLimit?.release();
+      throw error;
+    }
 
     const abort = new UpstreamAbort();
     let gone = false;
@@ -81,11 +98,23 @@ export class RelayPrepareStage {
       userGroupRatio,
       tiers,
       billing,
+      rateLimit,
+      autoGroups,
       startedAt,
       tried: [],
       abort,
       clientGone: () => gone,
     };
+  }
+
+  /**
+   * For an `auto` token: the AutoGroups groups whose channels may serve, in turn; the caller
+   * then runs in (and is priced at) the first of them.
+   */
+  private autoGroupRoute(caller: RelayCaller, model: string): AutoGroupCandidate[] {
+    const candidates = this.autoGroups.candidates(caller.user.group, model);
+    if (candidates.length > 0) caller.group = candidates[0].group;
+    return candidates;
   }
 
   /**
@@ -119,17 +148,6 @@ export class RelayPrepareStage {
       userGroupRatio: group.userGroupRatio,
     };
   }
-}
-
-function parseJsonBody(raw: Buffer): JsonObject {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new RelayError('invalid_request', 'The request body is not valid JSON', 400);
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new RelayError('invalid_request', 'The request body must be a JSON object', 400);
-  return parsed as JsonObject;
 }
 
 function numberField(value: unknown): number {

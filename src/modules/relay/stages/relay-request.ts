@@ -1,10 +1,12 @@
 import type { PriceSheet } from '../../billing/billing-formula';
+import type { AutoGroupCandidate } from '../auto-group';
 import type { PriorityTier } from '../caches/channel-cache.service';
 import type { RelayChannel } from '../caches/relay-channel';
 import type { InboundFormat } from '../formats/inbound-format';
 import type { JsonObject } from '../providers/adaptor';
 import type { Usage } from '../providers/usage';
 import type { RelayCaller } from '../relay-caller';
+import type { RateLimitTicket } from '../model-rate-limit/model-rate-limiter.service';
 import type { EndpointSpec } from '../relay-endpoints';
 import type { UpstreamAbort } from '../upstream-client.service';
 import type { BillingHold } from './billing-hold';
@@ -19,6 +21,8 @@ export interface RelayRoute {
   pathModel?: string;
   /** Whether the answer streams, when the path says it (Gemini's :streamGenerateContent). */
   stream?: boolean;
+  /** The stream goes out as one JSON array, not SSE (Gemini's :streamGenerateContent without alt=sse). */
+  jsonArrayStream?: boolean;
 }
 
 /** Everything one client request carries through its stages, from prepare to settle. */
@@ -39,6 +43,10 @@ export interface PreparedRequest {
   /** The channels serving the model in the caller's group, by priority. */
   tiers: PriorityTier[];
   billing: BillingHold;
+  /** The model request limit's admission, given back when the request fails; absent when the limit is off. */
+  rateLimit?: RateLimitTicket;
+  /** For a token in the `auto` group: the groups the tiers come from, in order (the caller's group is the first). */
+  autoGroups?: AutoGroupCandidate[];
   startedAt: number;
   /** Channel ids tried, in order. */
   tried: number[];

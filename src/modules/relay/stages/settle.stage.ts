@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { translate } from '../../../common/i18n/catalogue';
 import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
+import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
 import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
 import { OptionsService } from '../../options/options.service';
+import { servingCandidate } from '../auto-group';
 import type { Usage } from '../providers/usage';
 import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
-import { countPromptTokens, countTextTokens } from '../token-counter';
+import { TokenCounterService } from '../token-counter.service';
 import type { Delivery, PreparedRequest } from './relay-request';
 
 /**
@@ -13,11 +16,38 @@ import type { Delivery, PreparedRequest } from './relay-request';
  */
 @Injectable()
 export class RelaySettleStage {
-  constructor(private readonly options: OptionsService) {}
+  constructor(
+    private readonly options: OptionsService,
+    private readonly tokenCounter: TokenCounterService,
+    private readonly settlements: SettlementBatcherService,
+  ) {}
 
+  /**
+   * The upstream's usage when it is believable (always preferred to our count); otherwise
+   * our own count of the prompt and of what was delivered, made off the event loop. The
+   * batcher waits for such counts before its last flush on shutdown.
+   */
   settle(request: PreparedRequest, delivery: Delivery): void {
-    const { caller, sheet } = request;
-    const usage = billedUsage(request, delivery);
+    const reported = reportedUsage(delivery);
+    if (reported) return this.charge(request, delivery, reported);
+    this.settlements.waitFor(this.countedUsage(request, delivery).then((usage) => this.charge(request, delivery, usage)));
+  }
+
+  private async countedUsage(request: PreparedRequest, delivery: Delivery): Promise<BilledUsage> {
+    const [promptTokens, completionTokens] = await Promise.all([
+      request.body ? this.tokenCounter.countPrompt(request.route.spec.endpoint, request.model, request.body) : 0,
+      this.tokenCounter.countText(request.model, delivery.text()),
+    ]);
+    return { promptTokens, completionTokens, cachedTokens: 0 };
+  }
+
+  private charge(request: PreparedRequest, delivery: Delivery, usage: BilledUsage): void {
+    const { caller } = request;
+    // An `auto` token is billed at the group whose channel served, which failover may have moved past the first.
+    const served = request.autoGroups && servingCandidate(request.autoGroups, delivery.channel);
+    const sheet = served ? { ...request.sheet, groupRatio: served.groupRatio } : request.sheet;
+    const group = served ? served.group : caller.group;
+    const userGroupRatio = served ? served.userGroupRatio : request.userGroupRatio;
     const quota = settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
     const log = this.options.get('LogConsumeEnabled')
@@ -37,7 +67,7 @@ export class RelaySettleStage {
           is_stream: request.stream,
           channel_id: delivery.channel.id,
           channel_name: delivery.channel.name,
-          group: caller.group,
+          group,
           ip: caller.ip,
           other: JSON.stringify({
             frt: delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt),
@@ -49,7 +79,7 @@ export class RelaySettleStage {
             ...usageDetails(delivery.usage),
             ...(usage.cacheWriteTokens ? { cache_creation_ratio: sheet.cacheWriteRatio ?? 1 } : {}),
             model_price: sheet.quotaType === 1 ? sheet.modelPrice : -1,
-            user_group_ratio: request.userGroupRatio ?? -1,
+            user_group_ratio: userGroupRatio ?? -1,
             is_model_mapped: isMapped,
             ...(isMapped ? { upstream_model_name: delivery.upstreamModel } : {}),
             request_path: request.route.spec.path,
@@ -64,15 +94,12 @@ export class RelaySettleStage {
   }
 }
 
-/** The upstream's usage when it is believable, else our own count of the prompt and of what was delivered. */
-function billedUsage(request: PreparedRequest, delivery: Delivery): BilledUsage {
+/** The upstream's usage, when it reported a believable one. */
+function reportedUsage(delivery: Delivery): BilledUsage | undefined {
   const reported = delivery.usage;
-  if (reported && isBelievableUsage(reported)) {
-    const cachedTokens = Math.min(reported.cachedTokens, reported.promptTokens);
-    return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens, cacheWriteTokens: Math.min(reported.cacheWriteTokens, reported.promptTokens - cachedTokens) };
-  }
-  const promptTokens = request.body ? countPromptTokens(request.route.spec.endpoint, request.model, request.body) : 0;
-  return { promptTokens, completionTokens: countTextTokens(request.model, delivery.text()), cachedTokens: 0 };
+  if (!reported || !isBelievableUsage(reported)) return undefined;
+  const cachedTokens = Math.min(reported.cachedTokens, reported.promptTokens);
+  return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens, cacheWriteTokens: Math.min(reported.cacheWriteTokens, reported.promptTokens - cachedTokens) };
 }
 
 /** The usage counts beyond prompt, completion and cache reads, for the console's charge detail. */
@@ -89,6 +116,6 @@ function usageDetails(usage: Usage | undefined): Record<string, number> {
 }
 
 function describeCharge(sheet: PriceSheet): string {
-  if (sheet.quotaType === 1) return `model price ${sheet.modelPrice}, group ratio ${sheet.groupRatio}`;
-  return `model ratio ${sheet.modelRatio}, completion ratio ${sheet.completionRatio}, group ratio ${sheet.groupRatio}`;
+  if (sheet.quotaType === 1) return translate('log.consume_per_call', 'zh', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio });
+  return translate('log.consume_per_token', 'zh', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
 }

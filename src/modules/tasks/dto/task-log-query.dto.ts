@@ -1,5 +1,5 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { OptionalIdQuery, OptionalTextQuery, OptionalTimestampQuery } from '../../../common/http/query-fields';
 import type { TaskLogFilter } from '../task-logs.service';
 
 /** Large enough for milliseconds (drawings) as well as seconds (tasks). */
@@ -14,34 +14,19 @@ export class TaskLogQueryDto {
   @IsOptional()
   page_size?: string;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
+  @OptionalIdQuery()
   channel_id?: number;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(191)
+  @OptionalTextQuery(191)
   mj_id?: string;
 
-  @IsOptional()
-  @IsString()
-  @MaxLength(191)
+  @OptionalTextQuery(191)
   task_id?: string;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_TIMESTAMP)
+  @OptionalTimestampQuery(MAX_TIMESTAMP)
   start_timestamp?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_TIMESTAMP)
+  @OptionalTimestampQuery(MAX_TIMESTAMP)
   end_timestamp?: number;
 }
 

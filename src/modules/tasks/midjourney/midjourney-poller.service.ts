@@ -1,91 +1,51 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Not, Repository } from 'typeorm';
 import { OptionsService } from '../../options/options.service';
 import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
 import { TaskBillingService } from '../task-billing.service';
-import { isRecord, JsonRecord, POLL_TIMEOUT_MS, stringField, TaskRelaySupport } from '../task-relay-support.service';
+import { PollPlatform, TaskPoller } from '../task-poller';
+import { isRecord, JsonRecord, stringField, TaskRelaySupport } from '../task-relay-support.service';
 import { MJ_FINISHED_STATUSES, modelForAction, isMjAction } from './midjourney-actions';
 import { drawingImageUrl, toMidjourneyTaskDto } from './midjourney-task.view';
 
-const BATCH_LIMIT = 500;
 const NOTIFY_TIMEOUT_MS = 10_000;
 
 type TaskChanges = Pick<MidjourneyTaskEntity, 'status' | 'progress' | 'image_url' | 'fail_reason' | 'prompt_en' | 'description' | 'state' | 'start_time' | 'finish_time' | 'buttons' | 'properties'>;
 
-/**
- * Brings unfinished drawing tasks up to date from their channels. Each task changes with a
- * conditional UPDATE on the status and progress it was read with, so when two rounds overlap
- * only one of them wins a change, and a failed task is refunded exactly once.
- */
+/** Midjourney-Proxy's side of polling: one list-by-condition call per channel. */
+const MIDJOURNEY_POLLING: PollPlatform<MidjourneyTaskEntity, TaskChanges> = {
+  label: 'Drawing task',
+  // Rows without an upstream id (an upload's answer is a list of links) have nothing to poll.
+  unfinished: { status: Not(In(MJ_FINISHED_STATUSES)), mj_id: Not('') },
+  upstreamId: (task) => task.mj_id,
+  listCall: (_channel, key, tasks) => ({ path: '/mj/task/list-by-condition', headers: { 'mj-api-secret': key }, body: { ids: tasks.map((task) => task.mj_id) } }),
+  itemsOf: (answer) => (Array.isArray(answer.json) ? answer.json : undefined),
+  itemId: (item) => stringField(item, 'id'),
+  currentState,
+  changesFrom,
+  channelGone: (task) => ({ ...currentState(task), status: 'FAILURE', progress: '100%', fail_reason: 'The channel of this task no longer exists', finish_time: Date.now() }),
+  modelOf: (task) => (isMjAction(task.action) ? modelForAction(task.action) : 'midjourney'),
+};
+
+/** Brings unfinished drawing tasks up to date from their channels (see TaskPoller). */
 @Injectable()
-export class MidjourneyPollerService {
-  private readonly logger = new Logger(MidjourneyPollerService.name);
-  /** How long one channel may take to answer a poll (tests shorten it). */
-  timeoutMs = POLL_TIMEOUT_MS;
-
+export class MidjourneyPollerService extends TaskPoller<MidjourneyTaskEntity, TaskChanges> {
   constructor(
-    @InjectRepository(MidjourneyTaskEntity) private readonly tasks: Repository<MidjourneyTaskEntity>,
-    private readonly support: TaskRelaySupport,
-    private readonly billing: TaskBillingService,
+    @InjectRepository(MidjourneyTaskEntity) tasks: Repository<MidjourneyTaskEntity>,
+    support: TaskRelaySupport,
+    billing: TaskBillingService,
     private readonly options: OptionsService,
-  ) {}
-
-  /** One round over every unfinished task; a channel that fails or times out only skips its own tasks. */
-  async pollOnce(): Promise<void> {
-    const unfinished = await this.tasks.find({ where: { status: Not(In(MJ_FINISHED_STATUSES)), mj_id: Not('') }, order: { id: 'ASC' }, take: BATCH_LIMIT });
-    const byChannel = new Map<number, MidjourneyTaskEntity[]>();
-    for (const task of unfinished) byChannel.set(task.channel_id, [...(byChannel.get(task.channel_id) ?? []), task]);
-    await Promise.all([...byChannel].map(([channelId, tasks]) => this.pollChannel(channelId, tasks)));
-  }
-
-  private async pollChannel(channelId: number, tasks: MidjourneyTaskEntity[]): Promise<void> {
-    const channel = this.support.channel(channelId);
-    if (!channel) {
-      for (const task of tasks) await this.apply(task, { ...currentState(task), status: 'FAILURE', progress: '100%', fail_reason: 'The channel of this task no longer exists', finish_time: Date.now() });
-      return;
-    }
-    let answer;
-    try {
-      answer = await this.support.callJson(channel, '/mj/task/list-by-condition', { 'mj-api-secret': this.support.key(channel) }, { ids: tasks.map((task) => task.mj_id) }, this.timeoutMs);
-    } catch (error) {
-      this.logger.warn(`polling channel ${channelId} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return;
-    }
-    if (answer.status !== 200 || !Array.isArray(answer.json)) {
-      this.logger.warn(`polling channel ${channelId}: status ${answer.status}, no task list`);
-      return;
-    }
-    const byId = new Map(tasks.map((task) => [task.mj_id, task]));
-    for (const item of answer.json) {
-      if (!isRecord(item)) continue;
-      const task = byId.get(stringField(item, 'id'));
-      if (task) await this.apply(task, changesFrom(task, item));
-    }
-  }
-
-  private async apply(task: MidjourneyTaskEntity, next: TaskChanges): Promise<void> {
-    const before = currentState(task);
-    if ((Object.keys(next) as (keyof TaskChanges)[]).every((key) => next[key] === before[key])) return;
-    const result = await this.tasks
-      .createQueryBuilder()
-      .update()
-      .set(next)
-      .where('id = :id AND status = :status AND progress = :progress', { id: task.id, status: task.status, progress: task.progress })
-      .execute();
-    if (!result.affected) return;
-    const updated: MidjourneyTaskEntity = { ...task, ...next };
-    if (next.status === 'FAILURE' && task.status !== 'FAILURE') {
-      await this.billing.refund(task, isMjAction(task.action) ? modelForAction(task.action) : 'midjourney', `Drawing task ${task.mj_id} failed: ${next.fail_reason ?? ''}`);
-    }
-    if (task.notify_hook) this.notify(task.notify_hook, updated);
+  ) {
+    super(tasks, support, billing, MIDJOURNEY_POLLING);
   }
 
   /** MjNotifyEnabled: tells the client's notifyHook of each change, off the polling path. */
-  private notify(hook: string, task: MidjourneyTaskEntity): void {
+  protected override afterChange(task: MidjourneyTaskEntity): void {
+    if (!task.notify_hook) return;
     const dto = toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.get('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
     this.support
-      .sendOutbound(hook, 'POST', NOTIFY_TIMEOUT_MS, JSON.stringify(dto))
+      .sendOutbound(task.notify_hook, 'POST', NOTIFY_TIMEOUT_MS, JSON.stringify(dto))
       .then((answer) => answer.body.resume())
       .catch((error: Error) => this.logger.warn(`notifyHook of task ${task.mj_id} failed: ${error.message}`));
   }

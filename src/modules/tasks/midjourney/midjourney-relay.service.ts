@@ -1,17 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { In, Repository } from 'typeorm';
 import { nowSeconds } from '../../../database/columns';
 import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
-import { OptionsService } from '../../options/options.service';
 import type { RelayChannel } from '../../relay/caches/relay-channel';
-import { ChannelMonitorService } from '../../relay/channel-monitor.service';
 import type { RelayCaller } from '../../relay/relay-caller';
 import { RelayError } from '../../relay/relay-error';
 import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
-import { TaskBillingService } from '../task-billing.service';
-import { isRecord, JsonRecord, sendJson, stringField, TaskRelaySupport } from '../task-relay-support.service';
+import { TaskCharge, taskOwnerColumns } from '../task-billing.service';
+import { isAdmin, TaskRelayService } from '../task-relay.base';
+import { isRecord, JsonRecord, sendJson, stringField } from '../task-relay-support.service';
 import {
   actionOfCustomId,
   clearModeFlags,
@@ -27,7 +26,6 @@ import { drawingImageUrl, toMidjourneyTaskDto } from './midjourney-task.view';
 
 /** Channel types that speak Midjourney-Proxy: 2 Midjourney Proxy, 5 Midjourney Proxy Plus. */
 export const MIDJOURNEY_CHANNEL_TYPES = [2, 5];
-const ADMIN_ROLE = 10;
 const IMAGE_TIMEOUT_MS = 60_000;
 
 /** `/mj/…` or `/{mode}/mj/…`: the mode (fast, turbo, relax) and the rest of the path. */
@@ -35,6 +33,22 @@ export function splitMidjourneyPath(path: string): { mode?: string; rest: string
   const match = /^(?:\/(fast|turbo|relax))?\/mj(\/.*)?$/.exec(path);
   if (!match) return undefined;
   return { mode: match[1], rest: match[2] ?? '/' };
+}
+
+/** The row a submit the upstream took starts as. */
+interface SubmittedTask {
+  mj_id: string;
+  status: string;
+  progress: string;
+  image_url?: string;
+  prompt: string;
+  state: string;
+}
+
+/** An upload (as new-api records it): no task to poll, finished at once; the first link is its image. */
+function uploadedTask(result: JsonRecord): Pick<SubmittedTask, 'mj_id' | 'status' | 'progress' | 'image_url'> {
+  const links = Array.isArray(result.result) ? result.result.filter((link): link is string => typeof link === 'string') : [];
+  return { mj_id: '', status: 'SUCCESS', progress: '100%', image_url: links[0] ?? '' };
 }
 
 /** What one submit is about: its action, and the earlier task it acts on (if any). */
@@ -49,39 +63,34 @@ interface SubmitPlan {
  * our own table (the polling job keeps it current), and images can be proxied.
  */
 @Injectable()
-export class MidjourneyRelayService {
-  private readonly logger = new Logger(MidjourneyRelayService.name);
+export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntity> {
+  constructor(@InjectRepository(MidjourneyTaskEntity) tasks: Repository<MidjourneyTaskEntity>) {
+    super(tasks, { option: 'DrawingEnabled', offMessage: 'Drawing is disabled by the administrator' });
+  }
 
-  constructor(
-    @InjectRepository(MidjourneyTaskEntity) private readonly tasks: Repository<MidjourneyTaskEntity>,
-    private readonly support: TaskRelaySupport,
-    private readonly billing: TaskBillingService,
-    private readonly options: OptionsService,
-    private readonly monitor: ChannelMonitorService,
-  ) {}
+  protected async route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    const route = splitMidjourneyPath(path);
+    if (!route) throw new RelayError('not_found', `Unknown endpoint ${path}`, 404);
+    const { mode, rest } = route;
+    const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
+    const fetchOne = /^\/task\/([^/]+)\/fetch$/.exec(rest);
+    const image = /^\/image\/([^/]+)$/.exec(rest);
+    if (submit && request.method === 'POST' && submit[1] in MJ_SUBMIT_ACTIONS) return this.submit(request, response, submit[1], mode);
+    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
+    if (rest === '/task/list-by-condition' && request.method === 'POST') return this.listByCondition(request, response);
+    if (image && request.method === 'GET') return this.proxyImage(response, decodeURIComponent(image[1]));
+    throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
+  }
 
-  async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-    try {
-      const route = splitMidjourneyPath(path);
-      if (!route) throw new RelayError('not_found', `Unknown endpoint ${path}`, 404);
-      if (!this.options.get('DrawingEnabled')) throw new RelayError('feature_disabled', 'Drawing is disabled by the administrator', 403);
-      const { mode, rest } = route;
-      const submit = /^\/submit\/([a-z-]+)$/.exec(rest);
-      const fetchOne = /^\/task\/([^/]+)\/fetch$/.exec(rest);
-      const image = /^\/image\/([^/]+)$/.exec(rest);
-      if (submit && request.method === 'POST' && submit[1] in MJ_SUBMIT_ACTIONS) return await this.submit(request, response, submit[1], mode);
-      if (fetchOne && request.method === 'GET') return await this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
-      if (rest === '/task/list-by-condition' && request.method === 'POST') return await this.listByCondition(request, response);
-      if (image && request.method === 'GET') return await this.proxyImage(response, decodeURIComponent(image[1]));
-      throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
-    } catch (error) {
-      sendMidjourneyError(response, this.asRelayError(error));
-    }
+  /** Midjourney-Proxy's answer shape: code 4 (validation) for the client's faults, 9 (failure) otherwise. */
+  protected errorBody(error: RelayError) {
+    return { code: error.status < 500 ? 4 : 9, description: error.message, type: error.code.replace('channel:', 'upstream_'), result: null };
   }
 
   private async submit(request: IncomingMessage, response: ServerResponse, kind: string, mode: string | undefined): Promise<void> {
     const caller = await this.support.authenticate(request);
     const body = await this.support.readJsonBody(request);
+    if (this.sensitiveWords.active) this.sensitiveWords.checkTexts([body.prompt]);
     const plan = await this.planSubmit(caller, kind, body);
     const model = modelForAction(plan.action);
     const channel = plan.original ? this.originalChannel(plan.original) : this.support.pickChannel(caller, model, MIDJOURNEY_CHANNEL_TYPES);
@@ -89,13 +98,7 @@ export class MidjourneyRelayService {
 
     const charge = await this.billing.hold(caller, model);
     const upstreamPath = `${mode ? `/mj-${mode}` : ''}/mj/submit/${kind}`;
-    let answer;
-    try {
-      answer = await this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body);
-    } catch (error) {
-      this.billing.giveBack(charge, channel.id, `Midjourney submit failed: ${this.asRelayError(error).message}`);
-      throw error;
-    }
+    const answer = await this.billing.underHold(charge, channel.id, 'Midjourney submit failed', () => this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body));
     const result = isRecord(answer.json) ? answer.json : undefined;
     const code = typeof result?.code === 'number' ? result.code : undefined;
     if (answer.status !== 200 || !result || code === undefined) {
@@ -104,19 +107,19 @@ export class MidjourneyRelayService {
     }
     if (!MJ_ACCEPTED_CODES.has(code)) {
       const description = stringField(result, 'description');
-      if (code === MJ_CODE_ACCOUNT_BROKEN) this.disableChannel(channel, `Midjourney code 3: ${description}`);
+      // Code 3: the channel's account is unusable (new-api disables it when auto-disable is on).
+      if (code === MJ_CODE_ACCOUNT_BROKEN && this.options.get('AutomaticDisableChannelEnabled') && channel.autoBan) this.disableChannel(channel, `Midjourney code 3: ${description}`);
       this.billing.giveBack(charge, channel.id, `Midjourney submit refused (code ${code}: ${description})`);
       return sendJson(response, 200, result);
     }
 
+    // An upload answers with the links of the uploaded images, not a task id: its row is finished at once.
     const taskId = typeof result.result === 'string' ? result.result : '';
-    try {
-      if (plan.action !== 'UPLOAD') await this.recordTask(caller, channel, plan.action, code, taskId, body, charge.quota, charge.hold.fromToken, notifyHook);
-    } catch (error) {
-      this.billing.giveBack(charge, channel.id, 'Midjourney submit could not be recorded');
-      throw error;
-    }
-    this.billing.settle(charge, channel, taskId, `/mj/submit/${kind}`);
+    const task = plan.action === 'UPLOAD' ? uploadedTask(result) : { mj_id: taskId, status: 'SUBMITTED', progress: '0%' };
+    await this.billing.underHold(charge, channel.id, 'Midjourney submit could not be recorded', () =>
+      this.recordTask(caller, channel, plan.action, code, { ...task, prompt: stringField(body, 'prompt'), state: stringField(body, 'state') }, charge, notifyHook),
+    );
+    this.billing.settle(charge, channel, task.mj_id, `/mj/submit/${kind}`);
     sendJson(response, 200, result);
   }
 
@@ -177,37 +180,30 @@ export class MidjourneyRelayService {
     return this.options.get('MjNotifyEnabled') && /^https?:\/\//i.test(hook) ? hook : null;
   }
 
-  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: MjAction, code: number, taskId: string, body: JsonRecord, quota: number, tokenQuota: number, notifyHook: string | null): Promise<void> {
+  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: MjAction, code: number, task: SubmittedTask, charge: TaskCharge, notifyHook: string | null): Promise<void> {
+    const now = Date.now();
+    const finished = task.status === 'SUCCESS';
     await this.tasks.insert({
+      ...taskOwnerColumns(caller, channel, charge),
       code,
-      user_id: caller.user.id,
-      token_id: caller.token?.id ?? 0,
-      token_quota: tokenQuota,
       action,
-      mj_id: taskId,
-      prompt: stringField(body, 'prompt'),
+      mj_id: task.mj_id,
+      prompt: task.prompt,
       prompt_en: '',
       description: '',
-      state: stringField(body, 'state'),
-      submit_time: Date.now(),
-      start_time: 0,
-      finish_time: 0,
-      image_url: '',
-      status: 'SUBMITTED',
-      progress: '0%',
+      state: task.state,
+      submit_time: now,
+      start_time: finished ? now : 0,
+      finish_time: finished ? now : 0,
+      image_url: task.image_url ?? '',
+      status: task.status,
+      progress: task.progress,
       fail_reason: '',
-      channel_id: channel.id,
-      quota,
       buttons: '[]',
       properties: '{}',
       notify_hook: notifyHook,
       created_at: nowSeconds(),
     });
-  }
-
-  private disableChannel(channel: RelayChannel, reason: string): void {
-    if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
-    this.monitor.disableChannel(channel, reason).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
   }
 
   /** The caller's own task, or any task for an admin; others are not found (404). */
@@ -254,22 +250,4 @@ export class MidjourneyRelayService {
     return toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.get('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
   }
 
-  private asRelayError(error: unknown): RelayError {
-    if (error instanceof RelayError) return error;
-    this.logger.error('midjourney request failed', error instanceof Error ? error.stack : String(error));
-    return new RelayError('internal_error', 'The gateway failed to handle the request', 500);
-  }
-}
-
-export function isAdmin(caller: RelayCaller): boolean {
-  return caller.user.role >= ADMIN_ROLE;
-}
-
-/** Midjourney-Proxy's answer shape: code 4 (validation) for the client's faults, 9 (failure) otherwise. */
-function sendMidjourneyError(response: ServerResponse, error: RelayError): void {
-  if (response.headersSent) {
-    if (!response.writableEnded) response.end();
-    return;
-  }
-  sendJson(response, error.status, { code: error.status < 500 ? 4 : 9, description: error.message, type: error.code.replace('channel:', 'upstream_'), result: null });
 }

@@ -20,10 +20,13 @@ export interface MidjourneyTaskDto {
   properties: unknown;
 }
 
-/** MjForwardUrlEnabled: images are served through the gateway's /mj/image/{id}, hiding the upstream's host. */
+/**
+ * MjForwardUrlEnabled: images are served through the gateway's /mj/image/{id}, hiding the
+ * upstream's host. An upload has no task id to serve by, and its link is the client's own image.
+ */
 export function drawingImageUrl(task: Pick<MidjourneyTaskEntity, 'image_url' | 'mj_id'>, forward: boolean, serverAddress: string): string {
   if (!task.image_url) return '';
-  return forward ? `${serverAddress.replace(/\/+$/, '')}/mj/image/${encodeURIComponent(task.mj_id)}` : task.image_url;
+  return forward && task.mj_id ? `${serverAddress.replace(/\/+$/, '')}/mj/image/${encodeURIComponent(task.mj_id)}` : task.image_url;
 }
 
 export function toMidjourneyTaskDto(task: MidjourneyTaskEntity, imageUrl: string): MidjourneyTaskDto {

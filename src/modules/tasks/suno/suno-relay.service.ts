@@ -1,17 +1,15 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { In, Repository } from 'typeorm';
 import { nowSeconds } from '../../../database/columns';
-import { OptionsService } from '../../options/options.service';
 import type { RelayChannel } from '../../relay/caches/relay-channel';
-import { ChannelMonitorService } from '../../relay/channel-monitor.service';
 import type { RelayCaller } from '../../relay/relay-caller';
 import { RelayError } from '../../relay/relay-error';
 import { GenericTaskEntity } from '../entities/generic-task.entity';
-import { isAdmin } from '../midjourney/midjourney-relay.service';
-import { TaskBillingService } from '../task-billing.service';
-import { isRecord, JsonRecord, sendJson, stringField, TaskRelaySupport } from '../task-relay-support.service';
+import { TaskCharge, taskOwnerColumns } from '../task-billing.service';
+import { isAdmin, TaskRelayService } from '../task-relay.base';
+import { isRecord, JsonRecord, sendJson, stringField } from '../task-relay-support.service';
 import { SUNO_ACTIONS, SUNO_CHANNEL_TYPES, SUNO_PLATFORM, toSunoTaskDto } from './suno-task';
 
 /**
@@ -20,29 +18,23 @@ import { SUNO_ACTIONS, SUNO_CHANNEL_TYPES, SUNO_PLATFORM, toSunoTaskDto } from '
  * which the polling job keeps current.
  */
 @Injectable()
-export class SunoRelayService {
-  private readonly logger = new Logger(SunoRelayService.name);
+export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
+  constructor(@InjectRepository(GenericTaskEntity) tasks: Repository<GenericTaskEntity>) {
+    super(tasks, { option: 'TaskEnabled', offMessage: 'Tasks are disabled by the administrator' });
+  }
 
-  constructor(
-    @InjectRepository(GenericTaskEntity) private readonly tasks: Repository<GenericTaskEntity>,
-    private readonly support: TaskRelaySupport,
-    private readonly billing: TaskBillingService,
-    private readonly options: OptionsService,
-    private readonly monitor: ChannelMonitorService,
-  ) {}
+  protected async route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    const submit = /^\/suno\/submit\/([a-zA-Z]+)$/.exec(path);
+    const fetchOne = /^\/suno\/fetch\/([^/]+)$/.exec(path);
+    if (submit && request.method === 'POST') return this.submit(request, response, submit[1].toLowerCase());
+    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
+    if (path === '/suno/fetch' && request.method === 'POST') return this.fetchMany(request, response);
+    throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
+  }
 
-  async handle(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
-    try {
-      if (!this.options.get('TaskEnabled')) throw new RelayError('feature_disabled', 'Tasks are disabled by the administrator', 403);
-      const submit = /^\/suno\/submit\/([a-zA-Z]+)$/.exec(path);
-      const fetchOne = /^\/suno\/fetch\/([^/]+)$/.exec(path);
-      if (submit && request.method === 'POST') return await this.submit(request, response, submit[1].toLowerCase());
-      if (fetchOne && request.method === 'GET') return await this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
-      if (path === '/suno/fetch' && request.method === 'POST') return await this.fetchMany(request, response);
-      throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
-    } catch (error) {
-      sendSunoError(response, this.asRelayError(error));
-    }
+  /** new-api's task error shape: {code, message, data: null}. */
+  protected errorBody(error: RelayError) {
+    return { code: error.code.replace('channel:', 'upstream_'), message: error.message, data: null };
   }
 
   private async submit(request: IncomingMessage, response: ServerResponse, actionPath: string): Promise<void> {
@@ -50,16 +42,13 @@ export class SunoRelayService {
     if (!action) throw new RelayError('invalid_request', 'The action must be music or lyrics', 400);
     const caller = await this.support.authenticate(request);
     const body = await this.support.readJsonBody(request);
+    if (this.sensitiveWords.active) this.sensitiveWords.checkTexts([body.prompt, body.gpt_description_prompt, body.title, body.tags]);
     const channel = this.support.pickChannel(caller, action.model, SUNO_CHANNEL_TYPES);
     const charge = await this.billing.hold(caller, action.model);
 
-    let answer;
-    try {
-      answer = await this.support.callJson(channel, `/suno/submit/${actionPath}`, { authorization: `Bearer ${this.support.key(channel)}` }, body);
-    } catch (error) {
-      this.billing.giveBack(charge, channel.id, `Suno submit failed: ${this.asRelayError(error).message}`);
-      throw error;
-    }
+    const answer = await this.billing.underHold(charge, channel.id, 'Suno submit failed', () =>
+      this.support.callJson(channel, `/suno/submit/${actionPath}`, { authorization: `Bearer ${this.support.key(channel)}` }, body),
+    );
     const result = isRecord(answer.json) ? answer.json : undefined;
     const taskId = result && typeof result.data === 'string' ? result.data : '';
     if (answer.status !== 200 || result?.code !== 'success' || !taskId) {
@@ -69,28 +58,19 @@ export class SunoRelayService {
       const status = answer.status >= 400 && answer.status < 500 ? 400 : 502;
       throw new RelayError(status === 400 ? 'upstream_request_error' : 'channel:bad_response', `The upstream refused the task: ${message}`, status);
     }
-    try {
-      await this.recordTask(caller, channel, action.action, taskId, body, charge.quota, charge.hold.fromToken);
-    } catch (error) {
-      this.billing.giveBack(charge, channel.id, 'Suno submit could not be recorded');
-      throw error;
-    }
+    await this.billing.underHold(charge, channel.id, 'Suno submit could not be recorded', () => this.recordTask(caller, channel, action.action, taskId, body, charge));
     this.billing.settle(charge, channel, taskId, `/suno/submit/${actionPath}`);
     sendJson(response, 200, { code: 'success', message: '', data: taskId });
   }
 
-  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: string, taskId: string, body: JsonRecord, quota: number, tokenQuota: number): Promise<void> {
+  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: string, taskId: string, body: JsonRecord, charge: TaskCharge): Promise<void> {
     const now = nowSeconds();
     await this.tasks.insert({
+      ...taskOwnerColumns(caller, channel, charge),
       created_at: now,
       updated_at: now,
       task_id: taskId,
       platform: SUNO_PLATFORM,
-      user_id: caller.user.id,
-      token_id: caller.token?.id ?? 0,
-      token_quota: tokenQuota,
-      channel_id: channel.id,
-      quota,
       action,
       status: 'SUBMITTED',
       fail_reason: '',
@@ -105,7 +85,7 @@ export class SunoRelayService {
 
   private disableIfBroken(channel: RelayChannel, status: number, message: string): void {
     if (!this.monitor.shouldDisable(channel, status, message)) return;
-    this.monitor.disableChannel(channel, `status ${status}: ${message.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
+    this.disableChannel(channel, `status ${status}: ${message.slice(0, 300)}`);
   }
 
   /** The caller's own task, or any task for an admin; others are not found (404). */
@@ -126,19 +106,4 @@ export class SunoRelayService {
     const tasks = ids.length === 0 ? [] : await this.tasks.findBy(isAdmin(caller) ? where : { ...where, user_id: caller.user.id });
     sendJson(response, 200, { code: 'success', message: '', data: tasks.map(toSunoTaskDto) });
   }
-
-  private asRelayError(error: unknown): RelayError {
-    if (error instanceof RelayError) return error;
-    this.logger.error('suno request failed', error instanceof Error ? error.stack : String(error));
-    return new RelayError('internal_error', 'The gateway failed to handle the request', 500);
-  }
-}
-
-/** new-api's task error shape: {code, message, data: null}. */
-function sendSunoError(response: ServerResponse, error: RelayError): void {
-  if (response.headersSent) {
-    if (!response.writableEnded) response.end();
-    return;
-  }
-  sendJson(response, error.status, { code: error.code.replace('channel:', 'upstream_'), message: error.message, data: null });
 }

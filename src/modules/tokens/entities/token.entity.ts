@@ -6,7 +6,10 @@ export const TOKEN_STATUS_DISABLED = 2;
 export const TOKEN_STATUS_EXPIRED = 3;
 export const TOKEN_STATUS_EXHAUSTED = 4;
 
-/** An API key of a user. `key` is the 48 characters after `sk-`. */
+/**
+ * An API key of a user: the 48 characters after `sk-`, stored encrypted in `key` (SecretBox,
+ * so the console can reveal it) and looked up by `key_hash` (SecretBox.keyedHash).
+ */
 @Entity('tokens')
 export class TokenEntity {
   @PrimaryGeneratedColumn({ type: 'integer' })
@@ -15,8 +18,11 @@ export class TokenEntity {
   @Column({ type: 'integer' })
   user_id: number;
 
-  @Column({ type: 'varchar', length: 64 })
+  @Column({ type: 'varchar', length: 191 })
   key: string;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  key_hash: string | null;
 
   @Column({ type: 'integer', default: TOKEN_STATUS_ENABLED })
   status: number;

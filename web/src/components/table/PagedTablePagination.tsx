@@ -22,8 +22,10 @@ export function usePaging() {
   return { page, setPage, pageSize, setPageSize };
 }
 
-interface PagedTablePaginationProps {
+export interface PagedTablePaginationProps {
   total: number;
+  /** The server stopped counting at `total`: shown as "10000+". */
+  totalCapped?: boolean;
   page: number;
   pageSize: number;
   onPageChange: (page: number) => void;
@@ -31,7 +33,7 @@ interface PagedTablePaginationProps {
 }
 
 /** The table footer: page navigation and the 10/20/50/100 page-size choice. */
-export function PagedTablePagination({ total, page, pageSize, onPageChange, onPageSizeChange }: PagedTablePaginationProps) {
+export function PagedTablePagination({ total, totalCapped = false, page, pageSize, onPageChange, onPageSizeChange }: PagedTablePaginationProps) {
   const { t } = useTranslation();
   return (
     <TablePagination
@@ -43,7 +45,8 @@ export function PagedTablePagination({ total, page, pageSize, onPageChange, onPa
       onPageChange={(_, next) => onPageChange(next)}
       onRowsPerPageChange={(event) => onPageSizeChange(Number(event.target.value))}
       labelRowsPerPage={t('common:pagination.rowsPerPage')}
-      labelDisplayedRows={({ from, to, count }) => t('common:pagination.displayed', { from, to, count })}
+      getItemAriaLabel={(type) => t(`common:pagination.${type}`)}
+      labelDisplayedRows={({ from, to, count }) => t('common:pagination.displayed', { from, to, count: totalCapped ? t('common:pagination.atLeast', { count }) : count })}
       data-testid="table-pagination"
     />
   );

@@ -17,6 +17,7 @@ export function usePagedRows<Row, Query>(fetchPage: FetchPage<Row, Query>, initi
   const [query, setQuery] = useState<Query>(initialQuery);
   const [rows, setRows] = useState<Row[]>([]);
   const [total, setTotal] = useState(0);
+  const [totalCapped, setTotalCapped] = useState(false);
   const [loading, setLoading] = useState(false);
 
   const reload = useCallback(async () => {
@@ -27,6 +28,7 @@ export function usePagedRows<Row, Query>(fetchPage: FetchPage<Row, Query>, initi
     if (result.ok) {
       setRows(result.data.items ?? []);
       setTotal(result.data.total ?? 0);
+      setTotalCapped(result.data.total_capped === true);
     }
   }, [fetchPage, query, page, pageSize]);
 
@@ -40,7 +42,7 @@ export function usePagedRows<Row, Query>(fetchPage: FetchPage<Row, Query>, initi
     setQuery(next);
   }, [setPage]);
 
-  const pagination = { total, page, pageSize, onPageChange: setPage, onPageSizeChange: setPageSize };
+  const pagination = { total, totalCapped, page, pageSize, onPageChange: setPage, onPageSizeChange: setPageSize };
 
   return { rows, setRows, loading, query, applyQuery, reload, pagination };
 }

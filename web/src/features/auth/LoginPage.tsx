@@ -15,7 +15,6 @@ import { useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { Turnstile } from '../../components/Turnstile';
 import { setSessionUser } from '../../lib/session';
 import { StorageKey } from '../../lib/storage';
 import { toast } from '../../lib/toast';
@@ -24,6 +23,7 @@ import { AFTER_LOGIN_PATH } from './afterLogin';
 import { authApi, type LoginUser } from './api';
 import { AuthCard } from './AuthCard';
 import { ThirdPartyLogin } from './ThirdPartyLogin';
+import { useTurnstile } from './useTurnstile';
 
 interface LoginForm {
   username: string;
@@ -37,7 +37,7 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const { status } = useStatus();
-  const [turnstileToken, setTurnstileToken] = useState('');
+  const turnstile = useTurnstile();
   const [defaultPasswordWarning, setDefaultPasswordWarning] = useState(false);
   const { control, handleSubmit, formState } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
 
@@ -62,11 +62,8 @@ export function LoginPage() {
   );
 
   async function onSubmit(values: LoginForm) {
-    if (status.turnstile_check && !turnstileToken) {
-      toast.info(t('auth:turnstileChecking'));
-      return;
-    }
-    const result = await authApi.login({ username: values.username.trim(), password: values.password }, turnstileToken);
+    if (turnstile.pending()) return;
+    const result = await authApi.login({ username: values.username.trim(), password: values.password }, turnstile.token);
     if (result.ok) completeLogin(result.data);
   }
 
@@ -98,9 +95,7 @@ export function LoginPage() {
                 type="password"
                 autoComplete="current-password"
               />
-              {status.turnstile_check && status.turnstile_site_key && (
-                <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-              )}
+              {turnstile.widget}
               <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting} data-testid="login-submit">
                 {t('auth:login.submit')}
               </Button>

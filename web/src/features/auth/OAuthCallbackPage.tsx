@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, CircularProgress, Typography } from '@mui/material';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -7,13 +7,22 @@ import { toast } from '../../lib/toast';
 import { AFTER_LOGIN_PATH } from './afterLogin';
 import { authApi } from './api';
 
-/** /oauth/{github|oidc|linuxdo}: trades the provider's code for a session, or binds the account. */
+/** How long the failure prompt stays before the move, so it can be read. */
+const FAILURE_REDIRECT_MS = 1500;
+
+/**
+ * /oauth/{github|oidc|linuxdo}: trades the provider's code for a session, or binds the account.
+ * A failure shows the server's message (the API client toasts it), then the prompt, then goes
+ * to /setting, as the spec says: a failed bind stays among the settings, and a visitor who is
+ * not signed in is sent on to /login by the page's guard.
+ */
 export function OAuthCallbackPage() {
   const { t } = useTranslation();
   const { provider = '' } = useParams();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const started = useRef(false);
+  const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     if (started.current) return;
@@ -21,8 +30,8 @@ export function OAuthCallbackPage() {
     const answer = { code: searchParams.get('code') ?? '', state: searchParams.get('state') ?? '', iss: searchParams.get('iss') ?? undefined };
     void authApi.oauthCallback(provider, answer).then((result) => {
       if (!result.ok) {
-        toast.error(t('auth:oauth.failed'));
-        window.setTimeout(() => navigate('/login'), 1500);
+        setFailed(true);
+        window.setTimeout(() => navigate('/setting'), FAILURE_REDIRECT_MS);
         return;
       }
       if (result.message === 'bind') {
@@ -38,8 +47,10 @@ export function OAuthCallbackPage() {
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 12 }}>
-      <CircularProgress />
-      <Typography color="text.secondary">{t('auth:oauth.processing')}</Typography>
+      {!failed && <CircularProgress />}
+      <Typography color={failed ? 'error' : 'text.secondary'} data-testid="oauth-prompt">
+        {t(failed ? 'auth:oauth.failed' : 'auth:oauth.processing')}
+      </Typography>
     </Box>
   );
 }

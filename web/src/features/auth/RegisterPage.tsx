@@ -1,16 +1,16 @@
-import { useState } from 'react';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { Turnstile } from '../../components/Turnstile';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { StorageKey } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { authApi } from './api';
 import { AuthCard } from './AuthCard';
 import { useCountdown } from './useCountdown';
+import { useTurnstile } from './useTurnstile';
 
 interface RegisterForm {
   username: string;
@@ -26,7 +26,7 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { status } = useStatus();
-  const [turnstileToken, setTurnstileToken] = useState('');
+  const turnstile = useTurnstile();
   const [resendIn, startCountdown] = useCountdown();
   const { control, handleSubmit, getValues, formState } = useForm<RegisterForm>({
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
@@ -34,22 +34,14 @@ export function RegisterPage() {
 
   if (status.self_use_mode_enabled) return <Navigate to="/login" replace />;
 
-  function turnstilePending(): boolean {
-    if (status.turnstile_check && !turnstileToken) {
-      toast.info(t('auth:turnstileChecking'));
-      return true;
-    }
-    return false;
-  }
-
   async function sendCode() {
     const email = getValues('email').trim();
     if (!email) {
       toast.error(t('auth:validation.emailRequired'));
       return;
     }
-    if (turnstilePending()) return;
-    const result = await authApi.sendVerificationCode(email, turnstileToken);
+    if (turnstile.pending()) return;
+    const result = await authApi.sendVerificationCode(email, turnstile.token);
     if (result.ok) {
       toast.success(t('auth:register.codeSent'));
       startCountdown(CODE_RESEND_SECONDS);
@@ -57,7 +49,7 @@ export function RegisterPage() {
   }
 
   async function onSubmit(values: RegisterForm) {
-    if (turnstilePending()) return;
+    if (turnstile.pending()) return;
     const result = await authApi.register(
       {
         username: values.username.trim(),
@@ -67,7 +59,7 @@ export function RegisterPage() {
         verification_code: values.verification_code.trim(),
         aff_code: localStorage.getItem(StorageKey.aff) ?? '',
       },
-      turnstileToken,
+      turnstile.token,
     );
     if (result.ok) {
       toast.success(t('auth:register.success'));
@@ -88,29 +80,13 @@ export function RegisterPage() {
             autoComplete="username"
             autoFocus
           />
-          <FormTextField
-            name="password"
+          <NewPasswordFields
             control={control}
-            rules={{
-              required: 'auth:validation.passwordRequired',
-              minLength: { value: 8, message: 'auth:validation.passwordTooShort' },
-              maxLength: { value: 20, message: 'auth:validation.passwordTooLong' },
-            }}
+            name="password"
             label={t('auth:fields.password')}
             placeholder={t('auth:placeholders.password')}
-            type="password"
-            autoComplete="new-password"
-          />
-          <FormTextField
-            name="password2"
-            control={control}
-            rules={{
-              required: 'auth:validation.passwordRequired',
-              validate: (value) => value === getValues('password') || 'auth:validation.passwordMismatch',
-            }}
-            label={t('auth:fields.confirmPassword')}
-            type="password"
-            autoComplete="new-password"
+            confirmName="password2"
+            confirmLabel={t('auth:fields.confirmPassword')}
           />
           {status.email_verification && (
             <>
@@ -135,9 +111,7 @@ export function RegisterPage() {
               />
             </>
           )}
-          {status.turnstile_check && status.turnstile_site_key && (
-            <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-          )}
+          {turnstile.widget}
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting} data-testid="register-submit">
             {t('auth:register.submit')}
           </Button>

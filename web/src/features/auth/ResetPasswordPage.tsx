@@ -1,32 +1,26 @@
-import { useState } from 'react';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
-import { Turnstile } from '../../components/Turnstile';
 import { toast } from '../../lib/toast';
-import { useStatus } from '../status/StatusProvider';
 import { resetApi } from './api';
 import { AuthCard } from './AuthCard';
 import { useCountdown } from './useCountdown';
+import { useTurnstile } from './useTurnstile';
 
 const RESEND_SECONDS = 30;
 
 /** /reset: asks the server to mail a password-reset link. */
 export function ResetPasswordPage() {
   const { t } = useTranslation();
-  const { status } = useStatus();
-  const [turnstileToken, setTurnstileToken] = useState('');
+  const turnstile = useTurnstile();
   const [waitFor, startCountdown] = useCountdown();
   const { control, handleSubmit, formState } = useForm<{ email: string }>({ defaultValues: { email: '' } });
 
   async function onSubmit(values: { email: string }) {
-    if (status.turnstile_check && !turnstileToken) {
-      toast.info(t('auth:turnstileChecking'));
-      return;
-    }
-    const result = await resetApi.requestReset(values.email.trim(), turnstileToken);
+    if (turnstile.pending()) return;
+    const result = await resetApi.requestReset(values.email.trim(), turnstile.token);
     if (result.ok) {
       toast.success(t('auth:reset.sent'));
       startCountdown(RESEND_SECONDS);
@@ -46,9 +40,7 @@ export function ResetPasswordPage() {
             autoComplete="email"
             autoFocus
           />
-          {status.turnstile_check && status.turnstile_site_key && (
-            <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />
-          )}
+          {turnstile.widget}
           <Button type="submit" variant="contained" size="large" disabled={formState.isSubmitting || waitFor > 0}>
             {waitFor > 0 ? t('auth:reset.retryIn', { seconds: waitFor }) : t('auth:reset.submit')}
           </Button>

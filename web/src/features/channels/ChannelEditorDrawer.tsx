@@ -16,12 +16,14 @@ import {
 import CloudDownloadOutlinedIcon from '@mui/icons-material/CloudDownloadOutlined';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { readJson, StorageKey, writeJson } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelWrite } from './api';
-import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, channelProvider, SPARK_DEFAULT_VERSION } from './channelTypes';
+import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, channelProvider, SPARK_DEFAULT_VERSION, type ChannelProviderInfo } from './channelTypes';
 import { isValidPriority, isValidWeight } from './InlineNumberField';
 import { ModelPicker } from './ModelPicker';
 
@@ -133,6 +135,24 @@ export function toWrite(values: ChannelForm): ChannelWrite {
   };
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 };
+
+/** The key's format from the provider table, with its translated explanation when it has one. */
+function keyFormatHelp(provider: ChannelProviderInfo | undefined, t: TFunction): string | undefined {
+  if (!provider) return undefined;
+  const format = t('channels:editor.keyFormat', { format: provider.keyFormat });
+  return provider.keyHint ? `${format} — ${t(`channels:editor.keyHints.${provider.keyHint}`)}` : format;
+}
+
 function JsonField({ name, control, label, helper, message, testId }: { name: keyof ChannelForm; control: Control<ChannelForm>; label: string; helper: string; message: string; testId: string }) {
   return (
     <FormTextField
@@ -144,7 +164,7 @@ function JsonField({ name, control, label, helper, message, testId }: { name: ke
       minRows={3}
       maxRows={10}
       rules={{ validate: (value) => isJsonObjectOrEmpty(String(value ?? '')) || message }}
-      slotProps={{ htmlInput: { 'data-testid': testId, spellCheck: false, style: { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 } } }}
+      slotProps={{ htmlInput: { 'data-testid': testId, spellCheck: false, style: MONOSPACE } }}
     />
   );
 }
@@ -173,6 +193,7 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   const isNew = target === 'add';
   const [loaded, setLoaded] = useState(false);
   const [knownModels, setKnownModels] = useState<string[]>([]);
+  const [typeModels, setTypeModels] = useState<Record<string, string[]>>(() => readJson(StorageKey.channelModels) ?? {});
   const [fetching, setFetching] = useState(false);
   const [pendingV1, setPendingV1] = useState<ChannelForm | null>(null);
   const { control, handleSubmit, reset, setValue, getValues, formState } = useForm<ChannelForm>({ defaultValues: NEW_CHANNEL });
@@ -189,6 +210,12 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
       if (!active) return;
       if (result.ok) setKnownModels(result.data ?? []);
       else toast.error(t('channels:errors.enabledModels'));
+    });
+    // The cached map answers at once; a fresh one replaces it (prices may have gained models).
+    void channelsApi.typeModels().then((result) => {
+      if (!active || !result.ok) return;
+      writeJson(StorageKey.channelModels, result.data);
+      setTypeModels(result.data);
     });
     if (target === 'add') {
       reset(NEW_CHANNEL);
@@ -211,7 +238,8 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
 
   async function fetchModels() {
     const values = getValues();
-    const key = values.key.split('\n')[0].trim();
+    // One key is enough to list models: the first line, or the whole JSON key file.
+    const key = provider?.keyIsJson ? values.key.trim() : values.key.split('\n')[0].trim();
     if (isNew && !key) {
       toast.error(t('channels:errors.fillKey'));
       return;
@@ -230,6 +258,8 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
     setKnownModels((previous) => [...new Set([...previous, ...fetched])]);
     setValue('models', [...new Set([...getValues('models'), ...fetched])], { shouldDirty: true, shouldValidate: true });
     toast.success(t('channels:models.fetched', { count: fetched.length }));
+    // A provider without a model-list API answers the models the gateway knows; the server says so.
+    if (result.message) toast.info(result.message);
   }
 
   async function save(values: ChannelForm) {
@@ -256,7 +286,20 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   }
 
   const nameKeyRule = { validate: (value: unknown) => !isNew || String(value ?? '').trim() !== '' || 'channels:validation.nameAndKey' };
-  const otherLabel = type === CHANNEL_TYPE_SPARK ? t('channels:fields.sparkVersion') : type === 3 ? t('channels:fields.azureVersion') : t('channels:fields.other');
+  const keyRule = {
+    validate: (value: unknown) => {
+      const key = String(value ?? '').trim();
+      if (isNew && key === '') return 'channels:validation.nameAndKey';
+      return !provider?.keyIsJson || key === '' || isJson(key) || 'channels:validation.keyJson';
+    },
+  };
+  // A JSON key file is pasted whole, on several lines, and read back before it is saved.
+  const keyOnLines = (isNew && batch) || !!provider?.keyIsJson;
+  const keyHelp = isNew && batch ? t(provider?.keyIsJson ? 'channels:editor.keyJsonBatchHelp' : 'channels:editor.keyBatchHelp') : keyFormatHelp(provider, t);
+  const otherField = provider?.otherField;
+  const otherLabel = type === CHANNEL_TYPE_SPARK ? t('channels:fields.sparkVersion') : otherField ? t(`channels:fields.otherMeaning.${otherField.meaning}`) : t('channels:fields.other');
+  const otherPlaceholder = type === CHANNEL_TYPE_SPARK ? SPARK_DEFAULT_VERSION : otherField?.default;
+  const otherHelp = type === CHANNEL_TYPE_SPARK ? t('channels:editor.sparkHelp') : otherField ? t(`channels:editor.otherHelp.${otherField.meaning}`, { default: otherField.default }) : undefined;
 
   return (
     <SideDrawer
@@ -295,14 +338,16 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               name="key"
               control={control}
               label={t('channels:fields.key')}
-              rules={nameKeyRule}
-              multiline={isNew && batch}
-              minRows={isNew && batch ? 4 : undefined}
-              type={isNew && batch ? undefined : 'password'}
+              rules={keyRule}
+              multiline={keyOnLines}
+              minRows={keyOnLines ? 4 : undefined}
+              maxRows={keyOnLines ? 12 : undefined}
+              type={keyOnLines ? undefined : 'password'}
               autoComplete="new-password"
               placeholder={isNew ? (batch ? t('channels:editor.keyBatchPlaceholder') : t('channels:editor.keyPlaceholder')) : t('channels:editor.keyUnchanged')}
-              helperText={isNew && batch ? t('channels:editor.keyBatchHelp') : provider ? t('channels:editor.keyFormat', { format: provider.keyFormat }) : undefined}
-              slotProps={{ htmlInput: { 'data-testid': 'channel-key' } }}
+              helperText={keyHelp}
+              // When editing, the label stays up so the placeholder shows: the stored key is never sent back, and blank keeps it.
+              slotProps={{ inputLabel: isNew ? undefined : { shrink: true }, htmlInput: { 'data-testid': 'channel-key', spellCheck: false, ...(provider?.keyIsJson ? { style: MONOSPACE } : {}) } }}
             />
             <FormTextField
               name="base_url"
@@ -318,14 +363,7 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               </Alert>
             )}
             {type === 1 && <FormTextField name="openai_organization" control={control} label={t('channels:fields.organization')} />}
-            <FormTextField
-              name="other"
-              control={control}
-              label={otherLabel}
-              placeholder={type === CHANNEL_TYPE_SPARK ? SPARK_DEFAULT_VERSION : undefined}
-              helperText={type === CHANNEL_TYPE_SPARK ? t('channels:editor.sparkHelp') : undefined}
-              slotProps={{ htmlInput: { 'data-testid': 'channel-other' } }}
-            />
+            <FormTextField name="other" control={control} label={otherLabel} placeholder={otherPlaceholder} helperText={otherHelp} slotProps={{ htmlInput: { 'data-testid': 'channel-other' } }} />
 
             <SectionTitle>{t('channels:editor.sectionModels')}</SectionTitle>
             <Controller
@@ -336,12 +374,21 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
                 <ModelPicker
                   value={field.value}
                   onChange={field.onChange}
-                  options={knownModels}
+                  options={[...new Set([...knownModels, ...(typeModels[type] ?? [])])]}
                   label={t('channels:fields.models')}
                   error={fieldState.error?.message ? t(fieldState.error.message) : undefined}
                   testId="channel-models"
                   actions={
                     <>
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        disabled={!typeModels[type]?.length}
+                        onClick={() => field.onChange([...new Set([...field.value, ...(typeModels[type] ?? [])])])}
+                        data-testid="channel-fill-models"
+                      >
+                        {t('channels:models.fillRelated')}
+                      </Button>
                       <Button
                         size="small"
                         variant="outlined"

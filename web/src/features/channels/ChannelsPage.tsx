@@ -28,6 +28,7 @@ import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
 import PlayArrowOutlinedIcon from '@mui/icons-material/PlayArrowOutlined';
 import SearchIcon from '@mui/icons-material/Search';
 import SpeedOutlinedIcon from '@mui/icons-material/SpeedOutlined';
+import TravelExploreOutlinedIcon from '@mui/icons-material/TravelExploreOutlined';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -52,6 +53,7 @@ import { InlineNumberField, isValidPriority, isValidWeight } from './InlineNumbe
 import { ChannelStatusChip, ResponseTimeChip } from './labels';
 import { SetTagDialog } from './SetTagDialog';
 import { TagEditDrawer } from './TagEditDrawer';
+import { UpstreamDetectionDialog } from './UpstreamDetectionDialog';
 
 const COLUMNS_KEY = 'channels-table-columns';
 const ID_SORT_KEY = 'id-sort';
@@ -111,6 +113,7 @@ export function ChannelsPage() {
   const [confirm, setConfirm] = useState<PendingConfirm | null>(null);
   const [setTagOpen, setSetTagOpen] = useState(false);
   const [editingTag, setEditingTag] = useState<ChannelTagRow | null>(null);
+  const [detecting, setDetecting] = useState<Channel | null>(null);
   const columns = useColumnVisibility(COLUMNS_KEY, HIDDEN_BY_DEFAULT);
   const closeEditor = useCallback(() => navigate('/channel'), [navigate]);
 
@@ -156,7 +159,8 @@ export function ChannelsPage() {
       replaceChannel({ ...channel, response_time: Math.round(result.time * 1000), test_time: Math.floor(Date.now() / 1000) });
       toast.success(t('channels:test.success', { name: channel.name, seconds: result.time.toFixed(2) }));
     } else {
-      toast.error(result.message);
+      // Name the channel, as the success message does: after "test all" several answers arrive one after another.
+      toast.error(t('channels:test.failed', { name: channel.name, message: result.message }));
     }
   }
 
@@ -280,6 +284,7 @@ export function ChannelsPage() {
         )}
         <TableCell align="right" sx={stickyActionsSx}>
           <RowIconAction title={t('channels:actions.test')} icon={PlayArrowOutlinedIcon} onClick={() => void testChannel(channel)} disabled={testing.has(channel.id)} testId={`channel-test-${channel.id}`} />
+          <RowIconAction title={t('channels:actions.testUpstream')} icon={TravelExploreOutlinedIcon} onClick={() => setDetecting(channel)} testId={`channel-test-upstream-${channel.id}`} />
           {channel.status === CHANNEL_ENABLED ? (
             <Button size="small" color="warning" onClick={() => void patch(channel, { status: CHANNEL_MANUALLY_DISABLED })} data-testid={`channel-disable-${channel.id}`} sx={{ minWidth: 0 }}>
               {t('channels:actions.disable')}
@@ -488,6 +493,7 @@ export function ChannelsPage() {
         <PagedTablePagination {...pagination} />
       </Card>
       <ChannelEditorDrawer target={editorTarget} groups={groups} onClose={closeEditor} onSaved={() => void reload()} />
+      <UpstreamDetectionDialog channel={detecting} onClose={() => setDetecting(null)} />
       <TagEditDrawer row={editingTag} groups={groups} onClose={() => setEditingTag(null)} onSaved={() => void reload()} />
       <SetTagDialog
         open={setTagOpen}

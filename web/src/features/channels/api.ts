@@ -1,9 +1,9 @@
 import type { ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
-import type { BalanceResult as ChannelBalance } from '@shared/monitoring/monitoring.wire';
+import type { BalanceResult as ChannelBalance, UpstreamGroup } from '@shared/monitoring/monitoring.wire';
 import { api, type Page } from '../../api/client';
 
 // Declared once, beside the server code that builds the answer.
-export type { Channel, ChannelListRow, ChannelTagRow };
+export type { Channel, ChannelListRow, ChannelTagRow, UpstreamGroup };
 
 export const CHANNEL_ENABLED = 1;
 export const CHANNEL_MANUALLY_DISABLED = 2;
@@ -81,8 +81,11 @@ export const channelsApi = {
   testAll: () => api.get<null>('/api/channel/test'),
   updateBalance: (id: number) => api.get<ChannelBalance>(`/api/channel/update_balance/${id}/`),
   updateAllBalances: () => api.get<{ updated: number }>('/api/channel/update_balance'),
+  testUpstream: (id: number) => api.get<UpstreamGroup[]>(`/api/channel/test_upstream/${id}`),
   fetchModelsOf: (id: number) => api.get<string[]>(`/api/channel/fetch_models/${id}`),
   fetchModels: (body: { base_url: string; type: number; key: string }) => api.post<string[]>('/api/channel/fetch_models', body),
   groups: () => api.get<string[]>('/api/group/'),
   enabledModels: () => api.get<string[]>('/api/channel/models_enabled'),
+  /** Channel type → the model names of that type. */
+  typeModels: () => api.get<Record<string, string[]>>('/api/models'),
 };

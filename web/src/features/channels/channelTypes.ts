@@ -3,6 +3,7 @@ import { CHANNEL_PROVIDERS, CHANNEL_TYPES, type ChannelProviderInfo } from '@sha
 // The table itself lives with the server (src/modules/channels/channel-types.ts), so the console
 // offers exactly the kinds the server validates against; only display helpers are kept here.
 export { CHANNEL_TYPE_SPARK, SPARK_DEFAULT_VERSION } from '@shared/channel-types';
+export type { ChannelProviderInfo } from '@shared/channel-types';
 
 export const CHANNEL_TYPE_OPTIONS = Object.entries(CHANNEL_TYPES).map(([id, name]) => ({ id: Number(id), name }));
 

@@ -140,7 +140,7 @@ export function DetailPage() {
               slotProps={{ htmlInput: { 'data-testid': 'detail-username' } }}
             />
           )}
-          <Button variant="contained" startIcon={<SearchIcon />} onClick={() => setQuery({ ...draft })} data-testid="detail-query">
+          <Button variant="contained" startIcon={<SearchIcon />} onClick={() => setQuery({ ...draft })} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="detail-query">
             {t('detail:filters.query')}
           </Button>
         </Stack>
@@ -208,7 +208,7 @@ export function DetailPage() {
                     { label: t('detail:charts.tokenSeries'), data: series.tokens, area: true, showMark: false },
                     { label: t('detail:charts.callSeries'), data: series.calls, showMark: false, yAxisId: 'calls' },
                   ]}
-                  yAxis={[{ id: 'tokens' }, { id: 'calls', position: 'right' }]}
+                  yAxis={[{ id: 'tokens', valueFormatter: (value: number) => renderNumber(value) }, { id: 'calls', position: 'right' }]}
                 />
               </Box>
             </Card>

@@ -1,6 +1,7 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import type { LogEntry, LogOther } from './api';
+import { renderQuota } from '../../lib/quota';
+import { isBillable, type LogEntry, type LogOther } from './api';
 
 /** Dollars at one quota unit per 1/500000 dollar of (tokens × ratios); see the billing formula on the server. */
 const TOKENS_PER_DOLLAR_AT_RATIO_1 = 500000;
@@ -53,6 +54,21 @@ function Fact({ label, value, testId }: { label: string; value: string | number;
 /** The expanded part of a log row: the ratios, cache use, mapping, retries, and the charge formula. */
 export function ChargeDetail({ log, other, admin }: { log: LogEntry; other: LogOther; admin: boolean }) {
   const { t } = useTranslation();
+  // A top-up, admin or system entry moved the balance without a charge: its amount and its text are the whole story.
+  if (!isBillable(log)) {
+    return (
+      <Stack spacing={1.5} sx={{ py: 1.5, px: 1 }} data-testid={`log-detail-${log.id}`}>
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2.5 }}>
+          <Fact label={t('logs:detail.amount')} value={`${renderQuota(log.quota)} (${log.quota})`} testId={`log-amount-${log.id}`} />
+        </Stack>
+        {log.content && (
+          <Typography variant="body2" color="text.secondary">
+            {log.content}
+          </Typography>
+        )}
+      </Stack>
+    );
+  }
   const explanation = explainCharge(log, other);
   const perCall = other.model_price !== undefined && other.model_price >= 0;
   const retries = other.admin_info?.use_channel ?? [];

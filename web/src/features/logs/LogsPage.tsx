@@ -40,11 +40,13 @@ import { withToggled } from '../../lib/sets';
 import { StorageKey } from '../../lib/storage';
 import { formatTimestamp } from '../../lib/time';
 import { ChargeDetail } from './ChargeDetail';
-import { LOG_TYPE_CONSUME, LOG_TYPES, logsApi, parseOther, type LogEntry, type LogFilters, type LogStat, type UserInfo } from './api';
+import { isBillable, LOG_TYPES, logsApi, parseOther, type LogEntry, type LogFilters, type LogStat, type UserInfo } from './api';
 
 const COLUMNS_KEY = 'logs-table-columns';
 const OPTIONAL_COLUMNS = ['time', 'channel', 'user', 'token', 'group', 'type', 'model', 'duration', 'prompt', 'completion', 'cost', 'retry', 'details'] as const;
 const ADMIN_COLUMNS = new Set(['channel', 'user', 'retry']);
+/** The adjacent columns only a charge fills; other entries show their text across them. */
+const CHARGE_COLUMNS = ['model', 'duration', 'prompt', 'completion', 'cost'] as const;
 
 const pad = (value: number) => String(value).padStart(2, '0');
 /** Unix seconds → the value of a datetime-local input. */
@@ -154,10 +156,11 @@ export function LogsPage() {
   const show = (key: string) => (admin || !ADMIN_COLUMNS.has(key)) && columns.isVisible(key);
   const optionalColumns = OPTIONAL_COLUMNS.filter((key) => admin || !ADMIN_COLUMNS.has(key));
   const columnCount = 1 + optionalColumns.filter((key) => show(key)).length;
+  const chargeSpan = CHARGE_COLUMNS.filter((key) => show(key)).length;
 
   function renderRow(log: LogEntry) {
     const other = parseOther(log.other);
-    const billable = log.type === LOG_TYPE_CONSUME || log.type === 0;
+    const billable = isBillable(log);
     const isOpen = expanded.has(log.id);
     const retries = other.admin_info?.use_channel ?? [];
     return (
@@ -197,41 +200,52 @@ export function LogsPage() {
               <Chip size="small" color={TYPE_COLORS[log.type] ?? 'default'} variant="outlined" label={t(`logs:types.${(LOG_TYPES as readonly number[]).includes(log.type) ? log.type : 0}`)} />
             </TableCell>
           )}
-          {show('model') && (
-            <TableCell>
-              {billable && log.model_name ? (
-                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-                  <Chip size="small" label={log.model_name} />
-                  {other.is_model_mapped && other.upstream_model_name && (
-                    <Tooltip title={t('logs:detail.mapped', { from: log.model_name, to: other.upstream_model_name })}>
-                      <Chip size="small" variant="outlined" label={`→ ${other.upstream_model_name}`} />
-                    </Tooltip>
-                  )}
-                </Stack>
-              ) : null}
+          {!billable && chargeSpan > 0 ? (
+            // A top-up, admin or system entry has no model, timing or charge: its text says what happened.
+            <TableCell colSpan={chargeSpan} data-testid={`log-content-${log.id}`}>
+              <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 560 }} noWrap title={log.content}>
+                {log.content}
+              </Typography>
             </TableCell>
-          )}
-          {show('duration') && (
-            <TableCell sx={{ whiteSpace: 'nowrap' }}>
-              {billable && (
-                <Stack direction="row" spacing={0.5}>
-                  <Chip size="small" color={durationBand(log.use_time)} variant="outlined" label={t('logs:seconds', { value: log.use_time })} data-testid={`log-duration-${log.id}`} />
-                  {log.is_stream && (other.frt ?? -1) >= 0 && (
-                    <Tooltip title={t('logs:firstToken')}>
-                      <Chip size="small" color={firstTokenBand(other.frt ?? 0)} variant="outlined" label={t('logs:seconds', { value: ((other.frt ?? 0) / 1000).toFixed(1) })} data-testid={`log-frt-${log.id}`} />
-                    </Tooltip>
-                  )}
-                  <Chip size="small" variant="outlined" label={log.is_stream ? t('logs:stream') : t('logs:nonStream')} />
-                </Stack>
+          ) : (
+            <>
+              {show('model') && (
+                <TableCell>
+                  {billable && log.model_name ? (
+                    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                      <Chip size="small" label={log.model_name} />
+                      {other.is_model_mapped && other.upstream_model_name && (
+                        <Tooltip title={t('logs:detail.mapped', { from: log.model_name, to: other.upstream_model_name })}>
+                          <Chip size="small" variant="outlined" label={`→ ${other.upstream_model_name}`} />
+                        </Tooltip>
+                      )}
+                    </Stack>
+                  ) : null}
+                </TableCell>
               )}
-            </TableCell>
-          )}
-          {show('prompt') && <TableCell align="right">{billable ? log.prompt_tokens : ''}</TableCell>}
-          {show('completion') && <TableCell align="right">{billable ? log.completion_tokens : ''}</TableCell>}
-          {show('cost') && (
-            <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid={`log-cost-${log.id}`}>
-              {billable ? renderCost(log.quota) : ''}
-            </TableCell>
+              {show('duration') && (
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {billable && (
+                    <Stack direction="row" spacing={0.5}>
+                      <Chip size="small" color={durationBand(log.use_time)} variant="outlined" label={t('logs:seconds', { value: log.use_time })} data-testid={`log-duration-${log.id}`} />
+                      {log.is_stream && (other.frt ?? -1) >= 0 && (
+                        <Tooltip title={t('logs:firstToken')}>
+                          <Chip size="small" color={firstTokenBand(other.frt ?? 0)} variant="outlined" label={t('logs:seconds', { value: ((other.frt ?? 0) / 1000).toFixed(1) })} data-testid={`log-frt-${log.id}`} />
+                        </Tooltip>
+                      )}
+                      <Chip size="small" variant="outlined" label={log.is_stream ? t('logs:stream') : t('logs:nonStream')} />
+                    </Stack>
+                  )}
+                </TableCell>
+              )}
+              {show('prompt') && <TableCell align="right">{billable ? log.prompt_tokens : ''}</TableCell>}
+              {show('completion') && <TableCell align="right">{billable ? log.completion_tokens : ''}</TableCell>}
+              {show('cost') && (
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid={`log-cost-${log.id}`}>
+                  {billable ? renderCost(log.quota) : ''}
+                </TableCell>
+              )}
+            </>
           )}
           {show('retry') && (
             <TableCell sx={{ whiteSpace: 'nowrap' }}>

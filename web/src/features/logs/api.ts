@@ -8,6 +8,11 @@ export type { LogStat };
 export const LOG_TYPES = [1, 2, 3, 4] as const;
 export const LOG_TYPE_CONSUME = 2;
 
+/** Consumption entries (and unknown type 0) carry a channel, token, model, timing and a charge; the others only move the balance. */
+export function isBillable(log: Pick<LogView, 'type'>): boolean {
+  return log.type === LOG_TYPE_CONSUME || log.type === 0;
+}
+
 /** One table lists both answers, so the admin-only fields are optional here. */
 export type LogEntry = LogView & Partial<Omit<AdminLogView, keyof LogView>>;
 

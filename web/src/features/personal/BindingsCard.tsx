@@ -7,7 +7,6 @@ import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
 import TelegramIcon from '@mui/icons-material/Telegram';
 import { useTranslation } from 'react-i18next';
-import { Turnstile } from '../../components/Turnstile';
 import { toast } from '../../lib/toast';
 import { authApi } from '../auth/api';
 import { redirectToProvider } from '../auth/providers';
@@ -15,6 +14,7 @@ import { TelegramWidget } from '../auth/TelegramWidget';
 import { useCountdown } from '../auth/useCountdown';
 import { useStatus } from '../status/StatusProvider';
 import { personalApi, type SelfUser } from './api';
+import { useTurnstile } from '../auth/useTurnstile';
 
 const CODE_RESEND_SECONDS = 30;
 
@@ -36,10 +36,9 @@ function BindingRow({ icon, name, value, testId, children }: { icon: ReactNode; 
 
 function EmailBindDialog({ open, onClose, onBound }: { open: boolean; onClose: () => void; onBound: () => void }) {
   const { t } = useTranslation();
-  const { status } = useStatus();
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
-  const [turnstileToken, setTurnstileToken] = useState('');
+  const turnstile = useTurnstile();
   const [resendIn, startCountdown] = useCountdown();
 
   useEffect(() => {
@@ -48,8 +47,8 @@ function EmailBindDialog({ open, onClose, onBound }: { open: boolean; onClose: (
 
   async function sendCode() {
     if (!email.trim()) return toast.error(t('personal:bindings.emailRequired'));
-    if (status.turnstile_check && !turnstileToken) return toast.info(t('auth:turnstileChecking'));
-    const result = await authApi.sendVerificationCode(email.trim(), turnstileToken);
+    if (turnstile.pending()) return;
+    const result = await authApi.sendVerificationCode(email.trim(), turnstile.token);
     if (result.ok) {
       toast.success(t('auth:register.codeSent'));
       startCountdown(CODE_RESEND_SECONDS);
@@ -77,7 +76,7 @@ function EmailBindDialog({ open, onClose, onBound }: { open: boolean; onClose: (
             </Button>
           </Stack>
           <TextField label={t('personal:bindings.code')} value={code} onChange={(event) => setCode(event.target.value)} />
-          {status.turnstile_check && status.turnstile_site_key && <Turnstile siteKey={status.turnstile_site_key} onVerify={setTurnstileToken} />}
+          {turnstile.widget}
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -116,7 +116,7 @@ export function InvitationCard({ user, onChanged }: { user: SelfUser; onChanged:
             },
           }}
         />
-        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 1.5, mt: 2 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' }, gap: 1.5, mt: 2 }}>
           <StatTile label={t('personal:invite.count')} value={renderNumber(user.aff_count ?? 0)} />
           <StatTile label={t('personal:invite.pending')} value={renderQuota(user.aff_quota ?? 0)} testId="aff-quota" />
           <StatTile label={t('personal:invite.total')} value={renderQuota(user.aff_history_quota ?? 0)} />

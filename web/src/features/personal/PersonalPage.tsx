@@ -65,7 +65,7 @@ export function PersonalPage() {
                   </Stack>
                 </Box>
               </Stack>
-              <Box sx={{ flex: 1, display: 'grid', gap: 1.5, gridTemplateColumns: 'repeat(3, 1fr)' }}>
+              <Box sx={{ flex: 1, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
                 <StatTile label={t('personal:balance.quota')} value={renderQuota(user.quota)} testId="balance-quota" />
                 <StatTile label={t('personal:balance.used')} value={renderQuota(user.used_quota)} />
                 <StatTile label={t('personal:balance.requests')} value={renderNumber(user.request_count)} />

@@ -20,6 +20,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/CopyProvider';
 import { FormTextField } from '../../components/form/FormTextField';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { endSession } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { personalApi, type SelfUser } from './api';
@@ -33,7 +34,7 @@ const EMPTY_PASSWORD: PasswordForm = { original_password: '', password: '', pass
 
 function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
-  const { control, handleSubmit, reset, getValues, formState } = useForm<PasswordForm>({ defaultValues: EMPTY_PASSWORD });
+  const { control, handleSubmit, reset, formState } = useForm<PasswordForm>({ defaultValues: EMPTY_PASSWORD });
   useEffect(() => {
     if (open) reset(EMPTY_PASSWORD);
   }, [open, reset]);
@@ -60,26 +61,14 @@ function PasswordDialog({ open, onClose }: { open: boolean; onClose: () => void 
               type="password"
               autoComplete="current-password"
             />
-            <FormTextField
-              name="password"
+            <NewPasswordFields
               control={control}
-              rules={{
-                minLength: { value: 8, message: 'auth:validation.passwordTooShort' },
-                maxLength: { value: 20, message: 'auth:validation.passwordTooLong' },
-                required: 'auth:validation.passwordTooShort',
-              }}
+              name="password"
               label={t('personal:security.newPassword')}
               placeholder={t('auth:placeholders.password')}
-              type="password"
-              autoComplete="new-password"
-            />
-            <FormTextField
-              name="password2"
-              control={control}
-              rules={{ validate: (value) => value === getValues('password') || 'auth:validation.passwordMismatch' }}
-              label={t('personal:security.confirmPassword')}
-              type="password"
-              autoComplete="new-password"
+              emptyMessage="auth:validation.passwordTooShort"
+              confirmName="password2"
+              confirmLabel={t('personal:security.confirmPassword')}
             />
           </Stack>
         </DialogContent>

@@ -3,18 +3,11 @@ import {
   Alert,
   Button,
   Card,
-  Checkbox,
   Chip,
   FormControlLabel,
   InputAdornment,
   Stack,
   Switch,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
   TextField,
   ToggleButton,
   ToggleButtonGroup,
@@ -29,10 +22,9 @@ import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { PagedTablePagination, usePaging } from '../../components/table/PagedTablePagination';
-import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
+import { usePaging } from '../../components/table/PagedTablePagination';
 import { useSessionUser } from '../../lib/session';
-import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { comparePricing, fetchPricing, fuzzyMatch, type PricingData, type PricingModel } from './api';
@@ -84,14 +76,15 @@ export function PricingPage() {
     const prompt = model.model_ratio * 2 * groupRatio;
     return (
       <>
+        {!model.price_set && (
+          <Typography variant="body2" color="warning.main" data-testid={`pricing-unset-${model.model_name}`}>
+            {t('pricing:price.unset')}
+          </Typography>
+        )}
         <Typography variant="body2">{t('pricing:price.prompt', { price: displayPrice(prompt) })}</Typography>
         <Typography variant="body2">{t('pricing:price.completion', { price: displayPrice(prompt * model.completion_ratio) })}</Typography>
       </>
     );
-  }
-
-  function toggleSelected(name: string) {
-    setSelected((previous) => withToggled(previous, name));
   }
 
   function copySelected() {
@@ -104,7 +97,83 @@ export function PricingPage() {
     toast.info(t('pricing:groupSwitched', { group, ratio: data?.group_ratio[group] ?? 1 }));
   }
 
-  const pageAllSelected = pageRows.length > 0 && pageRows.every((row) => selected.has(row.model_name));
+  const isAvailable = (model: PricingModel) => model.enable_groups.includes(viewedGroup);
+
+  const columns: DataTableColumn<PricingModel>[] = [
+    {
+      key: 'available',
+      header: 'pricing:columns.available',
+      cellData: (model) => ({ 'data-testid': `pricing-available-${model.model_name}`, 'data-available': isAvailable(model) }),
+      render: (model) => (
+        <Tooltip title={isAvailable(model) ? t('pricing:available', { group: viewedGroup }) : t('pricing:unavailable', { group: viewedGroup })}>
+          {isAvailable(model) ? <CheckCircleIcon color="success" fontSize="small" /> : <HighlightOffIcon color="disabled" fontSize="small" />}
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'model',
+      header: 'pricing:columns.model',
+      render: (model) => (
+        <Tooltip title={t('pricing:clickToCopy')}>
+          <Chip size="small" variant="outlined" label={model.model_name} onClick={() => void copy(model.model_name)} sx={{ fontWeight: 600 }} />
+        </Tooltip>
+      ),
+    },
+    {
+      key: 'billing',
+      header: 'pricing:columns.billing',
+      render: (model) => (
+        <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+      ),
+    },
+    {
+      key: 'groups',
+      header: 'pricing:columns.groups',
+      render: (model) => (
+        <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
+          {model.enable_groups
+            .filter((group) => group in (data?.usable_group ?? {}))
+            .map((group) => (
+              <Chip
+                key={group}
+                size="small"
+                clickable
+                color={group === viewedGroup ? 'primary' : 'default'}
+                variant={group === viewedGroup ? 'filled' : 'outlined'}
+                label={group}
+                onClick={() => switchGroup(group)}
+                data-testid={`pricing-group-${model.model_name}-${group}`}
+              />
+            ))}
+        </Stack>
+      ),
+    },
+    {
+      key: 'ratio',
+      header: 'pricing:columns.ratio',
+      // Shown while the "show ratio" switch is on.
+      optional: true,
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (model) => (
+        <>
+          {model.quota_type === 0 ? (
+            <>
+              <Typography variant="body2">{t('pricing:ratio.model', { value: model.model_ratio })}</Typography>
+              <Typography variant="body2">{t('pricing:ratio.completion', { value: model.completion_ratio })}</Typography>
+            </>
+          ) : null}
+          <Typography variant="body2">{t('pricing:ratio.group', { value: groupRatio })}</Typography>
+        </>
+      ),
+    },
+    {
+      key: 'price',
+      header: 'pricing:columns.price',
+      cellSx: { whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' },
+      cellData: (model) => ({ 'data-testid': `pricing-price-${model.model_name}` }),
+      render: priceCell,
+    },
+  ];
 
   return (
     <PageContainer maxWidth="xl">
@@ -158,93 +227,18 @@ export function PricingPage() {
             </>
           )}
         </Stack>
-        <TableLoadingBar loading={loading} />
-        <TableContainer>
-          <Table size="small" sx={{ minWidth: 860 }} data-testid="pricing-table">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    checked={pageAllSelected}
-                    onChange={() =>
-                      setSelected((previous) => {
-                        const next = new Set(previous);
-                        pageRows.forEach((row) => (pageAllSelected ? next.delete(row.model_name) : next.add(row.model_name)));
-                        return next;
-                      })
-                    }
-                    slotProps={{ input: { 'aria-label': t('pricing:selectPage') } }}
-                  />
-                </TableCell>
-                <TableCell>{t('pricing:columns.available')}</TableCell>
-                <TableCell>{t('pricing:columns.model')}</TableCell>
-                <TableCell>{t('pricing:columns.billing')}</TableCell>
-                <TableCell>{t('pricing:columns.groups')}</TableCell>
-                {showRatio && <TableCell>{t('pricing:columns.ratio')}</TableCell>}
-                <TableCell>{t('pricing:columns.price')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {pageRows.map((model) => {
-                const available = model.enable_groups.includes(viewedGroup);
-                const usable = model.enable_groups.filter((group) => group in (data?.usable_group ?? {}));
-                return (
-                  <TableRow key={model.model_name} hover data-testid={`pricing-row-${model.model_name}`}>
-                    <TableCell padding="checkbox">
-                      <Checkbox size="small" checked={selected.has(model.model_name)} onChange={() => toggleSelected(model.model_name)} slotProps={{ input: { 'aria-label': model.model_name } }} />
-                    </TableCell>
-                    <TableCell data-testid={`pricing-available-${model.model_name}`} data-available={available}>
-                      <Tooltip title={available ? t('pricing:available', { group: viewedGroup }) : t('pricing:unavailable', { group: viewedGroup })}>
-                        {available ? <CheckCircleIcon color="success" fontSize="small" /> : <HighlightOffIcon color="disabled" fontSize="small" />}
-                      </Tooltip>
-                    </TableCell>
-                    <TableCell>
-                      <Tooltip title={t('pricing:clickToCopy')}>
-                        <Chip size="small" variant="outlined" label={model.model_name} onClick={() => void copy(model.model_name)} sx={{ fontWeight: 600 }} />
-                      </Tooltip>
-                    </TableCell>
-                    <TableCell>
-                      <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
-                    </TableCell>
-                    <TableCell>
-                      <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
-                        {usable.map((group) => (
-                          <Chip
-                            key={group}
-                            size="small"
-                            clickable
-                            color={group === viewedGroup ? 'primary' : 'default'}
-                            variant={group === viewedGroup ? 'filled' : 'outlined'}
-                            label={group}
-                            onClick={() => switchGroup(group)}
-                            data-testid={`pricing-group-${model.model_name}-${group}`}
-                          />
-                        ))}
-                      </Stack>
-                    </TableCell>
-                    {showRatio && (
-                      <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                        {model.quota_type === 0 ? (
-                          <>
-                            <Typography variant="body2">{t('pricing:ratio.model', { value: model.model_ratio })}</Typography>
-                            <Typography variant="body2">{t('pricing:ratio.completion', { value: model.completion_ratio })}</Typography>
-                          </>
-                        ) : null}
-                        <Typography variant="body2">{t('pricing:ratio.group', { value: groupRatio })}</Typography>
-                      </TableCell>
-                    )}
-                    <TableCell sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }} data-testid={`pricing-price-${model.model_name}`}>
-                      {priceCell(model)}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-              {!loading && rows.length === 0 && <EmptyTableRow colSpan={showRatio ? 7 : 6} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <PagedTablePagination total={rows.length} page={page} pageSize={pageSize} onPageChange={setPage} onPageSizeChange={setPageSize} />
+        <DataTable
+          columns={columns}
+          rows={pageRows}
+          rowKey={(model) => model.model_name}
+          loading={loading}
+          minWidth={860}
+          testId="pricing-table"
+          isColumnVisible={(key) => key !== 'ratio' || showRatio}
+          rowTestId={(model) => `pricing-row-${model.model_name}`}
+          selection={{ selected, onChange: setSelected, selectAllLabel: t('pricing:selectPage'), rowLabel: (model) => model.model_name, keepOffScreen: true }}
+          pagination={{ total: rows.length, page, pageSize, onPageChange: setPage, onPageSizeChange: setPageSize }}
+        />
       </Card>
     </PageContainer>
   );

@@ -1,20 +1,17 @@
 import { useCallback, useState } from 'react';
-import { Button, Card, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Button, Card, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { SearchField } from '../../components/SearchField';
-import { PagedTablePagination } from '../../components/table/PagedTablePagination';
-import { RowIconAction } from '../../components/table/RowIconAction';
-import { stickyActionsSx } from '../../components/table/stickyColumn';
-import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { SearchButton, SearchField } from '../../components/SearchField';
+import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
+import { RowIconAction, RowTextAction } from '../../components/table/RowIconAction';
 import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
@@ -51,6 +48,47 @@ export function RedemptionsPage() {
     void reload();
   }
 
+  const columns: DataTableColumn<Redemption>[] = [
+    { key: 'id', header: 'redemptions:columns.id', render: (code) => code.id },
+    { key: 'name', header: 'redemptions:columns.name', cellSx: { fontWeight: 600 }, render: (code) => code.name },
+    {
+      key: 'status',
+      header: 'redemptions:columns.status',
+      render: (code) => (
+        <Chip size="small" variant="outlined" color={STATUS_COLORS[code.status] ?? 'default'} label={t(`redemptions:status.${code.status}`)} data-testid={`redemption-status-${code.id}`} />
+      ),
+    },
+    { key: 'quota', header: 'redemptions:columns.quota', cellSx: { whiteSpace: 'nowrap' }, render: (code) => renderQuota(code.quota) },
+    { key: 'created', header: 'redemptions:columns.created', cellSx: { whiteSpace: 'nowrap' }, render: (code) => formatTimestamp(code.created_time) },
+    {
+      key: 'redeemedBy',
+      header: 'redemptions:columns.redeemedBy',
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (code) => (code.used_user_id ? t('redemptions:redeemedBy', { id: code.used_user_id, time: formatTimestamp(code.redeemed_time) }) : t('redemptions:notRedeemed')),
+    },
+    {
+      key: 'actions',
+      header: 'redemptions:columns.actions',
+      align: 'right',
+      sticky: true,
+      render: (code) => (
+        <>
+          <RowTextAction label={t('redemptions:actions.copy')} icon={ContentCopyIcon} onClick={() => void copy(code.key, t('redemptions:copied'))} testId={`redemption-copy-${code.id}`} />
+          {code.status === REDEMPTION_UNUSED && (
+            <RowTextAction label={t('redemptions:actions.disable')} color="warning" onClick={() => void setStatus(code, REDEMPTION_DISABLED)} testId={`redemption-disable-${code.id}`} />
+          )}
+          {code.status === REDEMPTION_DISABLED && (
+            <RowTextAction label={t('redemptions:actions.enable')} color="success" onClick={() => void setStatus(code, REDEMPTION_UNUSED)} testId={`redemption-enable-${code.id}`} />
+          )}
+          {code.status !== REDEMPTION_USED && (
+            <RowIconAction title={t('redemptions:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(code.id)} testId={`redemption-edit-${code.id}`} />
+          )}
+          <RowIconAction title={t('redemptions:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete(code)} testId={`redemption-delete-${code.id}`} />
+        </>
+      ),
+    },
+  ];
+
   return (
     <PageContainer maxWidth="xl">
       <PageHeader
@@ -65,63 +103,19 @@ export function RedemptionsPage() {
       <Card>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2 }}>
           <SearchField label={t('redemptions:search')} value={keyword} onChange={setKeyword} onSearch={() => applyQuery({ keyword: keyword.trim() })} testId="redemption-search" />
-          <Button variant="outlined" startIcon={<SearchIcon />} onClick={() => applyQuery({ keyword: keyword.trim() })} data-testid="redemption-search-submit" sx={{ flexShrink: 0 }}>
-            {t('common:actions.search')}
-          </Button>
+          <SearchButton onClick={() => applyQuery({ keyword: keyword.trim() })} testId="redemption-search-submit" />
         </Stack>
-        <TableLoadingBar loading={loading} />
-        <TableContainer>
-          <Table size="small" sx={{ minWidth: 860, '& td, & th': { px: 1.25 } }} data-testid="redemptions-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('redemptions:columns.id')}</TableCell>
-                <TableCell>{t('redemptions:columns.name')}</TableCell>
-                <TableCell>{t('redemptions:columns.status')}</TableCell>
-                <TableCell>{t('redemptions:columns.quota')}</TableCell>
-                <TableCell>{t('redemptions:columns.created')}</TableCell>
-                <TableCell>{t('redemptions:columns.redeemedBy')}</TableCell>
-                <TableCell align="right" sx={stickyActionsSx}>
-                  {t('redemptions:columns.actions')}
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((code) => (
-                <TableRow key={code.id} hover data-testid={`redemption-row-${code.id}`}>
-                  <TableCell>{code.id}</TableCell>
-                  <TableCell sx={{ fontWeight: 600 }}>{code.name}</TableCell>
-                  <TableCell>
-                    <Chip size="small" variant="outlined" color={STATUS_COLORS[code.status] ?? 'default'} label={t(`redemptions:status.${code.status}`)} data-testid={`redemption-status-${code.id}`} />
-                  </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{renderQuota(code.quota)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(code.created_time)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{code.used_user_id ? t('redemptions:redeemedBy', { id: code.used_user_id, time: formatTimestamp(code.redeemed_time) }) : t('redemptions:notRedeemed')}</TableCell>
-                  <TableCell align="right" sx={{ ...stickyActionsSx, whiteSpace: 'nowrap' }}>
-                    <Button size="small" startIcon={<ContentCopyIcon fontSize="small" />} onClick={() => void copy(code.key, t('redemptions:copied'))} data-testid={`redemption-copy-${code.id}`} sx={{ minWidth: 0 }}>
-                      {t('redemptions:actions.copy')}
-                    </Button>
-                    {code.status === REDEMPTION_UNUSED && (
-                      <Button size="small" color="warning" onClick={() => void setStatus(code, REDEMPTION_DISABLED)} data-testid={`redemption-disable-${code.id}`} sx={{ minWidth: 0 }}>
-                        {t('redemptions:actions.disable')}
-                      </Button>
-                    )}
-                    {code.status === REDEMPTION_DISABLED && (
-                      <Button size="small" color="success" onClick={() => void setStatus(code, REDEMPTION_UNUSED)} data-testid={`redemption-enable-${code.id}`} sx={{ minWidth: 0 }}>
-                        {t('redemptions:actions.enable')}
-                      </Button>
-                    )}
-                    {code.status !== REDEMPTION_USED && (
-                      <RowIconAction title={t('redemptions:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(code.id)} testId={`redemption-edit-${code.id}`} />
-                    )}
-                    <RowIconAction title={t('redemptions:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete(code)} testId={`redemption-delete-${code.id}`} />
-                  </TableCell>
-                </TableRow>
-              ))}
-              {!loading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <PagedTablePagination {...pagination} />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(code) => code.id}
+          loading={loading}
+          minWidth={860}
+          dense
+          testId="redemptions-table"
+          rowTestId={(code) => `redemption-row-${code.id}`}
+          pagination={pagination}
+        />
       </Card>
       <RedemptionDrawer target={drawerTarget} onClose={closeDrawer} onSaved={() => void reload()} onCreated={setCreatedKeys} />
       <Dialog open={createdKeys.length > 0} onClose={() => setCreatedKeys([])} fullWidth maxWidth="sm" data-testid="created-keys-dialog">

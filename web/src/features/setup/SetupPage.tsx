@@ -22,6 +22,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { toast } from '../../lib/toast';
 import { AuthCard } from '../auth/AuthCard';
 import { setupApi, type SetupStatus } from './api';
@@ -44,7 +45,7 @@ export function SetupPage() {
   const [loadFailed, setLoadFailed] = useState(false);
   const [modeHelpOpen, setModeHelpOpen] = useState(false);
   const [done, setDone] = useState(false);
-  const { control, handleSubmit, getValues, formState } = useForm<SetupForm>({
+  const { control, handleSubmit, formState } = useForm<SetupForm>({
     defaultValues: { username: '', password: '', confirmPassword: '', usageMode: 'external' },
   });
 
@@ -107,21 +108,13 @@ export function SetupPage() {
                   label={t('setup:fields.username')}
                   autoComplete="username"
                 />
-                <FormTextField
+                <NewPasswordFields
+                  control={control}
                   name="password"
-                  control={control}
-                  rules={{ minLength: { value: 8, message: 'setup:validation.passwordTooShort' }, required: 'setup:validation.passwordTooShort' }}
                   label={t('setup:fields.password')}
-                  type="password"
-                  autoComplete="new-password"
-                />
-                <FormTextField
-                  name="confirmPassword"
-                  control={control}
-                  rules={{ validate: (value) => value === getValues('password') || 'setup:validation.passwordMismatch' }}
-                  label={t('setup:fields.confirmPassword')}
-                  type="password"
-                  autoComplete="new-password"
+                  emptyMessage="setup:validation.passwordTooShort"
+                  confirmName="confirmPassword"
+                  confirmLabel={t('setup:fields.confirmPassword')}
                 />
               </>
             )}

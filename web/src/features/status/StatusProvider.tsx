@@ -42,6 +42,15 @@ function loadStatus(): Promise<SystemStatus | null> {
   return statusRequest;
 }
 
+const reloadListeners = new Set<(status: SystemStatus) => void>();
+
+/** Fetches the status again (after a settings change it publishes) and hands it to the mounted provider. */
+export async function reloadStatus(): Promise<void> {
+  statusRequest = null;
+  const status = await loadStatus();
+  if (status) reloadListeners.forEach((listener) => listener(status));
+}
+
 export function StatusProvider({ children }: { children: ReactNode }) {
   const [value, setValue] = useState<StatusContextValue>(() => ({
     status: readJson<SystemStatus>(StorageKey.status) ?? {},
@@ -54,8 +63,11 @@ export function StatusProvider({ children }: { children: ReactNode }) {
       if (!active) return;
       setValue((previous) => ({ status: status ?? previous.status, loaded: true }));
     });
+    const onReload = (status: SystemStatus) => setValue({ status, loaded: true });
+    reloadListeners.add(onReload);
     return () => {
       active = false;
+      reloadListeners.delete(onReload);
     };
   }, []);
 

@@ -17,6 +17,8 @@ export interface SystemStatus {
   chat_link: string;
   chat_link2: string;
   version: string;
+  /** Where the update check reads the latest release; empty when none is configured. */
+  releases_url: string;
   start_time: number;
   turnstile_check: boolean;
   turnstile_site_key: string;

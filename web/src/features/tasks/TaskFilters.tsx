@@ -28,20 +28,19 @@ export function TaskFilters({ filters, admin, unitMs, onChange, onQuery }: TaskF
           />
         )}
         <TextField label={t('tasks:filters.taskId')} value={filters.task_id} onChange={(event) => update({ task_id: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'task-filter-id' } }} />
-        <TextField
-          type="datetime-local"
-          label={t('tasks:filters.start')}
-          value={toInputValue(filters.start_timestamp * unitMs)}
-          onChange={(event) => update({ start_timestamp: Math.floor(fromInputValue(event.target.value) / unitMs) })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'task-filter-start' } }}
-        />
-        <TextField
-          type="datetime-local"
-          label={t('tasks:filters.end')}
-          value={toInputValue(filters.end_timestamp * unitMs)}
-          onChange={(event) => update({ end_timestamp: Math.floor(fromInputValue(event.target.value) / unitMs) })}
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'task-filter-end' } }}
-        />
+        {(['start', 'end'] as const).map((edge) => {
+          const key = `${edge}_timestamp` as const;
+          return (
+            <TextField
+              key={edge}
+              type="datetime-local"
+              label={t(`tasks:filters.${edge}`)}
+              value={toInputValue(filters[key] * unitMs)}
+              onChange={(event) => update({ [key]: Math.floor(fromInputValue(event.target.value) / unitMs) })}
+              slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `task-filter-${edge}` } }}
+            />
+          );
+        })}
         <Button variant="contained" startIcon={<SearchIcon />} onClick={onQuery} data-testid="task-query">
           {t('tasks:query')}
         </Button>

@@ -1,43 +1,20 @@
 import { useCallback, useState } from 'react';
-import {
-  Alert,
-  Button,
-  Card,
-  Checkbox,
-  Chip,
-  ListItemText,
-  Menu,
-  MenuItem,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Alert, Button, Card, Chip, ListItemText, Menu, MenuItem, Stack, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ChatOutlinedIcon from '@mui/icons-material/ChatOutlined';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
-import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useCopy } from '../../components/CopyProvider';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { SearchField } from '../../components/SearchField';
-import { PagedTablePagination } from '../../components/table/PagedTablePagination';
-import { RowIconAction } from '../../components/table/RowIconAction';
-import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
-import { stickyActionsSx } from '../../components/table/stickyColumn';
-import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { SearchButton, SearchField } from '../../components/SearchField';
+import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
+import { RowIconAction, RowTextAction } from '../../components/table/RowIconAction';
 import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
-import { withToggled } from '../../lib/sets';
 import { formatTimestamp } from '../../lib/time';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
@@ -126,6 +103,89 @@ export function TokensPage() {
 
   const chatLinks = parseChatLinks(status.chats) ?? [];
 
+  const columns: DataTableColumn<Token>[] = [
+    {
+      key: 'name',
+      header: 'tokens:columns.name',
+      render: (token) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {token.name || t('tokens:unnamed')}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', whiteSpace: 'nowrap' }}>
+            {maskKey(token.key)}
+          </Typography>
+        </>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'tokens:columns.status',
+      render: (token) => {
+        const state = tokenState(token);
+        return <Chip size="small" variant="outlined" color={STATE_COLORS[state]} label={t(`tokens:status.${state}`)} data-testid={`token-status-${token.id}`} />;
+      },
+    },
+    { key: 'used', header: 'tokens:columns.used', cellSx: { whiteSpace: 'nowrap' }, render: (token) => renderQuota(token.used_quota) },
+    {
+      key: 'remaining',
+      header: 'tokens:columns.remaining',
+      cellSx: { whiteSpace: 'nowrap' },
+      cellData: (token) => ({ 'data-testid': `token-remaining-${token.id}` }),
+      render: (token) => (token.unlimited_quota ? t('tokens:unlimited') : renderQuota(token.remain_quota)),
+    },
+    {
+      key: 'group',
+      header: 'tokens:columns.group',
+      render: (token) =>
+        token.group ? (
+          <Chip size="small" variant="outlined" label={token.group} />
+        ) : (
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
+            {t('tokens:userGroup')}
+          </Typography>
+        ),
+    },
+    { key: 'created', header: 'tokens:columns.created', cellSx: { whiteSpace: 'nowrap' }, render: (token) => formatTimestamp(token.created_time) },
+    {
+      key: 'expiry',
+      header: 'tokens:columns.expiry',
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (token) => (token.expired_time === NEVER_EXPIRES ? t('tokens:neverExpires') : formatTimestamp(token.expired_time)),
+    },
+    {
+      key: 'actions',
+      header: 'tokens:columns.actions',
+      align: 'right',
+      sticky: true,
+      render: (token) => (
+        <>
+          <RowTextAction label={t('tokens:actions.copy')} icon={ContentCopyIcon} onClick={() => void copy(token.key, t('tokens:copied'))} testId={`token-copy-${token.id}`} />
+          {chatLinks.length > 0 && (
+            <RowIconAction title={t('tokens:actions.chat')} icon={ChatOutlinedIcon} onClick={(event) => openChatMenu(event.currentTarget, token)} testId={`token-chat-${token.id}`} />
+          )}
+          {token.status === TOKEN_ENABLED ? (
+            <RowTextAction label={t('tokens:actions.disable')} color="warning" onClick={() => void setTokenStatus(token, TOKEN_DISABLED)} testId={`token-disable-${token.id}`} />
+          ) : (
+            <Tooltip title={canEnable(token) ? '' : t(`tokens:cannotEnable.${tokenState(token)}`)}>
+              <span>
+                <RowTextAction
+                  label={t('tokens:actions.enable')}
+                  color="success"
+                  disabled={!canEnable(token)}
+                  onClick={() => void setTokenStatus(token, TOKEN_ENABLED)}
+                  testId={`token-enable-${token.id}`}
+                />
+              </span>
+            </Tooltip>
+          )}
+          <RowIconAction title={t('tokens:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(token.id)} testId={`token-edit-${token.id}`} />
+          <RowIconAction title={t('tokens:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete({ kind: 'one', token })} testId={`token-delete-${token.id}`} />
+        </>
+      ),
+    },
+  ];
+
   return (
     <PageContainer maxWidth="xl">
       <PageHeader
@@ -144,9 +204,7 @@ export function TokensPage() {
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2 }}>
           <SearchField label={t('tokens:search.keyword')} value={keyword} onChange={setKeyword} onSearch={search} testId="token-search-keyword" />
           <SearchField label={t('tokens:search.token')} value={tokenFilter} onChange={setTokenFilter} onSearch={search} testId="token-search-token" />
-          <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="token-search-submit" sx={{ flexShrink: 0 }}>
-            {t('common:actions.search')}
-          </Button>
+          <SearchButton onClick={search} testId="token-search-submit" />
         </Stack>
         <Stack direction="row" sx={{ px: 2, pb: 1.5, gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
           <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
@@ -166,92 +224,24 @@ export function TokensPage() {
             {t('tokens:actions.deleteSelected')}
           </Button>
         </Stack>
-        <TableLoadingBar loading={loading} />
-        <TableContainer>
-          <Table size="small" sx={{ minWidth: 900, '& td, & th': { px: 1.25 } }} data-testid="tokens-table">
-            <TableHead>
-              <TableRow>
-                <TableCell padding="checkbox">
-                  <SelectAllCheckbox ids={rows.map((row) => row.id)} selected={selected} onChange={setSelected} label={t('tokens:selectAll')} />
-                </TableCell>
-                <TableCell>{t('tokens:columns.name')}</TableCell>
-                <TableCell>{t('tokens:columns.status')}</TableCell>
-                <TableCell>{t('tokens:columns.used')}</TableCell>
-                <TableCell>{t('tokens:columns.remaining')}</TableCell>
-                <TableCell>{t('tokens:columns.group')}</TableCell>
-                <TableCell>{t('tokens:columns.created')}</TableCell>
-                <TableCell>{t('tokens:columns.expiry')}</TableCell>
-                <TableCell align="right" sx={stickyActionsSx}>
-                  {t('tokens:columns.actions')}
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((token) => {
-                const state = tokenState(token);
-                const enabled = token.status === TOKEN_ENABLED;
-                return (
-                  <TableRow key={token.id} hover data-testid={`token-row-${token.id}`}>
-                    <TableCell padding="checkbox">
-                      <Checkbox
-                        size="small"
-                        checked={selected.has(token.id)}
-                        onChange={() => setSelected((previous) => withToggled(previous, token.id))}
-                        slotProps={{ input: { 'aria-label': t('tokens:select', { name: token.name }) } }}
-                        data-testid={`token-select-${token.id}`}
-                      />
-                    </TableCell>
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {token.name || t('tokens:unnamed')}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary" sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', whiteSpace: 'nowrap' }}>
-                        {maskKey(token.key)}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>
-                      <Chip size="small" variant="outlined" color={STATE_COLORS[state]} label={t(`tokens:status.${state}`)} data-testid={`token-status-${token.id}`} />
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{renderQuota(token.used_quota)}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }} data-testid={`token-remaining-${token.id}`}>
-                      {token.unlimited_quota ? t('tokens:unlimited') : renderQuota(token.remain_quota)}
-                    </TableCell>
-                    <TableCell>{token.group ? <Chip size="small" variant="outlined" label={token.group} /> : <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
-                          {t('tokens:userGroup')}
-                        </Typography>}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatTimestamp(token.created_time)}</TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{token.expired_time === NEVER_EXPIRES ? t('tokens:neverExpires') : formatTimestamp(token.expired_time)}</TableCell>
-                    <TableCell align="right" sx={stickyActionsSx}>
-                      <Button size="small" startIcon={<ContentCopyIcon fontSize="small" />} onClick={() => void copy(token.key, t('tokens:copied'))} data-testid={`token-copy-${token.id}`} sx={{ minWidth: 0 }}>
-                        {t('tokens:actions.copy')}
-                      </Button>
-                      {chatLinks.length > 0 && (
-                        <RowIconAction title={t('tokens:actions.chat')} icon={ChatOutlinedIcon} onClick={(event) => openChatMenu(event.currentTarget, token)} testId={`token-chat-${token.id}`} />
-                      )}
-                      {enabled ? (
-                        <Button size="small" color="warning" onClick={() => void setTokenStatus(token, TOKEN_DISABLED)} data-testid={`token-disable-${token.id}`} sx={{ minWidth: 0 }}>
-                          {t('tokens:actions.disable')}
-                        </Button>
-                      ) : (
-                        <Tooltip title={canEnable(token) ? '' : t(`tokens:cannotEnable.${state}`)}>
-                          <span>
-                            <Button size="small" color="success" disabled={!canEnable(token)} onClick={() => void setTokenStatus(token, TOKEN_ENABLED)} data-testid={`token-enable-${token.id}`} sx={{ minWidth: 0 }}>
-                              {t('tokens:actions.enable')}
-                            </Button>
-                          </span>
-                        </Tooltip>
-                      )}
-                      <RowIconAction title={t('tokens:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(token.id)} testId={`token-edit-${token.id}`} />
-                      <RowIconAction title={t('tokens:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete({ kind: 'one', token })} testId={`token-delete-${token.id}`} />
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-              {!loading && rows.length === 0 && <EmptyTableRow colSpan={9} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <PagedTablePagination {...pagination} />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(token) => token.id}
+          loading={loading}
+          minWidth={900}
+          dense
+          testId="tokens-table"
+          rowTestId={(token) => `token-row-${token.id}`}
+          selection={{
+            selected,
+            onChange: setSelected,
+            selectAllLabel: t('tokens:selectAll'),
+            rowLabel: (token) => t('tokens:select', { name: token.name }),
+            rowTestId: (token) => `token-select-${token.id}`,
+          }}
+          pagination={pagination}
+        />
       </Card>
       <Menu anchorEl={chatMenu?.anchor} open={!!chatMenu} onClose={() => setChatMenu(null)}>
         {chatLinks.map((link) => (

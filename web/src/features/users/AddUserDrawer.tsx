@@ -3,6 +3,7 @@ import { Box, Stack } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { DrawerFormActions, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { usersApi } from './api';
@@ -14,7 +15,7 @@ interface AddUserForm {
 }
 
 const EMPTY: AddUserForm = { username: '', display_name: '', password: '' };
-const required = { validate: (value: string) => value.trim() !== '' || 'users:validation.usernamePasswordRequired' };
+const usernameRequired = { validate: (value: string) => value.trim() !== '' || 'users:validation.usernamePasswordRequired' };
 
 export function AddUserDrawer({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: () => void }) {
   const { t } = useTranslation();
@@ -47,16 +48,14 @@ export function AddUserDrawer({ open, onClose, onCreated }: { open: boolean; onC
     >
       <Box component="form" id="add-user-form" noValidate onSubmit={handleSubmit(onSubmit)}>
         <Stack spacing={2.5}>
-          <FormTextField name="username" control={control} rules={required} label={t('users:fields.username')} placeholder={t('auth:placeholders.username')} />
+          <FormTextField name="username" control={control} rules={usernameRequired} label={t('users:fields.username')} placeholder={t('auth:placeholders.username')} />
           <FormTextField name="display_name" control={control} label={t('users:fields.displayName')} />
-          <FormTextField
-            name="password"
+          <NewPasswordFields
             control={control}
-            rules={required}
+            name="password"
             label={t('users:fields.password')}
-            type="password"
-            autoComplete="new-password"
             placeholder={t('auth:placeholders.password')}
+            emptyMessage="users:validation.usernamePasswordRequired"
           />
         </Stack>
       </Box>

@@ -15,6 +15,7 @@ import {
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
+import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
@@ -144,18 +145,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
               label={t('users:fields.username')}
             />
             <FormTextField name="display_name" control={control} label={t('users:fields.displayName')} />
-            <FormTextField
-              name="password"
-              control={control}
-              rules={{
-                validate: (value) => value === '' || value.length >= 8 || 'auth:validation.passwordTooShort',
-                maxLength: { value: 20, message: 'auth:validation.passwordTooLong' },
-              }}
-              label={t('users:fields.password')}
-              type="password"
-              autoComplete="new-password"
-              helperText={t('users:edit.passwordHint')}
-            />
+            <NewPasswordFields control={control} name="password" label={t('users:fields.password')} helperText={t('users:edit.passwordHint')} optional />
             <FormTextField name="group" control={control} select label={t('users:fields.group')}>
               {groupOptions.map((group) => (
                 <MenuItem key={group} value={group}>

@@ -1,27 +1,13 @@
 import { useEffect, useState } from 'react';
-import {
-  Button,
-  Card,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Button, Card, Stack, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
-import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { GroupFilter } from '../../components/GroupFilter';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
-import { SearchField } from '../../components/SearchField';
-import { PagedTablePagination } from '../../components/table/PagedTablePagination';
-import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { SearchButton, SearchField } from '../../components/SearchField';
+import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
 import { searchWhenFiltered, usePagedRows } from '../../components/table/usePagedRows';
 import { renderNumber, renderQuota } from '../../lib/quota';
 import { useSessionUser, type SessionUser } from '../../lib/session';
@@ -80,6 +66,66 @@ export function UsersPage() {
     applyQuery({ keyword: keyword.trim(), group });
   }
 
+  const columns: DataTableColumn<AdminUser>[] = [
+    { key: 'id', header: 'users:columns.id', render: (row) => row.id },
+    {
+      key: 'user',
+      header: 'users:columns.user',
+      render: (row) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {row.username}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {[row.display_name, row.remark].filter(Boolean).join(' · ')}
+          </Typography>
+        </>
+      ),
+    },
+    { key: 'group', header: 'users:columns.group', render: (row) => row.group },
+    {
+      key: 'quota',
+      header: 'users:columns.quota',
+      render: (row) => (
+        <>
+          <Typography variant="body2" data-testid={`user-quota-${row.id}`}>
+            {t('users:quota.remaining', { value: renderQuota(row.quota) })}
+          </Typography>
+          <Typography variant="caption" color="text.secondary">
+            {t('users:quota.used', { value: renderQuota(row.used_quota) })} · {t('users:quota.requests', { value: renderNumber(row.request_count) })}
+          </Typography>
+        </>
+      ),
+    },
+    { key: 'role', header: 'users:columns.role', render: (row) => <RoleChip role={row.role} />, cellData: (row) => ({ 'data-testid': `user-role-${row.id}` }) },
+    {
+      key: 'status',
+      header: 'users:columns.status',
+      render: (row) => <StatusChip status={row.status} deleted={!!row.DeletedAt} />,
+      cellData: (row) => ({ 'data-testid': `user-status-${row.id}` }),
+    },
+    {
+      key: 'actions',
+      header: 'users:columns.actions',
+      align: 'right',
+      cellSx: { whiteSpace: 'nowrap' },
+      render: (row) =>
+        !row.DeletedAt && (
+          <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
+            <ActionButton me={me} row={row} action="promote" onClick={() => void manage(row, 'promote')} />
+            <ActionButton me={me} row={row} action="demote" color="warning" onClick={() => void manage(row, 'demote')} />
+            {row.status === STATUS_ENABLED ? (
+              <ActionButton me={me} row={row} action="disable" color="warning" onClick={() => void manage(row, 'disable')} />
+            ) : (
+              <ActionButton me={me} row={row} action="enable" color="success" onClick={() => void manage(row, 'enable')} />
+            )}
+            <ActionButton me={me} row={row} action="edit" onClick={() => setEditingId(row.id)} />
+            <ActionButton me={me} row={row} action="delete" color="error" onClick={() => setDeleting(row)} />
+          </Stack>
+        ),
+    },
+  ];
+
   async function manage(row: AdminUser, action: ManageAction) {
     const result = await usersApi.manage(row.id, action);
     if (!result.ok) return;
@@ -116,77 +162,18 @@ export function UsersPage() {
             sx={{ minWidth: 160, maxWidth: { sm: 220 } }}
             testId="user-search-group"
           />
-          <Button variant="outlined" startIcon={<SearchIcon />} onClick={search} data-testid="user-search-submit" sx={{ flexShrink: 0 }}>
-            {t('common:actions.search')}
-          </Button>
+          <SearchButton onClick={search} testId="user-search-submit" />
         </Stack>
-        <TableLoadingBar loading={loading} />
-        <TableContainer>
-          <Table size="small" sx={{ minWidth: 900 }}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{t('users:columns.id')}</TableCell>
-                <TableCell>{t('users:columns.user')}</TableCell>
-                <TableCell>{t('users:columns.group')}</TableCell>
-                <TableCell>{t('users:columns.quota')}</TableCell>
-                <TableCell>{t('users:columns.role')}</TableCell>
-                <TableCell>{t('users:columns.status')}</TableCell>
-                <TableCell align="right">{t('users:columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {rows.map((row) => {
-                const deleted = !!row.DeletedAt;
-                return (
-                  <TableRow key={row.id} hover data-testid={`user-row-${row.id}`} sx={deleted ? { opacity: 0.55 } : undefined}>
-                    <TableCell>{row.id}</TableCell>
-                    <TableCell>
-                      <Typography variant="body2" sx={{ fontWeight: 600 }}>
-                        {row.username}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {[row.display_name, row.remark].filter(Boolean).join(' · ')}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>{row.group}</TableCell>
-                    <TableCell>
-                      <Typography variant="body2" data-testid={`user-quota-${row.id}`}>
-                        {t('users:quota.remaining', { value: renderQuota(row.quota) })}
-                      </Typography>
-                      <Typography variant="caption" color="text.secondary">
-                        {t('users:quota.used', { value: renderQuota(row.used_quota) })} ·{' '}
-                        {t('users:quota.requests', { value: renderNumber(row.request_count) })}
-                      </Typography>
-                    </TableCell>
-                    <TableCell data-testid={`user-role-${row.id}`}>
-                      <RoleChip role={row.role} />
-                    </TableCell>
-                    <TableCell data-testid={`user-status-${row.id}`}>
-                      <StatusChip status={row.status} deleted={deleted} />
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                      {!deleted && (
-                        <Stack direction="row" spacing={0.25} sx={{ justifyContent: 'flex-end' }}>
-                          <ActionButton me={me} row={row} action="promote" onClick={() => void manage(row, 'promote')} />
-                          <ActionButton me={me} row={row} action="demote" color="warning" onClick={() => void manage(row, 'demote')} />
-                          {row.status === STATUS_ENABLED ? (
-                            <ActionButton me={me} row={row} action="disable" color="warning" onClick={() => void manage(row, 'disable')} />
-                          ) : (
-                            <ActionButton me={me} row={row} action="enable" color="success" onClick={() => void manage(row, 'enable')} />
-                          )}
-                          <ActionButton me={me} row={row} action="edit" onClick={() => setEditingId(row.id)} />
-                          <ActionButton me={me} row={row} action="delete" color="error" onClick={() => setDeleting(row)} />
-                        </Stack>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-              {!loading && rows.length === 0 && <EmptyTableRow colSpan={7} />}
-            </TableBody>
-          </Table>
-        </TableContainer>
-        <PagedTablePagination {...pagination} />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(row) => row.id}
+          loading={loading}
+          minWidth={900}
+          rowTestId={(row) => `user-row-${row.id}`}
+          rowSx={(row) => (row.DeletedAt ? { opacity: 0.55 } : undefined)}
+          pagination={pagination}
+        />
       </Card>
       <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void reload()} />
       <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void reload()} />

@@ -1,22 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { AnswerReading, JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { ANTHROPIC_VERSION, claudeRequestFromOpenAI, claudeSseDecoder, claudeText, openAIResponseFromClaude, readClaudeAnswer, readClaudeUsage } from '../claude/claude-messages';
+import type { JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
+import { ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
-import type { UsageMeter } from '../usage';
-
 
 /**
  * Anthropic's Messages API (channel type 14). Claude clients pass straight through; OpenAI
  * chat requests convert to Messages and back.
  */
 @Injectable()
-export class AnthropicAdaptor implements ProviderAdaptor, ModelListing {
+export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, ModelListing, TokenCounting {
   readonly format = 'claude';
-  readonly streamUsageMarker = /"type"\s*:\s*"message_(start|delta)"/;
 
-  constructor(private readonly settings: ClaudeSettings) {}
+  constructor(private readonly settings: ClaudeSettings) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     if (target.endpoint !== 'chat') return undefined;
@@ -49,27 +49,8 @@ export class AnthropicAdaptor implements ProviderAdaptor, ModelListing {
     return Promise.resolve(claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(model.replace(/-thinking$/, '')), thinkingBudgetShare: this.settings.thinkingBudgetShare() }));
   }
 
-  parseResponse(body: unknown): AnswerReading {
-    return readClaudeAnswer(body);
-  }
-
-  toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
-  }
-
-  parseStreamEvent(data: string): AnswerReading | undefined {
-    let event: JsonObject;
-    try {
-      event = JSON.parse(data) as JsonObject;
-    } catch {
-      return undefined;
-    }
-    const usage = event.type === 'message_start' ? (event.message as JsonObject | undefined)?.usage : event.usage;
-    return { usage: readClaudeUsage(usage), text: claudeText(event) };
-  }
-
-  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    return claudeSseDecoder(target.upstreamModel, usage);
+  countTokensUrl(channel: RelayChannel): URL {
+    return new URL(`${baseUrl(channel)}/v1/messages/count_tokens`);
   }
 
   modelsUrl(channel: RelayChannel): URL {

@@ -1,10 +1,9 @@
+import { defaultOther } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
 import type { UpstreamTarget } from '../adaptor';
 import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
 
-/** A recent generally-available Azure OpenAI API version, used when channel.other is empty. */
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
 /**
  * Azure OpenAI: OpenAI's bodies, but a deployment URL, an api-version query and an api-key
@@ -38,7 +37,7 @@ export class AzureAdaptor extends OpenAICompatibleAdaptor {
 }
 
 function apiVersion(channel: RelayChannel): string {
-  return channel.other.trim() || AZURE_DEFAULT_API_VERSION;
+  return channel.other.trim() || defaultOther(channel.type);
 }
 
 export function azureDeployment(model: string): string {

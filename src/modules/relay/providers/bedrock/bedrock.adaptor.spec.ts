@@ -1,13 +1,14 @@
+import { Readable } from 'node:stream';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { JsonObject } from '../adaptor';
+import type { JsonObject, UpstreamTarget } from '../adaptor';
 import type { ClaudeSettings } from '../claude/claude-settings';
 import { UsageMeter } from '../usage';
 import { BedrockAdaptor, parseBedrockKey } from './bedrock.adaptor';
 
 const settings = { defaultMaxTokens: () => 8192, thinkingBudgetShare: () => undefined, modelHeaders: () => ({}) } as unknown as ClaudeSettings;
 const adaptor = new BedrockAdaptor(settings);
-const target = { channel: { baseUrl: '' }, key: 'AK|SK|eu-west-1', endpoint: 'chat', upstreamModel: 'anthropic.claude-v2', stream: true } as never;
+const target = { channel: { baseUrl: '' }, key: 'AK|SK|eu-west-1', endpoint: 'chat', upstreamModel: 'anthropic.claude-v2', stream: true } as unknown as UpstreamTarget;
 
 function frames(events: JsonObject[], type = 'chunk'): Buffer {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
@@ -25,9 +26,7 @@ describe('BedrockAdaptor', () => {
     expect(adaptor.buildUrl(target)?.href).toBe('https://bedrock-runtime.eu-west-1.amazonaws.com/model/anthropic.claude-v2/invoke-with-response-stream');
   });
 
-  it('decodes event-stream frames cut at any byte into OpenAI chunks, skipping other event types', () => {
-    const usage = new UsageMeter();
-    const decoder = adaptor.createStreamDecoder(target, usage);
+  it('re-frames event-stream frames cut at any byte as Claude SSE, which decodes into OpenAI chunks, skipping other event types', async () => {
     const bytes = Buffer.concat([
       frames([{ type: 'message_start', message: { id: 'msg_1', usage: { input_tokens: 7, output_tokens: 1 } } }]),
       frames([{ type: 'ping' }], 'other'),
@@ -36,8 +35,14 @@ describe('BedrockAdaptor', () => {
         { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } },
       ]),
     ]);
-    const chunks: JsonObject[] = [];
-    for (let at = 0; at < bytes.length; at += 7) chunks.push(...decoder.push(bytes.subarray(at, at + 7)));
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 7) pieces.push(bytes.subarray(at, at + 7));
+    const sse = await readAll(adaptor.reframeStream(Readable.from(pieces)));
+    expect(sse.split('\n\n').filter(Boolean).map((event) => event.split('\n')[0])).toEqual(['event: message_start', 'event: content_block_delta', 'event: message_delta']);
+
+    const usage = new UsageMeter();
+    const decoder = adaptor.createStreamDecoder(target, usage);
+    const chunks = [...decoder.push(Buffer.from(sse)), ...decoder.end()];
     expect(chunks.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual([
       { index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null },
       { index: 0, delta: { content: 'Hi' }, finish_reason: null },
@@ -45,4 +50,28 @@ describe('BedrockAdaptor', () => {
     ]);
     expect(usage.total).toMatchObject({ promptTokens: 7, completionTokens: 3 });
   });
+
+  it("turns an exception frame into Claude's error event, and breaks the stream on a frame that fails its checksum", async () => {
+    const codec = new EventStreamCodec(toUtf8, fromUtf8);
+    const exception = Buffer.from(
+      codec.encode({ headers: { ':message-type': { type: 'string', value: 'exception' }, ':exception-type': { type: 'string', value: 'throttlingException' } }, body: fromUtf8('{"message":"Too many requests"}') }),
+    );
+    expect(await readAll(adaptor.reframeStream(Readable.from([exception])))).toBe('event: error\ndata: {"type":"error","error":{"type":"rate_limit_error","message":"Too many requests"}}\n\n');
+
+    const corrupt = frames([{ type: 'ping' }]);
+    corrupt[corrupt.length - 1] ^= 0xff;
+    await expect(readAll(adaptor.reframeStream(Readable.from([corrupt])))).rejects.toThrow();
+  });
+
+  it('fits a Claude client body for Bedrock: only the fields Bedrock takes (no model, stream or metadata), its anthropic_version, the beta header as a field', () => {
+    const body = { model: 'claude', stream: true, metadata: { user_id: 'u1' }, messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 } };
+    const fitted = adaptor.fitRequest({ ...target, clientHeaders: { 'anthropic-beta': 'a, b' } }, body);
+    expect(fitted).toEqual({ anthropic_version: 'bedrock-2023-05-31', messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 8192, anthropic_beta: ['a', 'b'] });
+  });
 });
+
+async function readAll(stream: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}

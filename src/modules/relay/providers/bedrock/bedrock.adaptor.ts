@@ -3,13 +3,34 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
-import type { AnswerReading, JsonObject, OutgoingCall, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { claudeRequestFromOpenAI, ClaudeEventTranslator, openAIResponseFromClaude, readClaudeAnswer } from '../claude/claude-messages';
+import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import { claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { sseFrame } from '../sse-decoder';
+import { reframedStream, type StreamFramer } from '../stream-framing';
+import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
-import type { UsageMeter } from '../usage';
 
 const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+/** The body fields Bedrock's Claude Messages API takes besides anthropic_version and anthropic_beta. */
+const BEDROCK_MESSAGES_FIELDS = ['messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'tools', 'tool_choice', 'thinking'] as const;
+
+/**
+ * Bedrock lists models only through its control-plane API (another service, other
+ * permissions), so fetch_models answers the Claude model ids Bedrock serves.
+ */
+const BEDROCK_CLAUDE_MODELS: readonly string[] = [
+  'anthropic.claude-opus-4-1-20250805-v1:0',
+  'anthropic.claude-opus-4-20250514-v1:0',
+  'anthropic.claude-sonnet-4-5-20250929-v1:0',
+  'anthropic.claude-sonnet-4-20250514-v1:0',
+  'anthropic.claude-haiku-4-5-20251001-v1:0',
+  'anthropic.claude-3-7-sonnet-20250219-v1:0',
+  'anthropic.claude-3-5-sonnet-20241022-v2:0',
+  'anthropic.claude-3-5-haiku-20241022-v1:0',
+  'anthropic.claude-3-haiku-20240307-v1:0',
+];
 
 /** A Bedrock channel key: `AK|SK|region`. */
 export interface BedrockCredentials {
@@ -27,15 +48,17 @@ export function parseBedrockKey(key: string): BedrockCredentials {
 /**
  * AWS Bedrock's Claude models (channel type 33): Claude's Messages body with Bedrock's
  * anthropic_version, the model in the path, SigV4 signing by AWS's own signer, and streams
- * in AWS's binary event-stream framing, decoded by AWS's own codec. Always converted: Bedrock's
- * framing is not Claude's, so no client's bytes pass through.
+ * in AWS's binary event-stream framing, decoded by AWS's own codec. A Claude client's body
+ * passes through fitted (fitRequest), and the event stream comes back as Claude's SSE; OpenAI
+ * clients convert.
  */
 @Injectable()
-export class BedrockAdaptor implements ProviderAdaptor {
+export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
   readonly format = 'bedrock';
-  readonly streamUsageMarker = /"type"\s*:\s*"message_(start|delta)"/;
 
-  constructor(private readonly settings: ClaudeSettings) {}
+  constructor(private readonly settings: ClaudeSettings) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     if (target.endpoint !== 'chat') return undefined;
@@ -62,79 +85,98 @@ export class BedrockAdaptor implements ProviderAdaptor {
     return headers;
   }
 
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
+  /** Claude's client format passes through: Bedrock takes its Messages body as it is. */
+  clientFormatFor(): WireFormat {
+    return 'claude';
+  }
+
+  /**
+   * A Claude body for Bedrock, which refuses keys it does not know: the fields of
+   * Bedrock's Messages API only (as new-api keeps them), so the model (in the path), the
+   * stream (in the action) and fields such as metadata, which Claude Code sends, stay out.
+   * The beta header becomes Bedrock's anthropic_beta field.
+   */
+  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
+    const fitted: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
+    for (const field of BEDROCK_MESSAGES_FIELDS) if (body[field] !== undefined) fitted[field] = body[field];
+    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(target.upstreamModel);
+    const beta = target.clientHeaders?.['anthropic-beta'];
+    if (typeof beta === 'string') fitted.anthropic_beta = beta.split(',').map((name) => name.trim());
+    return fitted;
   }
 
   keepsClientBody(): boolean {
     return false;
   }
 
+  /** An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes metadata, which Bedrock refuses). */
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
-    const { model: _model, stream: _stream, ...claude } = claudeRequestFromOpenAI(body, {
-      model,
-      defaultMaxTokens: this.settings.defaultMaxTokens(model),
-      thinkingBudgetShare: this.settings.thinkingBudgetShare(),
-    });
-    return Promise.resolve({ anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...claude });
+    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(model), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
+    return Promise.resolve(this.fitRequest(target, claude));
   }
 
-  parseResponse(body: unknown): AnswerReading {
-    return readClaudeAnswer(body);
+  /** Streams arrive re-framed as Claude's SSE (reframeStream). */
+  framesOwnStream(contentType: string): boolean {
+    return contentType.includes('amazon.eventstream');
   }
 
-  toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
+  reframeStream(body: Readable): Readable {
+    return reframedStream(body, new AwsEventStreamFramer());
   }
 
-  parseStreamEvent(): AnswerReading | undefined {
-    return undefined;
-  }
-
-  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    return new BedrockStreamDecoder(new ClaudeEventTranslator(target.upstreamModel, usage));
+  knownModels(): readonly string[] {
+    return BEDROCK_CLAUDE_MODELS;
   }
 }
 
 /**
- * AWS event-stream frames, each a `chunk` event whose JSON body holds one Claude stream event
- * in base64 (`{"bytes": …}`), decoded into OpenAI chunks. Frames are cut by their length
- * prelude (the first 4 bytes, big-endian) and decoded, CRCs checked, by AWS's codec.
+ * AWS event-stream frames as Claude's server-sent events. Each `chunk` frame's JSON body holds
+ * one Claude stream event in base64 (`{"bytes": …}`); an exception frame becomes Claude's
+ * `error` event. Frames are cut by their length prelude (the first 4 bytes, big-endian) and
+ * decoded, CRCs checked, by AWS's codec: a frame that fails breaks the stream.
  */
-class BedrockStreamDecoder implements StreamDecoder {
+class AwsEventStreamFramer implements StreamFramer {
   private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
   private pending: Buffer = Buffer.alloc(0);
 
-  constructor(private readonly events: ClaudeEventTranslator) {}
-
-  push(bytes: Buffer): JsonObject[] {
+  push(bytes: Buffer): string {
     this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
-    const chunks: JsonObject[] = [];
+    let out = '';
     while (this.pending.length >= 4) {
       const length = this.pending.readUInt32BE(0);
       if (this.pending.length < length) break;
-      const frame = this.pending.subarray(0, length);
+      out += this.frame(this.pending.subarray(0, length));
       this.pending = this.pending.subarray(length);
-      chunks.push(...this.translate(frame));
     }
-    return chunks;
+    return out;
   }
 
-  end(): JsonObject[] {
-    return [];
+  end(): string {
+    if (this.pending.length > 0) throw new Error('The event stream ended inside a frame');
+    return '';
   }
 
-  private translate(frame: Buffer): JsonObject[] {
-    try {
-      const message = this.codec.decode(frame);
-      if (message.headers[':event-type']?.value !== 'chunk') return [];
-      const payload = JSON.parse(toUtf8(message.body)) as { bytes?: string };
-      if (typeof payload.bytes !== 'string') return [];
-      return this.events.translate(JSON.parse(Buffer.from(payload.bytes, 'base64').toString('utf8')) as JsonObject);
-    } catch {
-      // A frame that fails its checksum or carries no JSON holds nothing to deliver.
-      return [];
+  private frame(bytes: Buffer): string {
+    const message = this.codec.decode(bytes);
+    const body = toUtf8(message.body);
+    const messageType = message.headers[':message-type']?.value;
+    if (messageType === 'exception' || messageType === 'error') {
+      const kind = String(message.headers[':exception-type']?.value ?? message.headers[':error-code']?.value ?? 'error');
+      let text = kind;
+      try {
+        text = String((JSON.parse(body) as { message?: unknown }).message ?? kind);
+      } catch {
+        // The exception's type alone says enough.
+      }
+      const type = /throttl/i.test(kind) ? 'rate_limit_error' : 'api_error';
+      return sseFrame(JSON.stringify({ type: 'error', error: { type, message: text } }), 'error');
     }
+    if (message.headers[':event-type']?.value !== 'chunk') return '';
+    const payload = JSON.parse(body) as { bytes?: unknown };
+    if (typeof payload.bytes !== 'string') return '';
+    const event = Buffer.from(payload.bytes, 'base64').toString('utf8');
+    const type = (JSON.parse(event) as { type?: unknown }).type;
+    return sseFrame(event, typeof type === 'string' ? type : undefined);
   }
 }

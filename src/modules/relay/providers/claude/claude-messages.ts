@@ -190,6 +190,18 @@ export function readClaudeAnswer(body: unknown): AnswerReading {
   return { usage: readClaudeUsage(message.usage), text: claudeText(message) };
 }
 
+/** The usage and text of one Claude stream event (its data), passed through. */
+export function readClaudeStreamEvent(data: string): AnswerReading | undefined {
+  let event: JsonObject;
+  try {
+    event = JSON.parse(data) as JsonObject;
+  } catch {
+    return undefined;
+  }
+  const usage = event.type === 'message_start' ? (event.message as JsonObject | undefined)?.usage : event.usage;
+  return { usage: readClaudeUsage(usage), text: claudeText(event) };
+}
+
 /** The text a Claude message or stream event carries, for local counting when usage is missing. */
 export function claudeText(value: JsonObject): string {
   let text = '';

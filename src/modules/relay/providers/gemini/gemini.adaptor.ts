@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget } from '../adaptor';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { SseJsonDecoder } from '../sse-decoder';
+import { JsonArrayFramer, reframedStream } from '../stream-framing';
 import type { UsageMeter } from '../usage';
 import { GeminiChunkTranslator, geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, openAIEmbeddingsFromGemini, openAIResponseFromGemini, readGeminiAnswer } from './gemini-content';
 import { GeminiSettings } from './gemini-settings';
@@ -15,7 +17,7 @@ import { GeminiSettings } from './gemini-settings';
  * URL that reaches a log or an error carries it.
  */
 @Injectable()
-export class GeminiAdaptor implements ProviderAdaptor, ModelListing {
+export class GeminiAdaptor implements ProviderAdaptor, ModelListing, StreamReframing {
   readonly format = 'gemini';
   readonly streamUsageMarker = /"usageMetadata"/;
 
@@ -69,6 +71,15 @@ export class GeminiAdaptor implements ProviderAdaptor, ModelListing {
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
     const chunks = new GeminiChunkTranslator(target.upstreamModel, usage);
     return new SseJsonDecoder((answer) => chunks.translate(answer));
+  }
+
+  /** An upstream that ignores alt=sse answers a stream as a JSON array, Google's other framing. */
+  framesOwnStream(contentType: string): boolean {
+    return contentType.includes('json');
+  }
+
+  reframeStream(body: Readable): Readable {
+    return reframedStream(body, new JsonArrayFramer());
   }
 
   modelsUrl(channel: RelayChannel): URL {

@@ -1,16 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import type { AnswerReading, JsonObject, ProviderAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer } from '../claude/claude-messages';
+import type { Readable } from 'node:stream';
+import { defaultOther } from '../../../channels/channel-types';
+import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { SseJsonDecoder } from '../sse-decoder';
+import { JsonArrayFramer, reframedStream } from '../stream-framing';
 import type { UsageMeter } from '../usage';
 import { parseServiceAccountKey, VertexTokenService } from './vertex-token.service';
 
 const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
-const DEFAULT_REGION = 'us-central1';
+const VERTEX_MODELS: readonly string[] = [
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'gemini-2.0-flash',
+  'gemini-2.0-flash-lite',
+  'claude-opus-4-1@20250805',
+  'claude-sonnet-4-5@20250929',
+  'claude-sonnet-4@20250514',
+  'claude-haiku-4-5@20251001',
+  'claude-3-7-sonnet@20250219',
+  'claude-3-5-haiku@20241022',
+];
 
 function isClaude(model: string): boolean {
   return model.startsWith('claude');
@@ -21,10 +36,11 @@ function isClaude(model: string): boolean {
  * (rawPredict, anthropic_version vertex-2023-10-16) under one project. The key is a
  * service-account JSON key, exchanged for a cached OAuth2 access token; the region is the
  * channel's `other` field (us-central1 when empty; `global` uses the global endpoint).
- * Its format is `vertex`, which no client speaks: requests always convert.
+ * Its format is `vertex`: OpenAI clients convert; Claude and Gemini clients' bodies pass
+ * through to the models of their own format (clientFormatFor).
  */
 @Injectable()
-export class VertexAdaptor implements ProviderAdaptor {
+export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
   readonly format = 'vertex';
   readonly streamUsageMarker = /"usageMetadata"|"type"\s*:\s*"message_(start|delta)"/;
 
@@ -38,7 +54,7 @@ export class VertexAdaptor implements ProviderAdaptor {
   buildUrl(target: UpstreamTarget): URL | undefined {
     if (target.endpoint !== 'chat') return undefined;
     const { project_id: project } = parseServiceAccountKey(target.key);
-    const region = target.channel.other.trim() || DEFAULT_REGION;
+    const region = target.channel.other.trim() || defaultOther(target.channel.type);
     const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
     const base = (target.channel.baseUrl || host).replace(/\/+$/, '');
     const model = encodeURIComponent(target.upstreamModel);
@@ -48,15 +64,27 @@ export class VertexAdaptor implements ProviderAdaptor {
   }
 
   async buildHeaders(target: UpstreamTarget): Promise<Record<string, string>> {
-    return { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
+    // Claude on Vertex takes Anthropic's beta header as Anthropic does.
+    const beta = target.clientHeaders?.['anthropic-beta'];
+    if (isClaude(target.upstreamModel) && typeof beta === 'string') headers['anthropic-beta'] = beta;
+    return headers;
   }
 
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
+  /** Claude models take a Claude client's body, Gemini models a Gemini client's. */
+  clientFormatFor(target: UpstreamTarget): WireFormat {
+    return isClaude(target.upstreamModel) ? 'claude' : 'gemini';
   }
 
-  keepsClientBody(): boolean {
-    return false;
+  /** A Claude client's body gets Vertex's anthropic_version and loses the model (it is in the URL); a Gemini client's goes as it is. */
+  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
+    if (!isClaude(target.upstreamModel)) return body;
+    const { model: _model, ...claude } = body;
+    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude, max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : this.claude.defaultMaxTokens(target.upstreamModel) };
+  }
+
+  keepsClientBody(target: UpstreamTarget): boolean {
+    return !isClaude(target.upstreamModel);
   }
 
   async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -77,13 +105,37 @@ export class VertexAdaptor implements ProviderAdaptor {
     return openAIResponseFromGemini(body as JsonObject, target.upstreamModel);
   }
 
-  parseStreamEvent(): AnswerReading | undefined {
-    return undefined;
+  parseStreamEvent(data: string): AnswerReading | undefined {
+    let event: unknown;
+    try {
+      event = JSON.parse(data);
+    } catch {
+      return undefined;
+    }
+    if (typeof event === 'object' && event !== null && 'type' in event) return readClaudeStreamEvent(data);
+    return readGeminiAnswer(event);
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
     if (isClaude(target.upstreamModel)) return claudeSseDecoder(target.upstreamModel, usage);
     const chunks = new GeminiChunkTranslator(target.upstreamModel, usage);
     return new SseJsonDecoder((answer) => chunks.translate(answer));
+  }
+
+  /** Gemini models answer a JSON array when a stream is asked without alt=sse. */
+  framesOwnStream(contentType: string): boolean {
+    return contentType.includes('json');
+  }
+
+  reframeStream(body: Readable): Readable {
+    return reframedStream(body, new JsonArrayFramer());
+  }
+
+  /**
+   * Vertex has no API listing the publishers' models a project may call, so fetch_models
+   * answers the Gemini and Claude models the gateway knows Vertex serves.
+   */
+  knownModels(): readonly string[] {
+    return VERTEX_MODELS;
   }
 }

@@ -1,0 +1,44 @@
+/**
+ * Error codes that mean the database cannot be reached right now (network, server restart,
+ * pool exhausted), as opposed to a query that is wrong. mysql2 puts them on the error itself;
+ * TypeORM's QueryFailedError carries them on `driverError`.
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR',
+  'PROTOCOL_ENQUEUE_AFTER_QUIT',
+  'ER_CON_COUNT_ERROR',
+  'ER_SERVER_SHUTDOWN',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+]);
+
+const MAX_CAUSE_DEPTH = 4;
+
+/** Whether the error (or what it wraps) says the database is unreachable: the answer is 503, not 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const { code, driverError, cause } = current as { code?: unknown; driverError?: unknown; cause?: unknown };
+    if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) return true;
+    if (typeof code === 'string' && code.startsWith('SQLITE_IOERR')) return true;
+    current = driverError ?? cause;
+  }
+  return false;
+}
+
+/** One line for the log: the code and message, without a stack (an outage is not a bug). */
+export function describeDatabaseError(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return `${typeof code === 'string' ? `${code}: ` : ''}${typeof message === 'string' ? message : String(error)}`;
+}

@@ -1,0 +1,27 @@
+import type { AnswerReading, JsonObject, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { UsageMeter } from '../usage';
+import { claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from './claude-messages';
+
+/**
+ * How an adaptor reads answers in Claude's Messages format, whole and as SSE: Anthropic's own
+ * API, and Bedrock once its event stream is re-framed as Claude's SSE.
+ */
+export abstract class ClaudeAnswers {
+  readonly streamUsageMarker = /"type"\s*:\s*"message_(start|delta)"/;
+
+  parseResponse(body: unknown): AnswerReading {
+    return readClaudeAnswer(body);
+  }
+
+  toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
+    return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
+  }
+
+  parseStreamEvent(data: string): AnswerReading | undefined {
+    return readClaudeStreamEvent(data);
+  }
+
+  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+    return claudeSseDecoder(target.upstreamModel, usage);
+  }
+}

@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import { FormNumberField } from '../../../components/form/FormNumberField';
+import { FormSwitch } from '../../../components/form/FormSwitch';
+import { FormTextField } from '../../../components/form/FormTextField';
+import { FieldGrid, SettingsSection } from '../SettingsSection';
+import { fieldPath, useOptionSection } from '../useOptionSection';
+
+/** Operation §3: when channels are disabled and enabled again, and when users are reminded of low quota. */
+export function MonitoringSection() {
+  const { t } = useTranslation();
+  const section = useOptionSection({
+    fields: {
+      ChannelDisableThreshold: 'text',
+      QuotaRemindThreshold: 'text',
+      AutomaticDisableChannelEnabled: 'bool',
+      AutomaticEnableChannelEnabled: 'bool',
+      AutomaticDisableKeywords: 'text',
+    },
+  });
+  const { control } = section;
+  const label = (key: string) => t(`settings:operation.monitoring.${key}`);
+  return (
+    <SettingsSection title={label('title')} section={section} testId="settings-monitoring">
+      <FieldGrid columns={2}>
+        <FormNumberField name={fieldPath('ChannelDisableThreshold')} control={control} label={label('ChannelDisableThreshold')} helperText={label('ChannelDisableThresholdHelp')} min={0} />
+        <FormNumberField name={fieldPath('QuotaRemindThreshold')} control={control} label={label('QuotaRemindThreshold')} helperText={label('QuotaRemindThresholdHelp')} min={0} integer />
+        <FormSwitch name={fieldPath('AutomaticDisableChannelEnabled')} control={control} label={label('AutomaticDisableChannelEnabled')} helperText={label('AutomaticDisableChannelEnabledHelp')} />
+        <FormSwitch name={fieldPath('AutomaticEnableChannelEnabled')} control={control} label={label('AutomaticEnableChannelEnabled')} helperText={label('AutomaticEnableChannelEnabledHelp')} />
+      </FieldGrid>
+      <FormTextField name={fieldPath('AutomaticDisableKeywords')} control={control} label={label('AutomaticDisableKeywords')} helperText={label('AutomaticDisableKeywordsHelp')} multiline minRows={4} maxRows={16} />
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,25 @@
+import { Stack } from '@mui/material';
+import PricingSettings from '../pricing/PricingSettings';
+import { ChatsSection } from './ChatsSection';
+import { DashboardSection } from './DashboardSection';
+import { DrawingSection } from './DrawingSection';
+import { GeneralSection } from './GeneralSection';
+import { GroupRatioSection } from './GroupRatioSection';
+import { MonitoringSection } from './MonitoringSection';
+import { SensitiveAndLogsSection } from './SensitiveAndLogsSection';
+
+/** The operation tab: the spec's sections in order, the pricing area last. */
+export default function OperationSettings() {
+  return (
+    <Stack spacing={3}>
+      <GeneralSection />
+      <DrawingSection />
+      <MonitoringSection />
+      <SensitiveAndLogsSection />
+      <DashboardSection />
+      <ChatsSection />
+      <GroupRatioSection />
+      <PricingSettings />
+    </Stack>
+  );
+}

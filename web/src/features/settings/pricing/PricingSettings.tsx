@@ -1,0 +1,125 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, CardContent, Tab, Tabs, Typography } from '@mui/material';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { FormJsonField } from '../../../components/form/FormJsonField';
+import { ROLE_ROOT, useSessionUser } from '../../../lib/session';
+import { toast } from '../../../lib/toast';
+import { useOptions } from '../OptionsProvider';
+import { SettingsSection } from '../SettingsSection';
+import { fieldPath, useOptionSection } from '../useOptionSection';
+import { pricingSettingsApi } from './api';
+import { changedMaps, parseNumberMap, PRICING_MAP_KEYS, type PricingMapKey, type PricingMaps } from './pricingRows';
+import { UnpricedModels } from './UnpricedModels';
+import { VisualPricingEditor } from './VisualPricingEditor';
+
+/** The JSON editors, in the order the spec lists them, plus the cache-creation ratio the server bills with. */
+const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio'] as const;
+const FIELDS = Object.fromEntries(JSON_KEYS.map((key) => [key, 'json'])) as Record<(typeof JSON_KEYS)[number], 'json'>;
+
+type SubTab = 'json' | 'visual' | 'unpriced';
+const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced'];
+
+/**
+ * The pricing area: the price maps as JSON, the same maps as a table of models, and the models
+ * that have no price yet. All three edit one form over the same keys, so a save from any of them
+ * goes through the settings save hook and sends only the maps that changed.
+ */
+export default function PricingSettings() {
+  const { t } = useTranslation();
+  const options = useOptions();
+  const section = useOptionSection({ fields: FIELDS });
+  const [tab, setTab] = useState<SubTab>('json');
+  const [confirmReset, setConfirmReset] = useState(false);
+  // The reset is the super administrator's (POST /api/option/rest_model_ratio is root only).
+  const isRoot = (useSessionUser()?.role ?? 0) >= ROLE_ROOT;
+
+  // The tables start from what is stored, not from a half-typed JSON field. Keyed on the four stored
+  // strings, so a save elsewhere on the page does not throw away a table's unsaved edits.
+  const { ModelPrice, ModelRatio, CompletionRatio, CacheRatio } = options.values;
+  const saved = useMemo((): PricingMaps | null => {
+    const stored: Record<PricingMapKey, string | undefined> = { ModelPrice, ModelRatio, CompletionRatio, CacheRatio };
+    const maps = {} as PricingMaps;
+    for (const key of PRICING_MAP_KEYS) {
+      const map = parseNumberMap(stored[key] ?? '{}');
+      if (!map) return null;
+      maps[key] = map;
+    }
+    return maps;
+  }, [ModelPrice, ModelRatio, CompletionRatio, CacheRatio]);
+
+  /** Writes the maps a table changed into the form, then saves them through the hook. */
+  function saveMaps(next: PricingMaps) {
+    if (!saved) return;
+    const changed = changedMaps(saved, next);
+    for (const [key, map] of Object.entries(changed)) section.form.setValue(fieldPath(key as keyof PricingMaps), JSON.stringify(map, null, 2), { shouldDirty: true });
+    void section.save();
+  }
+
+  async function resetToDefaults() {
+    setConfirmReset(false);
+    const result = await pricingSettingsApi.resetToDefaults();
+    if (!result.ok) return;
+    // Drop what was typed in the JSON fields, so the refreshed defaults replace all of them.
+    section.form.reset();
+    await options.refresh();
+    toast.success(t('settingsPricing:json.resetDone'));
+  }
+
+  return (
+    <Card variant="outlined" data-testid="settings-pricing">
+      <CardContent sx={{ pb: 0 }}>
+        <Typography variant="h6" component="h2">
+          {t('settingsPricing:title')}
+        </Typography>
+      </CardContent>
+      <Tabs value={tab} onChange={(_, next: SubTab) => setTab(next)} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}>
+        {SUB_TABS.map((item) => (
+          <Tab key={item} value={item} label={t(`settingsPricing:tabs.${item}`)} data-testid={`pricing-tab-${item}`} />
+        ))}
+      </Tabs>
+      <CardContent>
+        {tab === 'json' && (
+          <SettingsSection
+            title={t('settingsPricing:tabs.json')}
+            description={t('settingsPricing:json.hint')}
+            section={section}
+            testId="pricing-json-section"
+            actions={
+              isRoot && (
+              <Button color="error" variant="outlined" startIcon={<RestartAltIcon />} onClick={() => setConfirmReset(true)} data-testid="pricing-reset">
+                {t('settingsPricing:json.reset')}
+              </Button>
+              )
+            }
+          >
+            {JSON_KEYS.map((key) => (
+              <FormJsonField
+                key={key}
+                control={section.control}
+                name={fieldPath(key)}
+                label={t(`settingsPricing:json.${key}`)}
+                helperText={t(`settingsPricing:json.${key}Hint`)}
+                minRows={6}
+                fullWidth
+                data-testid={`pricing-json-${key}`}
+              />
+            ))}
+          </SettingsSection>
+        )}
+        {tab === 'visual' && <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />}
+        {tab === 'unpriced' && <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />}
+      </CardContent>
+      <ConfirmDialog
+        open={confirmReset}
+        title={t('settingsPricing:json.resetTitle')}
+        message={t('settingsPricing:json.resetMessage')}
+        confirmLabel={t('settingsPricing:json.reset')}
+        danger
+        onClose={() => setConfirmReset(false)}
+        onConfirm={() => void resetToDefaults()}
+      />
+    </Card>
+  );
+}
