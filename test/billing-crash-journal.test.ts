@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
-import { call, startGateway } from './support/child-gateway';
+import { call, prepareRelay, startGateway } from './support/child-gateway';
 import { MockUpstream } from './support/mock-upstream';
 import { scratchDatabase } from './support/test-app';
 
@@ -92,6 +92,62 @@ describe('billing: the hold journal survives a crash', () => {
       const exited = new Promise((resolve) => second.child.once('exit', resolve));
       second.child.kill('SIGTERM');
       await exited;
+    }
+  });
+
+  (process.env.TEST_REDIS_URL ? it : it.skip)('with Redis, leaves the holds of an instance that is still heart-beating and refunds them once its heartbeat has expired', async () => {
+    const fresh = await scratchDatabase();
+    const redisUrl = `${process.env.TEST_REDIS_URL!.replace(/\/\d*$/, '')}/15`;
+    const { default: Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl);
+    await redis.flushdb();
+    const env = { ...fresh.env, REDIS_CONN_STRING: redisUrl, DATA_DIR: dataDir, SESSION_SECRET: 'crash-secret', WEB_DIST_DIR: path.join(dataDir, 'no-web') };
+    const stop = async (gateway: Awaited<ReturnType<typeof startGateway>>, signal: NodeJS.Signals) => {
+      const exited = new Promise((resolve) => gateway.child.once('exit', resolve));
+      gateway.child.kill(signal);
+      await exited;
+    };
+    const db = new DataSource(fresh.env.SQL_DSN ? { type: 'mysql', url: fresh.env.SQL_DSN } : { type: 'better-sqlite3', database: fresh.env.SQLITE_PATH });
+    try {
+      upstream.requests.length = 0;
+      const first = await startGateway(env);
+      let apiKey = '';
+      try {
+        ({ apiKey } = await prepareRelay(first.baseUrl, upstream.url, 'hang-model'));
+        for (let index = 0; index < 3; index++) hangingCall(first.baseUrl, apiKey);
+        for (let attempt = 0; attempt < 200 && upstream.requests.length < 3; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(upstream.requests).toHaveLength(3);
+      } finally {
+        await stop(first, 'SIGKILL');
+      }
+      await db.initialize();
+      const holds = async () => (await db.query('SELECT id FROM quota_holds')) as Array<{ id: string }>;
+      const held = await holds();
+      expect(held.length).toBeGreaterThanOrEqual(1);
+      const ownerKey = `gateway:hold-owner:${held[0].id.split('-')[0]}`;
+      expect(await redis.exists(ownerKey)).toBe(1);
+
+      // The killed instance's heartbeat has not expired yet: another instance may not take its holds for abandoned.
+      const second = await startGateway(env);
+      try {
+        expect(await holds()).toHaveLength(held.length);
+      } finally {
+        await stop(second, 'SIGTERM');
+      }
+
+      await redis.del(ownerKey);
+      const third = await startGateway(env);
+      try {
+        expect(await holds()).toHaveLength(0);
+        const logs: Array<{ other: string }> = await db.query('SELECT other FROM logs WHERE type = 4 AND content LIKE ?', ['进程中断前未结算的请求%']);
+        expect(logs).toHaveLength(held.length);
+      } finally {
+        await stop(third, 'SIGTERM');
+      }
+    } finally {
+      if (db.isInitialized) await db.destroy();
+      await redis.quit();
+      await fresh.drop();
     }
   });
 });

@@ -1,19 +1,33 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
+import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { translate } from '../../common/i18n/catalogue';
 import { RedisService } from '../../common/redis/redis.service';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_SYSTEM, LogEntity } from '../logs/entities/log.entity';
 
-/** With Redis several instances may share the database: only holds this old are surely abandoned. */
-const SHARED_STALE_HOLD_SECONDS = 3600;
+/**
+ * How long an instance counts as alive after its last heartbeat. Generous on purpose: holds of
+ * an instance wrongly judged dead would be refunded while their requests still settle, so only
+ * an instance silent for minutes (killed, or cut off from Redis that long) loses its holds.
+ */
+const OWNER_TTL_MS = 5 * 60_000;
+const HEARTBEAT_MS = 30_000;
+/** How often the master looks for holds of instances that stopped heart-beating. */
+const SWEEP_MS = 60_000;
+const OWNER_KEY_PREFIX = 'gateway:hold-owner:';
 
 interface JournalRow {
   id: string;
   token_id: number | string;
   user_id: number | string;
+}
+
+interface HeldAmounts {
   from_token: number | string;
   from_user: number | string;
   username: string | null;
@@ -22,55 +36,112 @@ interface JournalRow {
 /**
  * Gives back the holds a crashed process left behind. Every hold is journaled in the
  * transaction that takes it (QuotaLedgerService) and its settlement or refund clears the row
- * (SettlementBatcherService), so rows found at start belong to requests that never finished.
- * Each is refunded to its token and user with a system log row, before traffic is accepted.
+ * (SettlementBatcherService), so a row whose owner is gone belongs to a request that will never
+ * finish. Each is refunded to its token and user with a system log row.
+ *
+ * A journal row's id starts with the id of the process that took it (`ownerId`). Alone on the
+ * database (no Redis), every row found at start is a previous run's. With Redis, several
+ * instances share the database: each keeps a heartbeat key alive, and only the rows of owners
+ * whose key has expired are refunded, at start and every minute on the master (NODE_TYPE).
  */
 @Injectable()
-export class HoldJournalService implements OnApplicationBootstrap {
+export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(HoldJournalService.name);
+  /** This process's id, the prefix of every journal row it writes. */
+  readonly ownerId = randomAlphanumeric(12);
+  private timers: NodeJS.Timeout[] = [];
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
     private readonly transactions: Transactions,
     private readonly redis: RedisService,
     private readonly cacheSync: CacheSyncService,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    // Alone on the database (no Redis), every row is from a previous run: this one has taken none yet.
-    const cutoff = this.redis.client ? nowSeconds() - SHARED_STALE_HOLD_SECONDS : nowSeconds() + 1;
-    const refunded = await this.refundHoldsOlderThan(cutoff);
-    if (refunded > 0) this.logger.warn(`refunded ${refunded} quota holds left by an interrupted process`);
+    const redis = this.redis.client;
+    if (redis) {
+      // Alive before any hold is taken, so no other instance can judge this one's rows abandoned.
+      await this.heartbeat();
+      this.timers.push(setInterval(() => void this.heartbeat().catch((error: Error) => this.logger.warn(`hold owner heartbeat: ${error.message}`)), HEARTBEAT_MS));
+      if (this.config.nodeType === 'master') {
+        this.timers.push(setInterval(() => void this.refundAbandonedHolds().catch((error: Error) => this.logger.error(`hold sweep: ${error.message}`)), SWEEP_MS));
+      }
+    }
+    for (const timer of this.timers) timer.unref();
+    await this.refundAbandonedHolds();
   }
 
-  /** Refunds and clears the journal rows created before `cutoff` (unix seconds); answers how many. */
-  async refundHoldsOlderThan(cutoff: number): Promise<number> {
-    const refunded = await this.transactions.run(async (manager) => {
-      const rows: JournalRow[] = await manager.query(
-        'SELECT h.id, h.token_id, h.user_id, h.from_token, h.from_user, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.created_at < ?',
-        [cutoff],
-      );
+  onModuleDestroy(): void {
+    // The heartbeat key is left to expire: the last settlements are still being written.
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+
+  /** Refunds the journal rows whose owner is gone; answers how many. */
+  async refundAbandonedHolds(): Promise<number> {
+    const rows: JournalRow[] = await this.dataSource.query('SELECT id, token_id, user_id FROM quota_holds');
+    const abandoned = await this.abandonedRows(rows);
+    if (abandoned.length === 0) return 0;
+    const refunded = await this.refund(abandoned);
+    if (refunded.length > 0) this.logger.warn(`refunded ${refunded.length} quota holds left by an interrupted process`);
+    for (const userId of new Set(refunded.map((row) => String(row.user_id)))) await this.cacheSync.invalidate(CACHE_NAMES.users, userId);
+    if (refunded.some((row) => row.fromToken > 0)) await this.cacheSync.invalidate(CACHE_NAMES.tokens);
+    return refunded.length;
+  }
+
+  private async heartbeat(): Promise<void> {
+    await this.redis.client!.set(OWNER_KEY_PREFIX + this.ownerId, '1', 'PX', OWNER_TTL_MS);
+  }
+
+  private async abandonedRows(rows: JournalRow[]): Promise<JournalRow[]> {
+    const owners = [...new Set(rows.map((row) => ownerOf(row.id)))].filter((owner) => owner !== this.ownerId);
+    const redis = this.redis.client;
+    if (!redis || owners.length === 0) return rows.filter((row) => ownerOf(row.id) !== this.ownerId);
+    const alive = await redis.mget(owners.map((owner) => OWNER_KEY_PREFIX + owner));
+    const dead = new Set(owners.filter((_, index) => alive[index] === null));
+    return rows.filter((row) => dead.has(ownerOf(row.id)));
+  }
+
+  /**
+   * One transaction. Each row is read under a lock and deleted before its refund, so two
+   * instances sweeping at once refund it once: the second finds it gone.
+   */
+  private refund(rows: JournalRow[]): Promise<Array<JournalRow & { fromToken: number }>> {
+    const forUpdate = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    return this.transactions.run(async (manager) => {
+      const refunded: Array<JournalRow & { fromToken: number }> = [];
       for (const row of rows) {
-        const fromToken = Number(row.from_token);
-        const fromUser = Number(row.from_user);
+        const [held]: HeldAmounts[] = await manager.query(
+          `SELECT h.from_token, h.from_user, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${forUpdate}`,
+          [row.id],
+        );
+        if (!held) continue;
+        await manager.query('DELETE FROM quota_holds WHERE id = ?', [row.id]);
+        const fromToken = Number(held.from_token);
+        const fromUser = Number(held.from_user);
         if (fromToken > 0) await manager.query('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [fromToken, Number(row.token_id)]);
         if (fromUser > 0) await manager.query('UPDATE users SET quota = quota + ? WHERE id = ?', [fromUser, Number(row.user_id)]);
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
         await manager.insert(LogEntity, {
           type: LOG_TYPE_SYSTEM,
           user_id: Number(row.user_id),
-          username: row.username ?? '',
+          username: held.username ?? '',
           token_id: Number(row.token_id),
           content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
           quota: 0,
           created_at: nowSeconds(),
           other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
         });
-        await manager.query('DELETE FROM quota_holds WHERE id = ?', [row.id]);
+        refunded.push({ ...row, fromToken });
       }
-      return rows;
+      return refunded;
     });
-    for (const userId of new Set(refunded.map((row) => String(row.user_id)))) await this.cacheSync.invalidate(CACHE_NAMES.users, userId);
-    if (refunded.some((row) => Number(row.from_token) > 0)) await this.cacheSync.invalidate(CACHE_NAMES.tokens);
-    return refunded.length;
   }
+}
+
+/** The process that wrote a journal row: its id's prefix (see QuotaLedgerService.journalRows). */
+function ownerOf(journalId: string): string {
+  return journalId.split('-')[0];
 }

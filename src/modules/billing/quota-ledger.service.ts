@@ -3,10 +3,10 @@ import { EntityManager } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { nowSeconds } from '../../database/columns';
-import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
+import { HoldJournalService } from './hold-journal.service';
 
 /** The token or the user whose quota ran short. */
 export type QuotaHolder = 'token' | 'user';
@@ -132,14 +132,14 @@ export interface SpendingReversal {
 @Injectable()
 export class QuotaLedgerService {
   private pending: PendingHold[] = [];
-  /** Journal ids are this process's prefix and a counter: unique without a database round trip. */
-  private readonly journalPrefix = randomAlphanumeric(12);
+  /** Journal ids are this process's id (HoldJournalService.ownerId) and a counter: unique without a database round trip. */
   private journalCounter = 0;
 
   constructor(
     private readonly sql: RawSql,
     private readonly transactions: Transactions,
     private readonly cacheSync: CacheSyncService,
+    private readonly holdJournal: HoldJournalService,
   ) {}
 
   /**
@@ -235,7 +235,7 @@ export class QuotaLedgerService {
     for (const hold of holds) {
       const key = `${hold.tokenId}:${hold.userId}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { id: `${this.journalPrefix}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0 }));
+      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0 }));
       row.fromToken += hold.fromToken;
       row.fromUser += hold.fromUser;
       hold.journalId = row.id;
