@@ -125,6 +125,7 @@ export function sendRelayError(response: ServerResponse, error: RelayError, form
   const body = relayErrorBody(format, error, requestId);
   const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  if (requestId) headers[REQUEST_ID_HEADER] = requestId;
   response.writeHead(error.status, headers);
   response.end(body);
 }

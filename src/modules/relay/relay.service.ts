@@ -41,8 +41,8 @@ export class RelayService {
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = performance.now();
+    // Every answer carries it, passed to writeHead: an early setHeader would send every writeHead down Node's slow path.
     const requestId = randomUUID();
-    response.setHeader(REQUEST_ID_HEADER, requestId);
     let route: RelayRoute | undefined;
     // Errors answer in the client's format: known from the path's route, or Claude's for its token count.
     let errorFormat: WireFormat | undefined;
@@ -50,14 +50,14 @@ export class RelayService {
       const url = request.url ?? '/';
       const query = url.indexOf('?');
       const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
-      if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return await this.listModels(request, response, path.slice('/v1/models/'.length));
+      if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return await this.listModels(request, response, path.slice('/v1/models/'.length), requestId);
       const billing = BILLING_PATHS.exec(path);
-      if (billing && request.method === 'GET') return await this.billingDashboard(request, response, billing[1] as 'subscription' | 'usage');
+      if (billing && request.method === 'GET') return await this.billingDashboard(request, response, billing[1] as 'subscription' | 'usage', requestId);
       if (UNIMPLEMENTED_PATHS.test(path)) throw new RelayError('not_implemented', `The gateway does not offer ${path}: files and fine-tuning stay with the provider`, 501);
       if (path === CLAUDE_COUNT_TOKENS_PATH) {
         errorFormat = 'claude';
         if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
-        return sendJson(response, await this.claudeTokenCount.count(request));
+        return sendJson(response, await this.claudeTokenCount.count(request), requestId);
       }
       route = routeFor(path, query < 0 ? '' : url.slice(query + 1));
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
@@ -82,7 +82,7 @@ export class RelayService {
   }
 
   /** GET /v1/models, or one of them (`models.retrieve`): the models the token may use in its group. */
-  private async listModels(request: IncomingMessage, response: ServerResponse, oneModel: string): Promise<void> {
+  private async listModels(request: IncomingMessage, response: ServerResponse, oneModel: string, requestId: string): Promise<void> {
     const caller = await this.tokenAuth.authenticate(request);
     request.resume();
     const limits = caller.token?.modelLimits;
@@ -91,16 +91,16 @@ export class RelayService {
       .filter((model) => !limits || limits.has(model))
       .sort();
     const entry = (id: string) => ({ id, object: 'model', created: 1626777600, owned_by: 'gateway' });
-    if (!oneModel) return sendJson(response, { object: 'list', data: models.map(entry) });
+    if (!oneModel) return sendJson(response, { object: 'list', data: models.map(entry) }, requestId);
     const model = decodeURIComponent(oneModel);
     if (!models.includes(model)) throw new RelayError('model_not_found', `The model ${model} does not exist or you do not have access to it`, 404);
-    sendJson(response, entry(model));
+    sendJson(response, entry(model), requestId);
   }
 
-  private async billingDashboard(request: IncomingMessage, response: ServerResponse, kind: 'subscription' | 'usage'): Promise<void> {
+  private async billingDashboard(request: IncomingMessage, response: ServerResponse, kind: 'subscription' | 'usage', requestId: string): Promise<void> {
     const caller = await this.tokenAuth.authenticate(request);
     request.resume();
-    sendJson(response, kind === 'subscription' ? await this.billing.subscription(caller) : await this.billing.usage(caller));
+    sendJson(response, kind === 'subscription' ? await this.billing.subscription(caller) : await this.billing.usage(caller), requestId);
   }
 
   private asRelayError(error: unknown, requestId: string): RelayError {
@@ -114,9 +114,9 @@ export class RelayService {
   }
 }
 
-function sendJson(response: ServerResponse, value: object): void {
+function sendJson(response: ServerResponse, value: object, requestId: string): void {
   const body = JSON.stringify(value);
-  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), [REQUEST_ID_HEADER]: requestId });
   response.end(body);
 }
 

@@ -10,8 +10,8 @@ import { JsonArrayStreamWriter } from '../formats/gemini.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
 import { canReadRawUsage, canReframeStreams, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
-import { RelayError } from '../relay-error';
-import { EventStreamWriter, relayEventStream, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
+import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
+import { EventStreamWriter, relayEventStream, SSE_HEADERS, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
@@ -81,7 +81,7 @@ export class RelayDeliverStage {
     }
     if (request.clientGone()) return failed(clientGoneError());
     const contentType = passThrough ? upstreamType || 'application/json' : 'application/json';
-    response.writeHead(answer.statusCode, { 'content-type': contentType, 'content-length': reading.bytes.length });
+    response.writeHead(answer.statusCode, { 'content-type': contentType, 'content-length': reading.bytes.length, [REQUEST_ID_HEADER]: request.requestId });
     response.end(reading.bytes);
     return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
   }
@@ -108,7 +108,7 @@ function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | '
 
 /** The client's stream framing: SSE, or the JSON array a Gemini client gets when it did not ask for alt=sse. */
 function clientStreamWriter(request: PreparedRequest, response: ServerResponse): ClientStreamWriter {
-  return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response) : new EventStreamWriter(response);
+  return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response, request.requestId) : new EventStreamWriter(response, { ...SSE_HEADERS, [REQUEST_ID_HEADER]: request.requestId });
 }
 
 /** OpenAI clients that did not ask for a usage chunk never get one (the gateway may have asked for it to bill). */
@@ -157,6 +157,8 @@ async function readCapped(answer: Dispatcher.ResponseData, limit: number): Promi
     await answer.body.dump({ limit: 1 }).catch(() => undefined);
     return undefined;
   }
+  // A declared length within the limit bounds the body (HTTP framing ends it there): undici's own reader is the cheapest.
+  if (Number.isFinite(declared)) return Buffer.from(await answer.body.arrayBuffer());
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of answer.body as AsyncIterable<Buffer>) {

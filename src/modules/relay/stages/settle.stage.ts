@@ -115,7 +115,20 @@ function usageDetails(usage: Usage | undefined): Record<string, number> {
   return details;
 }
 
+/** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
+const chargeTexts = new Map<string, string>();
+const CHARGE_TEXTS_KEPT = 1000;
+
 function describeCharge(sheet: PriceSheet): string {
-  if (sheet.quotaType === 1) return translate('log.consume_per_call', 'zh', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio });
-  return translate('log.consume_per_token', 'zh', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+  const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
+  let text = chargeTexts.get(key);
+  if (text === undefined) {
+    text =
+      sheet.quotaType === 1
+        ? translate('log.consume_per_call', 'zh', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
+        : translate('log.consume_per_token', 'zh', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+    if (chargeTexts.size >= CHARGE_TEXTS_KEPT) chargeTexts.clear();
+    chargeTexts.set(key, text);
+  }
+  return text;
 }
