@@ -1,3 +1,5 @@
+import { ChildProcess, fork } from 'node:child_process';
+
 /** Messages between the benchmark driver and its child processes. */
 export interface ReadyMessage {
   kind: 'ready';
@@ -22,5 +24,40 @@ export function answerStatsRequests(): void {
     const cpu = process.cpuUsage();
     const reply: StatsMessage = { kind: 'stats', cpuMicros: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), maxRssBytes: process.resourceUsage().maxRSS * 1024 };
     process.send?.(reply);
+  });
+}
+
+/** A child process of the driver, ready: its port, and the gateway's API key. */
+export interface Child {
+  process: ChildProcess;
+  port: number;
+  apiKey?: string;
+}
+
+/** Forks `script` and resolves once it reports that it listens. */
+export function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    const onMessage = (message: ReadyMessage) => {
+      if (message.kind !== 'ready') return;
+      child.off('message', onMessage);
+      resolve({ process: child, port: message.port, apiKey: message.apiKey });
+    };
+    child.on('message', onMessage);
+  });
+}
+
+/** The child's CPU time and memory now. */
+export function stats(child: Child): Promise<StatsMessage> {
+  return new Promise((resolve) => {
+    const onMessage = (message: StatsMessage) => {
+      if (message.kind !== 'stats') return;
+      child.process.off('message', onMessage);
+      resolve(message);
+    };
+    child.process.on('message', onMessage);
+    child.process.send('stats');
   });
 }

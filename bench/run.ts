@@ -1,9 +1,8 @@
 import autocannon from 'autocannon';
-import { ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { guardCostMicros } from './guard-cost';
-import type { ReadyMessage, StatsMessage } from './process-stats';
+import { type Child, startChild, stats } from './process-stats';
 import { sensitiveCheckMicros } from './sensitive-check';
 
 /**
@@ -19,12 +18,6 @@ const ROUNDS = 4;
 const SEQUENTIAL_REQUESTS = 2000;
 const OPEN_STREAMS = 1000;
 
-interface Child {
-  process: ChildProcess;
-  port: number;
-  apiKey?: string;
-}
-
 type Target = 'direct' | 'floor' | 'gateway';
 type Mode = 'nonstream' | 'stream';
 
@@ -36,30 +29,9 @@ interface RunFigures {
   errors: number;
 }
 
+/** One of the bench's own processes (bench/*.js), started beside this file. */
 function start(file: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = fork(path.join(__dirname, file), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
-    const onMessage = (message: ReadyMessage) => {
-      if (message.kind !== 'ready') return;
-      child.off('message', onMessage);
-      resolve({ process: child, port: message.port, apiKey: message.apiKey });
-    };
-    child.on('message', onMessage);
-  });
-}
-
-function stats(child: Child): Promise<StatsMessage> {
-  return new Promise((resolve) => {
-    const onMessage = (message: StatsMessage) => {
-      if (message.kind !== 'stats') return;
-      child.process.off('message', onMessage);
-      resolve(message);
-    };
-    child.process.on('message', onMessage);
-    child.process.send('stats');
-  });
+  return startChild(path.join(__dirname, file), env);
 }
 
 /** The model of the native case: served by a Claude channel, so the gateway converts both ways. */

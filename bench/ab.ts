@@ -1,0 +1,76 @@
+import autocannon from 'autocannon';
+import path from 'node:path';
+import { type Child, startChild, stats } from './process-stats';
+
+/**
+ * `npm run bench:ab -- <checkout> [<checkout> …] [--stream]`: the relay's CPU per request of
+ * several builds side by side. Each checkout is a folder with this project built in it
+ * (`npm run build:server`; a `git worktree` of an older commit, say). One mock upstream serves
+ * them all; rounds interleave the builds, alternating their order, and the first two rounds
+ * only warm up. The machine's speed drifts between bench runs (the ratio to the floor moves by
+ * ±0.08), so a change of one or two µs per request shows only when builds are compared in one
+ * run like this. Prints the median CPU µs per request and req/s of each build.
+ */
+
+const ROUNDS = 9;
+const WARM_UP_ROUNDS = 2;
+const DURATION_S = 4;
+const CONNECTIONS = 50;
+
+interface Build {
+  folder: string;
+  gateway: Child;
+  cpuMicros: number[];
+  rps: number[];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const stream = args.includes('--stream');
+  const folders = args.filter((arg) => arg !== '--stream').map((folder) => path.resolve(folder));
+  if (folders.length === 0) throw new Error('usage: npm run bench:ab -- <checkout> [<checkout> …] [--stream]');
+  const upstream = await startChild(path.join(__dirname, 'mock-upstream-server.js'));
+  const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+  const builds: Build[] = [];
+  for (const folder of folders) {
+    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], rps: [] });
+  }
+  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(stream ? { stream: true } : {}) });
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? builds : [...builds].reverse();
+      for (const build of order) {
+        const before = await stats(build.gateway);
+        const result = await autocannon({
+          url: `http://127.0.0.1:${build.gateway.port}/v1/chat/completions`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${build.gateway.apiKey}` },
+          body,
+          connections: CONNECTIONS,
+          duration: DURATION_S,
+        });
+        const after = await stats(build.gateway);
+        if (result.non2xx + result.errors > 0) throw new Error(`${build.folder}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        if (round < WARM_UP_ROUNDS) continue;
+        build.cpuMicros.push((after.cpuMicros - before.cpuMicros) / result.requests.total);
+        build.rps.push(result.requests.average);
+      }
+    }
+    for (const build of builds) {
+      const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
+      console.log(`${stream ? 'stream' : 'non-stream'} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+    }
+  } finally {
+    for (const child of [upstream, ...builds.map((build) => build.gateway)]) child.process.kill('SIGTERM');
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
