@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import path from 'node:path';
-import { type Child, startChild, stats } from './process-stats';
+import { type Child, median, startChild, stats } from './process-stats';
 
 /**
  * `npm run bench:ab -- <checkout> [<checkout> …] [--stream]`: the relay's CPU per request of
@@ -22,11 +22,6 @@ interface Build {
   gateway: Child;
   cpuMicros: number[];
   rps: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {

@@ -61,3 +61,9 @@ export function stats(child: Child): Promise<StatsMessage> {
     child.process.send('stats');
   });
 }
+
+/** The middle value (the upper one of an even count; 0 for none): one slow round does not decide it. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { guardCostMicros } from './guard-cost';
-import { type Child, startChild, stats } from './process-stats';
+import { type Child, median, startChild, stats } from './process-stats';
 import { sensitiveCheckMicros } from './sensitive-check';
 
 /**
@@ -194,11 +194,6 @@ async function holdOpenStreams(url: string, headers: Record<string, string>, gat
 
 function mean(values: number[]): number {
   return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { AnswerReading, ProviderAdaptor } from './providers/adaptor';
 import { UsageMeter, type Usage } from './providers/usage';
+import { REQUEST_ID_HEADER } from './relay-error';
 
 /** How a relayed stream went, for billing and the log. */
 export interface StreamOutcome {
@@ -76,14 +77,21 @@ export interface ClientStreamWriter {
   end(tail?: string): void;
 }
 
-/** Writes a stream to the client: the headers go out with the first bytes, so until then the relay may still retry. */
+/**
+ * Writes a stream to the client: the headers go out with the first bytes, so until then the
+ * relay may still retry. The request id, when given, goes out among them.
+ */
 export class EventStreamWriter implements ClientStreamWriter {
   firstChunkAt?: number;
+  private readonly headers: Record<string, string>;
 
   constructor(
     private readonly response: ServerResponse,
-    private readonly headers: Record<string, string> = SSE_HEADERS,
-  ) {}
+    requestId?: string,
+    headers: Record<string, string> = SSE_HEADERS,
+  ) {
+    this.headers = requestId ? { ...headers, [REQUEST_ID_HEADER]: requestId } : headers;
+  }
 
   write(out: string | Buffer): boolean {
     if (out.length === 0) return true;

@@ -3,7 +3,6 @@ import { readUsage } from '../providers/openai-compatible/openai-compatible.adap
 import type { ServerResponse } from 'node:http';
 import { SseDecoder, sseFrame, type SseEvent } from '../providers/sse-decoder';
 import { EventStreamWriter, type ClientStreamWriter } from '../sse-passthrough';
-import { REQUEST_ID_HEADER } from '../relay-error';
 import { fullUsage, type Usage } from '../providers/usage';
 import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
 
@@ -172,7 +171,7 @@ export class JsonArrayStreamWriter implements ClientStreamWriter {
   private elements = 0;
 
   constructor(response: ServerResponse, requestId: string) {
-    this.out = new EventStreamWriter(response, { ...JSON_STREAM_HEADERS, [REQUEST_ID_HEADER]: requestId });
+    this.out = new EventStreamWriter(response, requestId, JSON_STREAM_HEADERS);
   }
 
   get firstChunkAt(): number | undefined {

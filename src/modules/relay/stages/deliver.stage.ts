@@ -11,7 +11,7 @@ import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/a
 import { canReadRawUsage, canReframeStreams, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
-import { EventStreamWriter, relayEventStream, SSE_HEADERS, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
+import { EventStreamWriter, relayEventStream, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
@@ -108,7 +108,7 @@ function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | '
 
 /** The client's stream framing: SSE, or the JSON array a Gemini client gets when it did not ask for alt=sse. */
 function clientStreamWriter(request: PreparedRequest, response: ServerResponse): ClientStreamWriter {
-  return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response, request.requestId) : new EventStreamWriter(response, { ...SSE_HEADERS, [REQUEST_ID_HEADER]: request.requestId });
+  return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response, request.requestId) : new EventStreamWriter(response, request.requestId);
 }
 
 /** OpenAI clients that did not ask for a usage chunk never get one (the gateway may have asked for it to bill). */
