@@ -10,6 +10,7 @@ import { LogTypeIndex1795440000000 } from './1795440000000-log-type-index';
 import { QuotaHolds1795450000000 } from './1795450000000-quota-holds';
 import { TokenKeyHash1795460000000 } from './1795460000000-token-key-hash';
 import { LogQueryIndexes1795470000000 } from './1795470000000-log-query-indexes';
+import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds-without-rowid';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   QuotaHolds1795450000000,
   TokenKeyHash1795460000000,
   LogQueryIndexes1795470000000,
+  QuotaHoldsWithoutRowid1795480000000,
 ];

@@ -41,8 +41,17 @@ export class RawSql {
   private readonly sqlite?: BetterSqliteConnection;
   private readonly applyGuardedOnSqlite?: (groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined, record: RecordOutcome | undefined) => number[];
   private readonly runAll?: (statements: Statement[]) => void;
+  /**
+   * How the hot path's multi-row inserts (log rows, hold journal) begin. On SQLite `INSERT OR
+   * FAIL`: a plain INSERT inside a transaction keeps a statement journal, the prior content of
+   * every page it touches (spilled to a temp file past 64 KiB), so that it alone can be undone
+   * on a constraint failure. Ours never need that, since any failure rolls the whole
+   * transaction back; for a batch of 100 log rows it was ~45 pages written twice more.
+   */
+  readonly insertInto: string;
 
   constructor(private readonly dataSource: DataSource) {
+    this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
     if (dataSource.options.type !== 'better-sqlite3') return;
     const sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
     this.sqlite = sqlite;

@@ -207,7 +207,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
 
   /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
   private insertLogs(rows: LogRow[]): Statement {
-    this.logInsertPrefix ??= `INSERT INTO logs (${LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ')}) VALUES `;
+    this.logInsertPrefix ??= `${this.sql.insertInto} logs (${LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ')}) VALUES `;
     const parameters: unknown[] = [];
     for (const row of rows) {
       for (const column of LOG_COLUMNS) parameters.push(column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]);
