@@ -48,7 +48,9 @@ export class RawSql {
    * on a constraint failure. Ours never need that, since any failure rolls the whole
    * transaction back; for a batch of 100 log rows it was ~45 pages written twice more.
    */
-  readonly insertInto: string;
+  private readonly insertInto: string;
+  /** insertSql's statements: per table, by row count. */
+  private readonly insertStatements = new Map<string, string[]>();
 
   constructor(private readonly dataSource: DataSource) {
     this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
@@ -108,6 +110,19 @@ export class RawSql {
     await this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.parameters);
     });
+  }
+
+  /**
+   * `INSERT INTO table (columns) VALUES (?, …), …` for `rows` rows, built once per table and
+   * row count (each table's hot-path insert has one column list). The prepared-statement cache
+   * is keyed by this text, and a 100-row log insert built afresh is a 4 KB string hashed whole
+   * on every lookup.
+   */
+  insertSql(table: string, columns: readonly string[], rows: number): string {
+    let byRowCount = this.insertStatements.get(table);
+    if (!byRowCount) this.insertStatements.set(table, (byRowCount = []));
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    return (byRowCount[rows] ??= `${this.insertInto} ${table} (${columns.map((column) => this.quote(column)).join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`);
   }
 
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */

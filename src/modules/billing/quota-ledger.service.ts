@@ -252,7 +252,7 @@ export class QuotaLedgerService {
         if (item.holders.includes('token')) item.hold.fromToken = item.amount;
         item.hold.fromUser = item.amount;
       }
-      const journal = (failures: number[]) => journalInserts(this.sql.insertInto, this.journalRows(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold)));
+      const journal = (failures: number[]) => journalInserts(this.sql, this.journalRows(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold)));
       const failures = await this.sql.applyGuarded(groups, batch.length > 1 ? combinedTakes(batch) : undefined, journal);
       batch.forEach((item, index) => {
         const failed = failures[index];
@@ -283,15 +283,16 @@ export class LedgerRefusedError extends Error {
 }
 
 const JOURNAL_INSERT_CHUNK = 100;
+const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at'];
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
-function journalInserts(insertInto: string, holds: JournalRow[]): Statement[] {
+function journalInserts(sql: RawSql, holds: JournalRow[]): Statement[] {
   const statements: Statement[] = [];
   const now = nowSeconds();
   for (let start = 0; start < holds.length; start += JOURNAL_INSERT_CHUNK) {
     const chunk = holds.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
-      sql: `${insertInto} quota_holds (id, token_id, user_id, from_token, from_user, created_at) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')}`,
+      sql: sql.insertSql('quota_holds', JOURNAL_COLUMNS, chunk.length),
       parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now]),
     });
   }

@@ -31,7 +31,6 @@ const LOG_COLUMNS: (keyof LogRow)[] = [
   'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota', 'prompt_tokens',
   'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'channel_name', 'group', 'ip', 'other',
 ];
-const LOG_ROW_PLACEHOLDERS = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
 
 interface Sums {
   remain: number;
@@ -54,7 +53,6 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private flushing?: Promise<boolean>;
   private failingSince?: number;
   private readonly coming = new Set<Promise<unknown>>();
-  private logInsertPrefix?: string;
   private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
 
   constructor(private readonly sql: RawSql) {}
@@ -207,12 +205,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
 
   /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
   private insertLogs(rows: LogRow[]): Statement {
-    this.logInsertPrefix ??= `${this.sql.insertInto} logs (${LOG_COLUMNS.map((column) => this.sql.quote(column)).join(', ')}) VALUES `;
     const parameters: unknown[] = [];
     for (const row of rows) {
       for (const column of LOG_COLUMNS) parameters.push(column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]);
     }
-    return { sql: this.logInsertPrefix + new Array(rows.length).fill(LOG_ROW_PLACEHOLDERS).join(', '), parameters };
+    return { sql: this.sql.insertSql('logs', LOG_COLUMNS, rows.length), parameters };
   }
 
 }
