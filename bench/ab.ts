@@ -9,7 +9,8 @@ import { type Child, median, startChild, stats } from './process-stats';
  * them all; rounds interleave the builds, alternating their order, and the first two rounds
  * only warm up. The machine's speed drifts between bench runs (the ratio to the floor moves by
  * ±0.08), so a change of one or two µs per request shows only when builds are compared in one
- * run like this. Prints the median CPU µs per request and req/s of each build.
+ * run like this. Prints the median CPU µs per request and req/s of each build, and each
+ * build's CPU per request against the first's, as the median of the rounds' ratios.
  */
 
 const ROUNDS = 9;
@@ -59,6 +60,12 @@ async function main(): Promise<void> {
     for (const build of builds) {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
       console.log(`${stream ? 'stream' : 'non-stream'} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+    }
+    // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
+    const [first, ...others] = builds;
+    for (const build of others) {
+      const ratios = build.cpuMicros.map((value, round) => value / first.cpuMicros[round]);
+      console.log(`${build.folder} / ${first.folder}: CPU per request ×${median(ratios).toFixed(3)} (median of the rounds' ratios: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
     }
   } finally {
     for (const child of [upstream, ...builds.map((build) => build.gateway)]) child.process.kill('SIGTERM');

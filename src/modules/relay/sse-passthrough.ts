@@ -18,12 +18,14 @@ export interface StreamOutcome {
   upstreamFailed: boolean;
 }
 
-export const SSE_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache',
-  connection: 'keep-alive',
-  'x-accel-buffering': 'no',
-};
+/**
+ * Response headers as Node's flat list (name, value, name, value…). Adding the request id to a
+ * copy of an object by spreading it made writeHead five times slower (2.9 µs against 0.6 µs):
+ * the copy is a dictionary object that Node's header loop walks slowly.
+ */
+export type HeaderList = readonly string[];
+
+export const SSE_HEADERS: HeaderList = ['content-type', 'text/event-stream; charset=utf-8', 'cache-control', 'no-cache', 'connection', 'keep-alive', 'x-accel-buffering', 'no'];
 
 /**
  * Follows an upstream body with backpressure: `onData` writes to the client and answers
@@ -83,21 +85,21 @@ export interface ClientStreamWriter {
  */
 export class EventStreamWriter implements ClientStreamWriter {
   firstChunkAt?: number;
-  private readonly headers: Record<string, string>;
+  private readonly headers: HeaderList;
 
   constructor(
     private readonly response: ServerResponse,
     requestId?: string,
-    headers: Record<string, string> = SSE_HEADERS,
+    headers: HeaderList = SSE_HEADERS,
   ) {
-    this.headers = requestId ? { ...headers, [REQUEST_ID_HEADER]: requestId } : headers;
+    this.headers = requestId ? [...headers, REQUEST_ID_HEADER, requestId] : headers;
   }
 
   write(out: string | Buffer): boolean {
     if (out.length === 0) return true;
     if (this.firstChunkAt === undefined) {
       this.firstChunkAt = performance.now();
-      this.response.writeHead(200, this.headers);
+      this.response.writeHead(200, this.headers as string[]);
     }
     return this.response.write(out);
   }

@@ -2,7 +2,7 @@ import type { JsonObject } from '../providers/adaptor';
 import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
 import type { ServerResponse } from 'node:http';
 import { SseDecoder, sseFrame, type SseEvent } from '../providers/sse-decoder';
-import { EventStreamWriter, type ClientStreamWriter } from '../sse-passthrough';
+import { EventStreamWriter, type ClientStreamWriter, type HeaderList } from '../sse-passthrough';
 import { fullUsage, type Usage } from '../providers/usage';
 import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
 
@@ -159,7 +159,7 @@ class GeminiStreamEncoder implements StreamEncoder {
   }
 }
 
-const JSON_STREAM_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' };
+const JSON_STREAM_HEADERS: HeaderList = ['content-type', 'application/json; charset=utf-8', 'cache-control', 'no-cache', 'x-accel-buffering', 'no'];
 
 /**
  * Gemini's other stream framing, for clients that call streamGenerateContent without
