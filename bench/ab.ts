@@ -22,6 +22,8 @@ interface Build {
   folder: string;
   gateway: Child;
   cpuMicros: number[];
+  /** User CPU alone; empty for a checkout whose bench predates it. */
+  userMicros: number[];
   rps: number[];
 }
 
@@ -34,7 +36,7 @@ async function main(): Promise<void> {
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const builds: Build[] = [];
   for (const folder of folders) {
-    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], rps: [] });
+    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], userMicros: [], rps: [] });
   }
   const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(stream ? { stream: true } : {}) });
   try {
@@ -54,18 +56,24 @@ async function main(): Promise<void> {
         if (result.non2xx + result.errors > 0) throw new Error(`${build.folder}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         if (round < WARM_UP_ROUNDS) continue;
         build.cpuMicros.push((after.cpuMicros - before.cpuMicros) / result.requests.total);
+        if (after.userMicros !== undefined) build.userMicros.push((after.userMicros - before.userMicros) / result.requests.total);
         build.rps.push(result.requests.average);
       }
     }
     for (const build of builds) {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
-      console.log(`${stream ? 'stream' : 'non-stream'} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+      const user = build.userMicros.length > 0 ? `, ${median(build.userMicros).toFixed(1)} of it user CPU` : '';
+      console.log(`${stream ? 'stream' : 'non-stream'} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
     }
     // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
     const [first, ...others] = builds;
     for (const build of others) {
       const ratios = build.cpuMicros.map((value, round) => value / first.cpuMicros[round]);
       console.log(`${build.folder} / ${first.folder}: CPU per request ×${median(ratios).toFixed(3)} (median of the rounds' ratios: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')})`);
+      // User CPU is the builds' own code; the kernel's share of the syscalls swings with the machine and blurs a small change.
+      if (build.userMicros.length > 0 && first.userMicros.length > 0) {
+        console.log(`${build.folder} / ${first.folder}: user CPU per request ×${median(build.userMicros.map((value, round) => value / first.userMicros[round])).toFixed(3)}`);
+      }
     }
   } finally {
     for (const child of [upstream, ...builds.map((build) => build.gateway)]) child.process.kill('SIGTERM');

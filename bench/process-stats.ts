@@ -12,6 +12,8 @@ export interface StatsMessage {
   kind: 'stats';
   /** User + system CPU time in µs since the process started. */
   cpuMicros: number;
+  /** The user part: the process's own code, without the kernel's work for its system calls (which swings most with the machine's state). */
+  userMicros: number;
   rssBytes: number;
   /** Peak resident set size in bytes since the process started. */
   maxRssBytes: number;
@@ -22,7 +24,7 @@ export function answerStatsRequests(): void {
   process.on('message', (message: unknown) => {
     if (message !== 'stats') return;
     const cpu = process.cpuUsage();
-    const reply: StatsMessage = { kind: 'stats', cpuMicros: cpu.user + cpu.system, rssBytes: process.memoryUsage.rss(), maxRssBytes: process.resourceUsage().maxRSS * 1024 };
+    const reply: StatsMessage = { kind: 'stats', cpuMicros: cpu.user + cpu.system, userMicros: cpu.user, rssBytes: process.memoryUsage.rss(), maxRssBytes: process.resourceUsage().maxRSS * 1024 };
     process.send?.(reply);
   });
 }
