@@ -86,6 +86,7 @@ export interface ClientStreamWriter {
 export class EventStreamWriter implements ClientStreamWriter {
   firstChunkAt?: number;
   private readonly headers: HeaderList;
+  private corked = false;
 
   constructor(
     private readonly response: ServerResponse,
@@ -101,7 +102,24 @@ export class EventStreamWriter implements ClientStreamWriter {
       this.firstChunkAt = performance.now();
       this.response.writeHead(200, this.headers as string[]);
     }
+    this.holdUntilTurnEnds();
     return this.response.write(out);
+  }
+
+  /**
+   * What is written in one turn of the event loop leaves in one system call. An upstream's last
+   * chunk and its end arrive together, but Node's own cork lasts only until the next tick, and
+   * the body's 'end' comes after it: the chunked terminator went out in a write of its own.
+   */
+  private holdUntilTurnEnds(): void {
+    const socket = this.response.socket;
+    if (this.corked || !socket) return;
+    this.corked = true;
+    socket.cork();
+    setImmediate(() => {
+      this.corked = false;
+      socket.uncork();
+    });
   }
 
   end(tail = ''): void {
