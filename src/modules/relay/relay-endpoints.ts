@@ -34,15 +34,17 @@ const SPECS: EndpointSpec[] = [
   { endpoint: 'responses', path: '/responses', body: 'json' },
 ];
 
-const BY_V1_PATH = new Map(SPECS.map((spec) => [`/v1${spec.path}`, spec]));
+/** Each endpoint by its path under /v1, as clients call it. */
+export const OPENAI_PATHS: ReadonlyMap<string, EndpointSpec> = new Map(SPECS.map((spec) => [`/v1${spec.path}`, spec]));
+const BY_ENDPOINT = new Map(SPECS.map((spec) => [spec.endpoint, spec]));
 
 export function endpointForPath(path: string): EndpointSpec | undefined {
-  return BY_V1_PATH.get(path);
+  return OPENAI_PATHS.get(path);
 }
 
 /** Claude's Messages endpoint: a chat, in Claude's format. */
 export const CLAUDE_MESSAGES_SPEC: EndpointSpec = { endpoint: 'chat', path: '/messages', body: 'json' };
 
 export function endpointSpec(endpoint: RelayEndpoint): EndpointSpec {
-  return SPECS.find((spec) => spec.endpoint === endpoint) as EndpointSpec;
+  return BY_ENDPOINT.get(endpoint) as EndpointSpec;
 }

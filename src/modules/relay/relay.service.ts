@@ -10,7 +10,7 @@ import { OPENAI_FORMAT } from './formats/openai.format';
 import { CLAUDE_FORMAT } from './formats/claude.format';
 import { GEMINI_FORMAT } from './formats/gemini.format';
 import type { WireFormat } from './providers/adaptor';
-import { CLAUDE_MESSAGES_SPEC, endpointForPath, type EndpointSpec } from './relay-endpoints';
+import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec } from './relay-endpoints';
 import { RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
@@ -50,6 +50,12 @@ export class RelayService {
       const url = request.url ?? '/';
       const query = url.indexOf('?');
       const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
+      // Nearly every call: a fixed relay path, POSTed.
+      const fixed = FIXED_ROUTES.get(path);
+      if (fixed && request.method === 'POST') {
+        route = fixed;
+        return await this.relay(request, response, fixed, requestId, startedAt);
+      }
       if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return await this.listModels(request, response, path.slice('/v1/models/'.length), requestId);
       const billing = BILLING_PATHS.exec(path);
       if (billing && request.method === 'GET') return await this.billingDashboard(request, response, billing[1] as 'subscription' | 'usage', requestId);
@@ -129,16 +135,22 @@ const UNIMPLEMENTED_PATHS = /^\/v1\/(files|fine_tuning|fine-tunes|uploads)(\/|$)
 const GEMINI_PATH = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const GEMINI_SPEC: EndpointSpec = { endpoint: 'chat', path: '/models:generateContent', body: 'json' };
 
+/** The routes of the paths that say nothing more than their endpoint, built once (shared: never modified). */
+const FIXED_ROUTES: ReadonlyMap<string, RelayRoute> = new Map([
+  ...[...OPENAI_PATHS].map(([path, spec]): [string, RelayRoute] => [path, { spec, inbound: OPENAI_FORMAT, playground: false }]),
+  ['/pg/chat/completions', { spec: endpointForPath('/v1/chat/completions')!, inbound: OPENAI_FORMAT, playground: true }],
+  ['/v1/messages', { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false }],
+]);
+
 /** The endpoint and client format of a relay path. */
 function routeFor(path: string, query: string): RelayRoute | undefined {
-  if (path === '/v1/messages') return { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false };
+  const fixed = FIXED_ROUTES.get(path);
+  if (fixed) return fixed;
   const gemini = GEMINI_PATH.exec(path);
   if (gemini) {
     const stream = gemini[2] === 'streamGenerateContent';
     // Without alt=sse Google streams one JSON array; clients that ask so get it.
     return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodeURIComponent(gemini[1]), stream, jsonArrayStream: stream && new URLSearchParams(query).get('alt') !== 'sse' };
   }
-  const playground = path === '/pg/chat/completions';
-  const spec = endpointForPath(playground ? '/v1/chat/completions' : path);
-  return spec && { spec, inbound: OPENAI_FORMAT, playground };
+  return undefined;
 }
