@@ -4,9 +4,10 @@ import { RawSql } from '../src/database/raw-sql';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
- * SQLite's write-ahead log is copied into the database file by a worker thread, and the main
- * connection finishes each copy so the log starts over. Were the finishing step missing, a
- * log written to without pause would never restart and would grow for as long as the load lasts.
+ * SQLite's write-ahead log is copied into the database file once a second, on the connection
+ * that writes, so each copy completes and the log starts over. A checkpoint that never
+ * completes (one from another connection, racing the writes) would let a log written to
+ * without pause grow for as long as the load lasts.
  */
 const describeOnSqlite = process.env.TEST_MYSQL_URL ? describe.skip : describe;
 
