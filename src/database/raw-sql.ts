@@ -121,8 +121,12 @@ export class RawSql {
   insertSql(table: string, columns: readonly string[], rows: number): string {
     let byRowCount = this.insertStatements.get(table);
     if (!byRowCount) this.insertStatements.set(table, (byRowCount = []));
-    const row = `(${columns.map(() => '?').join(', ')})`;
-    return (byRowCount[rows] ??= `${this.insertInto} ${table} (${columns.map((column) => this.quote(column)).join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`);
+    let sql = byRowCount[rows];
+    if (sql === undefined) {
+      const row = `(${columns.map(() => '?').join(', ')})`;
+      sql = byRowCount[rows] = `${this.insertInto} ${table} (${columns.map((column) => this.quote(column)).join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
+    }
+    return sql;
   }
 
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */

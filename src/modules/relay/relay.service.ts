@@ -50,11 +50,11 @@ export class RelayService {
       const url = request.url ?? '/';
       const query = url.indexOf('?');
       const path = (query < 0 ? url : url.slice(0, query)).replace(/\/+$/, '');
-      // Nearly every call: a fixed relay path, POSTed.
-      const fixed = FIXED_ROUTES.get(path);
-      if (fixed && request.method === 'POST') {
-        route = fixed;
-        return await this.relay(request, response, fixed, requestId, startedAt);
+      // Nearly every call: a relay path, POSTed. None of the other paths below takes a POST to a relay path.
+      const relayRoute = routeFor(path, query < 0 ? '' : url.slice(query + 1));
+      if (relayRoute && request.method === 'POST') {
+        route = relayRoute;
+        return await this.relay(request, response, relayRoute, requestId, startedAt);
       }
       if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) return await this.listModels(request, response, path.slice('/v1/models/'.length), requestId);
       const billing = BILLING_PATHS.exec(path);
@@ -65,10 +65,9 @@ export class RelayService {
         if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
         return sendJson(response, await this.claudeTokenCount.count(request), requestId);
       }
-      route = routeFor(path, query < 0 ? '' : url.slice(query + 1));
+      route = relayRoute;
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
-      if (request.method !== 'POST') throw new RelayError('not_found', `Use POST for ${path}`, 405);
-      await this.relay(request, response, route, requestId, startedAt);
+      throw new RelayError('not_found', `Use POST for ${path}`, 405);
     } catch (error) {
       sendRelayError(response, this.asRelayError(error, requestId), route?.inbound.wire ?? errorFormat, requestId);
     }
@@ -142,7 +141,7 @@ const FIXED_ROUTES: ReadonlyMap<string, RelayRoute> = new Map([
   ['/v1/messages', { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false }],
 ]);
 
-/** The endpoint and client format of a relay path. */
+/** The endpoint and client format of a relay path: a fixed one looked up, a Gemini one read from the path. */
 function routeFor(path: string, query: string): RelayRoute | undefined {
   const fixed = FIXED_ROUTES.get(path);
   if (fixed) return fixed;
