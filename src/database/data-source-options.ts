@@ -2,6 +2,31 @@ import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { MIGRATIONS } from '../../migrations';
 
+/** Every SQLite connection's settings: TypeORM's and the relay's writer thread's (SqliteWriter). */
+export const SQLITE_PRAGMAS: readonly string[] = [
+  'busy_timeout = 5000',
+  'synchronous = NORMAL',
+  // Checkpoints run once a second instead (SqliteCheckpointerService).
+  'wal_autocheckpoint = 0',
+  'journal_size_limit = 67108864',
+];
+
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/**
+ * TypeORM begins its SQLite transactions DEFERRED: the write lock is taken at the first write.
+ * With a second connection writing (SqliteWriter), a transaction that read first would then be
+ * refused at once (SQLITE_BUSY_SNAPSHOT: another connection committed since its read), where
+ * waiting cannot help. Begun IMMEDIATE, it takes the lock up front, waiting its turn.
+ */
+function beginImmediate(db: SqliteConnection): void {
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => prepare(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
+}
+
 /** Both dialects share entities and migrations; nothing is ever synchronised from the entities. */
 export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
@@ -28,12 +53,9 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     type: 'better-sqlite3',
     database: config.database.sqlitePath,
     enableWAL: true,
-    prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
-      db.pragma('busy_timeout = 5000');
-      db.pragma('synchronous = NORMAL');
-      // Checkpoints run once a second instead (SqliteCheckpointerService).
-      db.pragma('wal_autocheckpoint = 0');
-      db.pragma('journal_size_limit = 67108864');
+    prepareDatabase: (db: SqliteConnection) => {
+      for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);
+      beginImmediate(db);
     },
   };
 }

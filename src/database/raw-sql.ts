@@ -1,16 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { SQLITE_PRAGMAS } from './data-source-options';
+import { SqliteWriter } from './sqlite-writer';
 
 interface PreparedStatement {
   /** Anonymous parameters as one array: spreading a multi-row insert's thousands of values costs more. */
-  run(parameters: unknown[]): { changes: number };
   all(parameters: unknown[]): unknown[];
 }
 
 interface BetterSqliteConnection {
   prepare(sql: string): PreparedStatement;
-  pragma(sql: string): unknown;
-  transaction<A extends unknown[], T>(work: (...args: A) => T): (...args: A) => T;
 }
 
 export interface Statement {
@@ -23,24 +22,23 @@ export interface GuardedUpdate extends Statement {
   undo: Statement;
 }
 
-/** Statements that record what applyGuarded did, given its answer (per group, -1 = applied). */
-export type RecordOutcome = (failures: number[]) => Statement[];
+/** Guarded updates that apply all or none, and what to write when they apply (the hold journal's rows). */
+export interface GuardedGroup {
+  updates: GuardedUpdate[];
+  record: Statement[];
+}
 
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
- * building costs several times the statement itself. On SQLite statements run as cached
- * prepared statements on TypeORM's own connection, synchronously; on MySQL through the pool.
- *
- * SQLite caveat: TypeORM shares that one connection, so a statement run while a TypeORM
- * transaction is open would join it. That cannot happen as long as transaction bodies await
- * only database calls (see Transactions), because the SQLite driver never yields mid-query.
+ * building costs several times the statement itself. On SQLite the writes run in a worker
+ * thread on a connection of its own (SqliteWriter), and reads as cached prepared statements
+ * on TypeORM's connection; on MySQL everything goes through the pool.
  */
 @Injectable()
-export class RawSql {
+export class RawSql implements OnApplicationShutdown {
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly sqlite?: BetterSqliteConnection;
-  private readonly applyGuardedOnSqlite?: (groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined, record: RecordOutcome | undefined) => number[];
-  private readonly runAll?: (statements: Statement[]) => void;
+  private readonly writer?: SqliteWriter;
   /**
    * How the hot path's multi-row inserts (log rows, hold journal) begin. On SQLite `INSERT OR
    * FAIL`: a plain INSERT inside a transaction keeps a statement journal, the prior content of
@@ -55,58 +53,44 @@ export class RawSql {
   constructor(private readonly dataSource: DataSource) {
     this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
     if (dataSource.options.type !== 'better-sqlite3') return;
-    const sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
-    this.sqlite = sqlite;
-    // Inside one transaction, so a group's undo commits together with it (or not at all);
-    // applyGuardedOneByOne is its twin for MySQL, where each statement is awaited.
-    const applyInOrder = (updates: GuardedUpdate[]): number => {
-      for (let index = 0; index < updates.length; index++) {
-        if (this.runSqlite(updates[index]) > 0) continue;
-        for (let earlier = index - 1; earlier >= 0; earlier--) this.runSqlite(updates[earlier].undo);
-        return index;
-      }
-      return -1;
-    };
-    this.applyGuardedOnSqlite = sqlite.transaction((groups: GuardedUpdate[][], combined: GuardedUpdate[] | undefined, record: RecordOutcome | undefined) => {
-      const failures = combined && applyInOrder(combined) < 0 ? groups.map(() => -1) : groups.map(applyInOrder);
-      if (record) for (const statement of record(failures)) this.runSqlite(statement);
-      return failures;
-    });
-    this.runAll = sqlite.transaction((statements: Statement[]) => {
-      for (const statement of statements) this.runSqlite(statement);
-    });
+    this.sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
+    this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
+  }
+
+  /** After the settlements' last flush (beforeApplicationShutdown), so nothing queued is cut off. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.writer?.close();
   }
 
   /**
    * Applies each group's updates in order, all or none: at the first one that changes no row
    * (its guard failed) the group's earlier ones are taken back. Answers, per group, the index
-   * of the update that failed, or -1 when all applied.
+   * of the update that failed, or -1 when all applied. A group that applied writes its record.
    *
    * `combined`, when given, does the work of all groups at once (their amounts summed per
-   * row): tried first, and when every guard holds the groups need not run one by one.
-   *
-   * `record`, when given, turns the outcome into statements written with it (the hold journal).
-   * Everything is one transaction, on SQLite and on MySQL: the takes and their record commit
-   * together or not at all.
+   * row): tried first, and when every guard holds (its record written) the groups need not
+   * run one by one. Everything is one transaction, on SQLite and on MySQL: the takes and their
+   * record commit together or not at all.
    */
-  async applyGuarded(groups: GuardedUpdate[][], combined?: GuardedUpdate[], record?: RecordOutcome): Promise<number[]> {
-    if (this.applyGuardedOnSqlite) return this.applyGuardedOnSqlite(groups, combined, record);
+  async applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
+    if (this.writer) return this.writer.applyGuarded(groups, combined);
     return this.inMysqlTransaction(async (run) => {
-      let failures: number[];
-      if (combined && (await applyGuardedOneByOne(combined, run)) < 0) failures = groups.map(() => -1);
-      else {
-        // In order, as on SQLite: when quota runs short, the first asked is the first served.
-        failures = [];
-        for (const updates of groups) failures.push(await applyGuardedOneByOne(updates, run));
-      }
-      if (record) for (const statement of record(failures)) await run(statement);
+      const applyGroup = async (group: GuardedGroup): Promise<number> => {
+        const failed = await applyGuardedOneByOne(group.updates, run);
+        if (failed < 0) for (const statement of group.record) await run(statement);
+        return failed;
+      };
+      if (combined && (await applyGroup(combined)) < 0) return groups.map(() => -1);
+      // In order, as on SQLite: when quota runs short, the first asked is the first served.
+      const failures: number[] = [];
+      for (const group of groups) failures.push(await applyGroup(group));
       return failures;
     });
   }
 
   /** Runs the statements in one transaction. */
   async runInTransaction(statements: Statement[]): Promise<void> {
-    if (this.runAll) return this.runAll(statements);
+    if (this.writer) return this.writer.runInTransaction(statements);
     await this.dataSource.transaction(async (manager) => {
       for (const statement of statements) await manager.query(statement.sql, statement.parameters);
     });
@@ -129,6 +113,27 @@ export class RawSql {
     return sql;
   }
 
+  /**
+   * insertSql's rows, added to the row already there when the key exists: `summed` columns
+   * grow by the new values (ON CONFLICT on SQLite, ON DUPLICATE KEY on MySQL; `key` is the
+   * unique key's columns, which SQLite needs named). Cached like insertSql.
+   */
+  upsertAddingSql(table: string, columns: readonly string[], rows: number, key: readonly string[], summed: readonly string[]): string {
+    const cacheKey = `${table}\u0000upsert`;
+    let byRowCount = this.insertStatements.get(cacheKey);
+    if (!byRowCount) this.insertStatements.set(cacheKey, (byRowCount = []));
+    let sql = byRowCount[rows];
+    if (sql === undefined) {
+      const q = (name: string) => this.quote(name);
+      const onConflict = this.sqlite
+        ? ` ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${summed.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
+        : ` ON DUPLICATE KEY UPDATE ${summed.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
+      // A plain INSERT: SQLite's OR FAIL would take the place of the upsert's conflict clause.
+      sql = byRowCount[rows] = this.insertSql(table, columns, rows).replace(this.insertInto, 'INSERT INTO') + onConflict;
+    }
+    return sql;
+  }
+
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
   async select<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
     if (this.sqlite) return this.prepared(sql).all(parameters) as Row[];
@@ -136,8 +141,8 @@ export class RawSql {
   }
 
   /** Copies the SQLite write-ahead log into the database file (see SqliteCheckpointerService). */
-  checkpoint(): void {
-    this.sqlite?.pragma('wal_checkpoint(PASSIVE)');
+  async checkpoint(): Promise<void> {
+    await this.writer?.pragma('wal_checkpoint(PASSIVE)');
   }
 
   /**
@@ -145,9 +150,9 @@ export class RawSql {
    * most a sample of each index (analysis_limit), so it takes milliseconds even on big tables.
    * Without statistics SQLite may pick a poor index for combined log filters.
    */
-  optimize(): void {
-    this.sqlite?.pragma('analysis_limit = 1000');
-    this.sqlite?.pragma('optimize');
+  async optimize(): Promise<void> {
+    await this.writer?.pragma('analysis_limit = 1000');
+    await this.writer?.pragma('optimize');
   }
 
   /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
@@ -176,10 +181,6 @@ export class RawSql {
     }
   }
 
-  private runSqlite({ sql, parameters }: Statement): number {
-    return this.prepared(sql).run(parameters).changes;
-  }
-
   private prepared(sql: string): PreparedStatement {
     let prepared = this.statements.get(sql);
     if (!prepared) this.statements.set(sql, (prepared = this.sqlite!.prepare(sql)));
@@ -203,7 +204,7 @@ function isDeadlock(error: unknown): boolean {
   return errno === 1213 || errno === 1205;
 }
 
-/** MySQL's twin of the SQLite loop in the constructor, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
+/** MySQL's twin of applyInOrder in sqlite-writer.worker.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
 async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
   for (let index = 0; index < updates.length; index++) {
     if ((await run(updates[index])) > 0) continue;

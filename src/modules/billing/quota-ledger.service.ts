@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { nowSeconds } from '../../database/columns';
-import { GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
+import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
 import { HoldJournalService } from './hold-journal.service';
@@ -226,9 +226,9 @@ export class QuotaLedgerService {
   }
 
   /**
-   * The journal rows for the holds a batch took: one per token and user, for the sum of their
-   * holds (a row per hold cost more than the rest of the settlement). Each hold notes its row;
-   * its settlement subtracts it, and the row goes once nothing is left in it.
+   * The journal rows for a batch's holds: one per token and user, for the sum of their holds
+   * (a row per hold cost more than the rest of the settlement). Each hold notes its row; its
+   * settlement subtracts it, and the row goes once nothing is left in it.
    */
   private journalRows(holds: QuotaHold[]): JournalRow[] {
     const rows = new Map<string, JournalRow>();
@@ -243,17 +243,27 @@ export class QuotaLedgerService {
     return [...rows.values()];
   }
 
+  /**
+   * One transaction for the batch. Tried first as one take per token and user for the summed
+   * amounts, journaled as the summed rows; when a sum does not fit, hold by hold, each that
+   * applies adding itself to its row.
+   */
   private async applyPending(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     try {
-      const groups = batch.map((item) => item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)));
       for (const item of batch) {
         if (item.holders.includes('token')) item.hold.fromToken = item.amount;
         item.hold.fromUser = item.amount;
       }
-      const journal = (failures: number[]) => journalInserts(this.sql, this.journalRows(batch.filter((_, index) => failures[index] < 0).map((item) => item.hold)));
-      const failures = await this.sql.applyGuarded(groups, batch.length > 1 ? combinedTakes(batch) : undefined, journal);
+      const rows = this.journalRows(batch.map((item) => item.hold));
+      const now = nowSeconds();
+      const groups: GuardedGroup[] = batch.map((item) => ({
+        updates: item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)),
+        record: [{ sql: this.sql.upsertAddingSql('quota_holds', JOURNAL_COLUMNS, 1, ['id'], ['from_token', 'from_user']), parameters: journalValues(item.hold, now) }],
+      }));
+      const combined = batch.length > 1 ? { updates: combinedTakes(batch), record: journalInserts(this.sql, rows, now) } : undefined;
+      const failures = await this.sql.applyGuarded(groups, combined);
       batch.forEach((item, index) => {
         const failed = failures[index];
         if (failed >= 0) return item.reject(new InsufficientQuotaError(item.holders[failed]));
@@ -286,17 +296,21 @@ const JOURNAL_INSERT_CHUNK = 100;
 const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at'];
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
-function journalInserts(sql: RawSql, holds: JournalRow[]): Statement[] {
+function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement[] {
   const statements: Statement[] = [];
-  const now = nowSeconds();
-  for (let start = 0; start < holds.length; start += JOURNAL_INSERT_CHUNK) {
-    const chunk = holds.slice(start, start + JOURNAL_INSERT_CHUNK);
+  for (let start = 0; start < rows.length; start += JOURNAL_INSERT_CHUNK) {
+    const chunk = rows.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
       sql: sql.insertSql('quota_holds', JOURNAL_COLUMNS, chunk.length),
       parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now]),
     });
   }
   return statements;
+}
+
+/** One hold's share of its journal row, in JOURNAL_COLUMNS order. */
+function journalValues(hold: QuotaHold, now: number): unknown[] {
+  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now];
 }
 
 function holderId(hold: QuotaHold, holder: QuotaHolder): number {

@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { RawSql, Statement } from '../../database/raw-sql';
 import type { Settlement } from '../billing/settlement-batcher.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
@@ -44,7 +43,6 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
     private readonly batcher: SettlementBatcherService,
     private readonly options: OptionsService,
     private readonly sql: RawSql,
-    private readonly dataSource: DataSource,
   ) {}
 
   onModuleInit(): void {
@@ -109,17 +107,9 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
     return this.sql.runInTransaction(statements);
   }
 
-  /** Adds to existing buckets: ON CONFLICT on SQLite, ON DUPLICATE KEY on MySQL. */
+  /** Adds to existing buckets. */
   private upsert(buckets: Bucket[]): Statement {
-    const q = (name: string) => this.sql.quote(name);
-    const sums = ['token_used', 'count', 'quota'];
-    const rows = buckets.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
-    const insert = `INSERT INTO quota_data (${COLUMNS.map(q).join(', ')}) VALUES ${rows}`;
-    const onConflict =
-      this.dataSource.options.type === 'better-sqlite3'
-        ? ` ON CONFLICT (user_id, created_at, model_name) DO UPDATE SET ${sums.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
-        : ` ON DUPLICATE KEY UPDATE ${sums.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
-    const parameters = buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.hour, b.tokenUsed, b.count, b.quota]);
-    return { sql: insert + onConflict, parameters };
+    const sql = this.sql.upsertAddingSql('quota_data', COLUMNS, buckets.length, ['user_id', 'created_at', 'model_name'], ['token_used', 'count', 'quota']);
+    return { sql, parameters: buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.hour, b.tokenUsed, b.count, b.quota]) };
   }
 }

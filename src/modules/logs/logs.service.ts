@@ -126,7 +126,7 @@ export class LogsService {
         .getRawMany<{ created_at: number | string }>();
       const result = await this.logs.delete({ created_at: bound ? LessThanOrEqual(Number(bound.created_at)) : LessThan(targetTimestamp) });
       removed += result.affected ?? 0;
-      this.sql.checkpoint();
+      await this.sql.checkpoint();
       if (!bound) return removed;
       await new Promise((resolve) => setTimeout(resolve, Math.max(DELETE_PAUSE_MS, performance.now() - started)));
     }

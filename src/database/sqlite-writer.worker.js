@@ -1,0 +1,64 @@
+'use strict';
+/*
+ * The relay's SQLite writes, on a thread of their own (see SqliteWriter). Plain CommonJS, so
+ * the same file runs under the tests and from dist/ (copied there as a Nest asset).
+ *
+ * workerData: { path, pragmas: string[] }
+ * Messages in, each with an id:
+ *   { kind: 'run', statements }            all in one transaction
+ *   { kind: 'guarded', groups, combined }  see RawSql.applyGuarded; answers failures per group
+ *   { kind: 'pragma', pragma }             a checkpoint, PRAGMA optimize
+ *   { kind: 'close' }
+ * Messages out: { id, result } or { id, error: { message, code } }
+ */
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require('better-sqlite3');
+
+const db = new Database(workerData.path);
+for (const pragma of workerData.pragmas) db.pragma(pragma);
+
+const prepared = new Map();
+function run(statement) {
+  let prepare = prepared.get(statement.sql);
+  if (!prepare) prepared.set(statement.sql, (prepare = db.prepare(statement.sql)));
+  return prepare.run(statement.parameters).changes;
+}
+
+/** A group's updates in order; at the first that changes no row (its guard failed) the earlier ones are taken back. Answers its index, or -1. */
+function applyInOrder(updates) {
+  for (let index = 0; index < updates.length; index++) {
+    if (run(updates[index]) > 0) continue;
+    for (let earlier = index - 1; earlier >= 0; earlier--) run(updates[earlier].undo);
+    return index;
+  }
+  return -1;
+}
+
+/** A group applied whole, then its record (the hold journal's rows); answers as applyInOrder. */
+function applyGroup(group) {
+  const failed = applyInOrder(group.updates);
+  if (failed < 0) for (const statement of group.record) run(statement);
+  return failed;
+}
+
+// IMMEDIATE: the write lock is taken at BEGIN, so a transaction never starts on a snapshot another connection has moved past.
+const runAll = db.transaction((statements) => {
+  for (const statement of statements) run(statement);
+});
+const applyGuarded = db.transaction((groups, combined) => {
+  if (combined && applyGroup(combined) < 0) return groups.map(() => -1);
+  return groups.map(applyGroup);
+});
+
+parentPort.on('message', (message) => {
+  try {
+    let result;
+    if (message.kind === 'run') runAll.immediate(message.statements);
+    else if (message.kind === 'guarded') result = applyGuarded.immediate(message.groups, message.combined);
+    else if (message.kind === 'pragma') result = db.pragma(message.pragma);
+    else if (message.kind === 'close') db.close();
+    parentPort.postMessage({ id: message.id, result });
+  } catch (error) {
+    parentPort.postMessage({ id: message.id, error: { message: error.message, code: error.code } });
+  }
+});
