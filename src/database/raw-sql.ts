@@ -3,15 +3,6 @@ import { DataSource } from 'typeorm';
 import { SQLITE_PRAGMAS } from './data-source-options';
 import { SqliteWriter } from './sqlite-writer';
 
-interface PreparedStatement {
-  /** Anonymous parameters as one array: spreading a multi-row insert's thousands of values costs more. */
-  all(parameters: unknown[]): unknown[];
-}
-
-interface BetterSqliteConnection {
-  prepare(sql: string): PreparedStatement;
-}
-
 export interface Statement {
   sql: string;
   parameters: unknown[];
@@ -30,14 +21,12 @@ export interface GuardedGroup {
 
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
- * building costs several times the statement itself. On SQLite the writes run in a worker
- * thread on a connection of its own (SqliteWriter), and reads as cached prepared statements
- * on TypeORM's connection; on MySQL everything goes through the pool.
+ * building costs several times the statement itself. On SQLite they run in a worker thread
+ * on a connection of its own (SqliteWriter), as cached prepared statements; on MySQL through
+ * the pool.
  */
 @Injectable()
 export class RawSql implements OnApplicationShutdown {
-  private readonly statements = new Map<string, PreparedStatement>();
-  private readonly sqlite?: BetterSqliteConnection;
   private readonly writer?: SqliteWriter;
   /**
    * How the hot path's multi-row inserts (log rows, hold journal) begin. On SQLite `INSERT OR
@@ -53,7 +42,6 @@ export class RawSql implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {
     this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
     if (dataSource.options.type !== 'better-sqlite3') return;
-    this.sqlite = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
     this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
   }
 
@@ -125,7 +113,7 @@ export class RawSql implements OnApplicationShutdown {
     let sql = byRowCount[rows];
     if (sql === undefined) {
       const q = (name: string) => this.quote(name);
-      const onConflict = this.sqlite
+      const onConflict = this.writer
         ? ` ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${summed.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
         : ` ON DUPLICATE KEY UPDATE ${summed.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
       // A plain INSERT: SQLite's OR FAIL would take the place of the upsert's conflict clause.
@@ -136,7 +124,7 @@ export class RawSql implements OnApplicationShutdown {
 
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
   async select<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
-    if (this.sqlite) return this.prepared(sql).all(parameters) as Row[];
+    if (this.writer) return this.writer.select<Row>({ sql, parameters });
     return (await this.dataSource.query(sql, parameters)) as Row[];
   }
 
@@ -181,11 +169,6 @@ export class RawSql implements OnApplicationShutdown {
     }
   }
 
-  private prepared(sql: string): PreparedStatement {
-    let prepared = this.statements.get(sql);
-    if (!prepared) this.statements.set(sql, (prepared = this.sqlite!.prepare(sql)));
-    return prepared;
-  }
 }
 
 const DEADLOCK_ATTEMPTS = 3;

@@ -4,6 +4,7 @@ import type { GuardedGroup, Statement } from './raw-sql';
 
 type WriterRequest =
   | { kind: 'run'; statements: Statement[] }
+  | { kind: 'select'; statement: Statement }
   | { kind: 'guarded'; groups: GuardedGroup[]; combined?: GuardedGroup }
   | { kind: 'pragma'; pragma: string }
   | { kind: 'close' };
@@ -54,6 +55,10 @@ export class SqliteWriter {
 
   applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
     return this.send({ kind: 'guarded', groups, combined }) as Promise<number[]>;
+  }
+
+  select<Row>(statement: Statement): Promise<Row[]> {
+    return this.send({ kind: 'select', statement }) as Promise<Row[]>;
   }
 
   pragma(pragma: string): Promise<unknown> {

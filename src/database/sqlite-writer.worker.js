@@ -6,6 +6,7 @@
  * workerData: { path, pragmas: string[] }
  * Messages in, each with an id:
  *   { kind: 'run', statements }            all in one transaction
+ *   { kind: 'select', statement }          answers the rows
  *   { kind: 'guarded', groups, combined }  see RawSql.applyGuarded; answers failures per group
  *   { kind: 'pragma', pragma }             a checkpoint, PRAGMA optimize
  *   { kind: 'close' }
@@ -18,10 +19,14 @@ const db = new Database(workerData.path);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 
 const prepared = new Map();
+function statementFor(sql) {
+  let prepare = prepared.get(sql);
+  if (!prepare) prepared.set(sql, (prepare = db.prepare(sql)));
+  return prepare;
+}
+
 function run(statement) {
-  let prepare = prepared.get(statement.sql);
-  if (!prepare) prepared.set(statement.sql, (prepare = db.prepare(statement.sql)));
-  return prepare.run(statement.parameters).changes;
+  return statementFor(statement.sql).run(statement.parameters).changes;
 }
 
 /** A group's updates in order; at the first that changes no row (its guard failed) the earlier ones are taken back. Answers its index, or -1. */
@@ -54,6 +59,7 @@ parentPort.on('message', (message) => {
   try {
     let result;
     if (message.kind === 'run') runAll.immediate(message.statements);
+    else if (message.kind === 'select') result = statementFor(message.statement.sql).all(message.statement.parameters);
     else if (message.kind === 'guarded') result = applyGuarded.immediate(message.groups, message.combined);
     else if (message.kind === 'pragma') result = db.pragma(message.pragma);
     else if (message.kind === 'close') db.close();
