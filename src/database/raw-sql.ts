@@ -1,7 +1,12 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SQLITE_PRAGMAS } from './data-source-options';
+import { guardedWriter, type TransactionalConnection } from './guarded-writes';
 import { SqliteWriter } from './sqlite-writer';
+
+interface BetterSqliteConnection extends TransactionalConnection {
+  prepare(sql: string): { run(parameters: unknown[]): { changes: number } };
+}
 
 export interface Statement {
   sql: string;
@@ -28,6 +33,8 @@ export interface GuardedGroup {
 @Injectable()
 export class RawSql implements OnApplicationShutdown {
   private readonly writer?: SqliteWriter;
+  /** SQLite: applyGuarded on TypeORM's connection, for a lone hold (see applyGuarded). */
+  private readonly applyGuardedHere?: (groups: GuardedGroup[], combined?: GuardedGroup) => number[];
   /**
    * How the hot path's multi-row inserts (log rows, hold journal) begin. On SQLite `INSERT OR
    * FAIL`: a plain INSERT inside a transaction keeps a statement journal, the prior content of
@@ -43,6 +50,13 @@ export class RawSql implements OnApplicationShutdown {
     this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
     if (dataSource.options.type !== 'better-sqlite3') return;
     this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
+    const connection = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
+    const prepared = new Map<string, ReturnType<BetterSqliteConnection['prepare']>>();
+    this.applyGuardedHere = guardedWriter(connection, ({ sql, parameters }) => {
+      let statement = prepared.get(sql);
+      if (!statement) prepared.set(sql, (statement = connection.prepare(sql)));
+      return statement.run(parameters).changes;
+    });
   }
 
   /** After the settlements' last flush (beforeApplicationShutdown), so nothing queued is cut off. */
@@ -61,7 +75,15 @@ export class RawSql implements OnApplicationShutdown {
    * record commit together or not at all.
    */
   async applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
-    if (this.writer) return this.writer.applyGuarded(groups, combined);
+    if (this.writer) {
+      // A lone hold while the writer thread has nothing to do runs right here, at once: the
+      // thread hop (two wake-ups) would be most of its wait. Under load holds come in batches
+      // and go to the thread, so the hot writes keep one connection and its page cache. (On
+      // TypeORM's connection a statement would join an open TypeORM transaction; none is open
+      // here, since transaction bodies await only database calls, see Transactions.)
+      if (groups.length === 1 && this.writer.idle) return this.applyGuardedHere!(groups, combined);
+      return this.writer.applyGuarded(groups, combined);
+    }
     return this.inMysqlTransaction(async (run) => {
       const applyGroup = async (group: GuardedGroup): Promise<number> => {
         const failed = await applyGuardedOneByOne(group.updates, run);

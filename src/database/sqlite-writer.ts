@@ -49,6 +49,11 @@ export class SqliteWriter {
     private readonly pragmas: readonly string[],
   ) {}
 
+  /** Nothing sent is still running or waiting: the thread is not writing. */
+  get idle(): boolean {
+    return this.waiting.size === 0;
+  }
+
   runInTransaction(statements: Statement[]): Promise<void> {
     return this.send({ kind: 'run', statements }) as Promise<void>;
   }

@@ -14,6 +14,7 @@
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require('better-sqlite3');
+const { guardedWriter } = require('./guarded-writes.js');
 
 const db = new Database(workerData.path);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
@@ -29,38 +30,18 @@ function run(statement) {
   return statementFor(statement.sql).run(statement.parameters).changes;
 }
 
-/** A group's updates in order; at the first that changes no row (its guard failed) the earlier ones are taken back. Answers its index, or -1. */
-function applyInOrder(updates) {
-  for (let index = 0; index < updates.length; index++) {
-    if (run(updates[index]) > 0) continue;
-    for (let earlier = index - 1; earlier >= 0; earlier--) run(updates[earlier].undo);
-    return index;
-  }
-  return -1;
-}
-
-/** A group applied whole, then its record (the hold journal's rows); answers as applyInOrder. */
-function applyGroup(group) {
-  const failed = applyInOrder(group.updates);
-  if (failed < 0) for (const statement of group.record) run(statement);
-  return failed;
-}
-
 // IMMEDIATE: the write lock is taken at BEGIN, so a transaction never starts on a snapshot another connection has moved past.
 const runAll = db.transaction((statements) => {
   for (const statement of statements) run(statement);
 });
-const applyGuarded = db.transaction((groups, combined) => {
-  if (combined && applyGroup(combined) < 0) return groups.map(() => -1);
-  return groups.map(applyGroup);
-});
+const applyGuarded = guardedWriter(db, run);
 
 parentPort.on('message', (message) => {
   try {
     let result;
     if (message.kind === 'run') runAll.immediate(message.statements);
     else if (message.kind === 'select') result = statementFor(message.statement.sql).all(message.statement.parameters);
-    else if (message.kind === 'guarded') result = applyGuarded.immediate(message.groups, message.combined);
+    else if (message.kind === 'guarded') result = applyGuarded(message.groups, message.combined);
     else if (message.kind === 'pragma') result = db.pragma(message.pragma);
     else if (message.kind === 'close') db.close();
     parentPort.postMessage({ id: message.id, result });
