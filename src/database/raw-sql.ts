@@ -35,6 +35,8 @@ export class RawSql implements OnApplicationShutdown {
   private readonly writer?: SqliteWriter;
   /** SQLite: applyGuarded on TypeORM's connection, for a lone hold (see applyGuarded). */
   private readonly applyGuardedHere?: (groups: GuardedGroup[], combined?: GuardedGroup) => number[];
+  /** When holds last went to the writer thread (performance.now()). */
+  private lastHoldSentAt = 0;
   /**
    * How the hot path's multi-row inserts (log rows, hold journal) begin. On SQLite `INSERT OR
    * FAIL`: a plain INSERT inside a transaction keeps a statement journal, the prior content of
@@ -76,12 +78,15 @@ export class RawSql implements OnApplicationShutdown {
    */
   async applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
     if (this.writer) {
-      // A lone hold while the writer thread has nothing to do runs right here, at once: the
-      // thread hop (two wake-ups) would be most of its wait. Under load holds come in batches
-      // and go to the thread, so the hot writes keep one connection and its page cache. (On
-      // TypeORM's connection a statement would join an open TypeORM transaction; none is open
-      // here, since transaction bodies await only database calls, see Transactions.)
-      if (groups.length === 1 && this.writer.idle) return this.applyGuardedHere!(groups, combined);
+      // When the relay is quiet (a lone hold, the writer thread idle, no batch sent to it for a
+      // while) the hold runs right here, at once: the thread hop (two wake-ups) would be most
+      // of its wait. Under load holds go to the thread, so the hot writes keep one connection
+      // and its page cache, which each commit from another connection empties. (On TypeORM's
+      // connection a statement would join an open TypeORM transaction; none is open here,
+      // since transaction bodies await only database calls, see Transactions.)
+      const now = performance.now();
+      if (groups.length === 1 && this.writer.idle && now - this.lastHoldSentAt > QUIET_MS) return this.applyGuardedHere!(groups, combined);
+      this.lastHoldSentAt = now;
       return this.writer.applyGuarded(groups, combined);
     }
     return this.inMysqlTransaction(async (run) => {
@@ -194,6 +199,8 @@ export class RawSql implements OnApplicationShutdown {
 }
 
 const DEADLOCK_ATTEMPTS = 3;
+/** How long after the last hold sent to SQLite's writer thread the relay counts as quiet again. */
+const QUIET_MS = 10;
 
 /**
  * A map of rows by id in ascending id order. Writers that lock several tokens or users in one
