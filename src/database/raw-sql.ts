@@ -27,8 +27,8 @@ export interface GuardedGroup {
 /**
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
  * building costs several times the statement itself. On SQLite they run in a worker thread
- * on a connection of its own (SqliteWriter), as cached prepared statements; on MySQL through
- * the pool.
+ * on a connection of its own (SqliteWriter), as cached prepared statements, except a hold
+ * while the relay is quiet (see applyGuarded); on MySQL through the pool.
  */
 @Injectable()
 export class RawSql implements OnApplicationShutdown {
@@ -216,7 +216,7 @@ function isDeadlock(error: unknown): boolean {
   return errno === 1213 || errno === 1205;
 }
 
-/** MySQL's twin of applyInOrder in sqlite-writer.worker.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
+/** MySQL's twin of applyInOrder in guarded-writes.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
 async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
   for (let index = 0; index < updates.length; index++) {
     if ((await run(updates[index])) > 0) continue;

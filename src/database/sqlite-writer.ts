@@ -28,11 +28,13 @@ export class SqliteWriteError extends Error {
 }
 
 /**
- * The relay's writes on SQLite (holds, settlements, usage buckets, checkpoints), run by a
- * worker thread on a connection of its own (sqlite-writer.worker.js). Node runs the relay on
- * one thread; better-sqlite3 writes synchronously, so on that thread every log row, hold and
- * checkpoint (a fifth of a relayed request's CPU) would stall every request. In the worker
- * they use a second core, and requests keep flowing while a batch commits.
+ * The relay's writes on SQLite (holds under load, settlements, usage buckets, the reads that
+ * follow each settlement batch, checkpoints), run by a worker thread on a connection of its
+ * own (sqlite-writer.worker.js). Node runs the relay on one thread; better-sqlite3 writes
+ * synchronously, so on that thread every log row, hold and checkpoint (a sixth of a relayed
+ * request's CPU) would stall every request. In the worker they use a second core, and
+ * requests keep flowing while a batch commits. (A hold while the relay is quiet is taken on
+ * the event loop instead: see RawSql.applyGuarded.)
  *
  * Both connections write the same file; SQLite lets one write at a time and the other waits
  * (busy_timeout). Each side begins its transactions IMMEDIATE (see data-source-options), so
