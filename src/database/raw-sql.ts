@@ -1,12 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SQLITE_PRAGMAS } from './data-source-options';
-import { guardedWriter, type TransactionalConnection } from './guarded-writes';
+import { guardedWriter, statementCache, type SqliteConnection } from './sqlite-statements';
 import { SqliteWriter } from './sqlite-writer';
-
-interface BetterSqliteConnection extends TransactionalConnection {
-  prepare(sql: string): { run(parameters: unknown[]): { changes: number } };
-}
 
 export interface Statement {
   sql: string;
@@ -45,20 +41,15 @@ export class RawSql implements OnApplicationShutdown {
    * transaction back; for a batch of 100 log rows it was ~45 pages written twice more.
    */
   private readonly insertInto: string;
-  /** insertSql's statements: per table, by row count. */
+  /** insertSql's and upsertAddingSql's statements: per table (and form), by row count. */
   private readonly insertStatements = new Map<string, string[]>();
 
   constructor(private readonly dataSource: DataSource) {
     this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
     if (dataSource.options.type !== 'better-sqlite3') return;
     this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
-    const connection = (dataSource.driver as unknown as { databaseConnection: BetterSqliteConnection }).databaseConnection;
-    const prepared = new Map<string, ReturnType<BetterSqliteConnection['prepare']>>();
-    this.applyGuardedHere = guardedWriter(connection, ({ sql, parameters }) => {
-      let statement = prepared.get(sql);
-      if (!statement) prepared.set(sql, (statement = connection.prepare(sql)));
-      return statement.run(parameters).changes;
-    });
+    const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+    this.applyGuardedHere = guardedWriter(connection, statementCache(connection).run);
   }
 
   /** After the settlements' last flush (beforeApplicationShutdown), so nothing queued is cut off. */
@@ -118,14 +109,7 @@ export class RawSql implements OnApplicationShutdown {
    * on every lookup.
    */
   insertSql(table: string, columns: readonly string[], rows: number): string {
-    let byRowCount = this.insertStatements.get(table);
-    if (!byRowCount) this.insertStatements.set(table, (byRowCount = []));
-    let sql = byRowCount[rows];
-    if (sql === undefined) {
-      const row = `(${columns.map(() => '?').join(', ')})`;
-      sql = byRowCount[rows] = `${this.insertInto} ${table} (${columns.map((column) => this.quote(column)).join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
-    }
-    return sql;
+    return this.cachedSql(table, rows, () => insertValues(this.insertInto, table, columns.map((column) => this.quote(column)), rows));
   }
 
   /**
@@ -134,19 +118,14 @@ export class RawSql implements OnApplicationShutdown {
    * unique key's columns, which SQLite needs named). Cached like insertSql.
    */
   upsertAddingSql(table: string, columns: readonly string[], rows: number, key: readonly string[], summed: readonly string[]): string {
-    const cacheKey = `${table}\u0000upsert`;
-    let byRowCount = this.insertStatements.get(cacheKey);
-    if (!byRowCount) this.insertStatements.set(cacheKey, (byRowCount = []));
-    let sql = byRowCount[rows];
-    if (sql === undefined) {
+    return this.cachedSql(`${table}\u0000upsert`, rows, () => {
       const q = (name: string) => this.quote(name);
       const onConflict = this.writer
         ? ` ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${summed.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
         : ` ON DUPLICATE KEY UPDATE ${summed.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
       // A plain INSERT: SQLite's OR FAIL would take the place of the upsert's conflict clause.
-      sql = byRowCount[rows] = this.insertSql(table, columns, rows).replace(this.insertInto, 'INSERT INTO') + onConflict;
-    }
-    return sql;
+      return insertValues('INSERT INTO', table, columns.map(q), rows) + onConflict;
+    });
   }
 
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
@@ -175,6 +154,13 @@ export class RawSql implements OnApplicationShutdown {
     return this.dataSource.driver.escape(name);
   }
 
+  /** A statement's text per kind (table, or table and form) and row count, built once. */
+  private cachedSql(kind: string, rows: number, build: () => string): string {
+    let byRowCount = this.insertStatements.get(kind);
+    if (!byRowCount) this.insertStatements.set(kind, (byRowCount = []));
+    return (byRowCount[rows] ??= build());
+  }
+
   /**
    * Runs `work` in one MySQL transaction on one pooled connection. Two batches that lock the
    * same rows in another order can deadlock; MySQL then rolls one back whole, and it runs again.
@@ -195,7 +181,6 @@ export class RawSql implements OnApplicationShutdown {
       }
     }
   }
-
 }
 
 const DEADLOCK_ATTEMPTS = 3;
@@ -216,7 +201,13 @@ function isDeadlock(error: unknown): boolean {
   return errno === 1213 || errno === 1205;
 }
 
-/** MySQL's twin of applyInOrder in guarded-writes.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
+/** `verb table (columns) VALUES (?, …), …` for `rows` rows of already quoted columns. */
+function insertValues(verb: string, table: string, quotedColumns: readonly string[], rows: number): string {
+  const row = `(${quotedColumns.map(() => '?').join(', ')})`;
+  return `${verb} ${table} (${quotedColumns.join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
+}
+
+/** MySQL's twin of applyInOrder in sqlite-statements.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
 async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
   for (let index = 0; index < updates.length; index++) {
     if ((await run(updates[index])) > 0) continue;

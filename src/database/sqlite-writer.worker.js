@@ -14,21 +14,12 @@
  */
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require('better-sqlite3');
-const { guardedWriter } = require('./guarded-writes.js');
+const { guardedWriter, statementCache } = require('./sqlite-statements.js');
 
 const db = new Database(workerData.path);
 for (const pragma of workerData.pragmas) db.pragma(pragma);
 
-const prepared = new Map();
-function statementFor(sql) {
-  let prepare = prepared.get(sql);
-  if (!prepare) prepared.set(sql, (prepare = db.prepare(sql)));
-  return prepare;
-}
-
-function run(statement) {
-  return statementFor(statement.sql).run(statement.parameters).changes;
-}
+const { run, all } = statementCache(db);
 
 // IMMEDIATE: the write lock is taken at BEGIN, so a transaction never starts on a snapshot another connection has moved past.
 const runAll = db.transaction((statements) => {
@@ -40,7 +31,7 @@ parentPort.on('message', (message) => {
   try {
     let result;
     if (message.kind === 'run') runAll.immediate(message.statements);
-    else if (message.kind === 'select') result = statementFor(message.statement.sql).all(message.statement.parameters);
+    else if (message.kind === 'select') result = all(message.statement);
     else if (message.kind === 'guarded') result = applyGuarded(message.groups, message.combined);
     else if (message.kind === 'pragma') result = db.pragma(message.pragma);
     else if (message.kind === 'close') db.close();

@@ -1,9 +1,24 @@
 'use strict';
 /*
- * Guarded writes on a better-sqlite3 connection, shared by the event loop (RawSql, for a lone
- * hold) and the writer thread (sqlite-writer.worker.js). Plain CommonJS, so the worker can
- * load it under the tests and from dist/ (copied there as a Nest asset).
+ * Statements on a better-sqlite3 connection, shared by the event loop (RawSql, for a lone hold)
+ * and the writer thread (sqlite-writer.worker.js). Plain CommonJS, so the worker can load it
+ * under the tests and from dist/ (copied there as a Nest asset).
  */
+
+/** `run` and `all` for `{ sql, parameters }` statements, each SQL text prepared once per connection. */
+function statementCache(db) {
+  const prepared = new Map();
+  const statementFor = (sql) => {
+    let statement = prepared.get(sql);
+    if (!statement) prepared.set(sql, (statement = db.prepare(sql)));
+    return statement;
+  };
+  return {
+    /** Answers the rows the statement changed. */
+    run: (statement) => statementFor(statement.sql).run(statement.parameters).changes,
+    all: (statement) => statementFor(statement.sql).all(statement.parameters),
+  };
+}
 
 /**
  * A function that runs `applyGuarded(groups, combined)` in one IMMEDIATE transaction on `db`,
@@ -35,4 +50,4 @@ function guardedWriter(db, run) {
   return (groups, combined) => transaction.immediate(groups, combined);
 }
 
-module.exports = { guardedWriter };
+module.exports = { statementCache, guardedWriter };
