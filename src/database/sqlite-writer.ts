@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { ThreadRequests } from '../common/threads/thread-requests';
 import type { GuardedGroup, Statement } from './raw-sql';
 
 type WriterRequest =
@@ -8,13 +8,6 @@ type WriterRequest =
   | { kind: 'guarded'; groups: GuardedGroup[]; combined?: GuardedGroup }
   | { kind: 'pragma'; pragma: string }
   | { kind: 'close' };
-
-type WriterAnswer = { id: number; result?: unknown } | { id: number; error: { message: string; code?: string } };
-
-interface Waiting {
-  resolve(result: unknown): void;
-  reject(error: Error): void;
-}
 
 /** A write the writer thread refused, with SQLite's code (SQLITE_BUSY, …) as better-sqlite3 gives it. */
 export class SqliteWriteError extends Error {
@@ -42,77 +35,40 @@ export class SqliteWriteError extends Error {
  * requests in the order they were sent.
  */
 export class SqliteWriter {
-  private worker?: Worker;
-  private nextId = 0;
-  private readonly waiting = new Map<number, Waiting>();
+  private readonly thread: ThreadRequests<WriterRequest>;
 
-  constructor(
-    private readonly databasePath: string,
-    private readonly pragmas: readonly string[],
-  ) {}
-
-  /** Nothing sent is still running or waiting: the thread is not writing. */
-  get idle(): boolean {
-    return this.waiting.size === 0;
-  }
-
-  runInTransaction(statements: Statement[]): Promise<void> {
-    return this.send({ kind: 'run', statements }) as Promise<void>;
-  }
-
-  applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
-    return this.send({ kind: 'guarded', groups, combined }) as Promise<number[]>;
-  }
-
-  select<Row>(statement: Statement): Promise<Row[]> {
-    return this.send({ kind: 'select', statement }) as Promise<Row[]>;
-  }
-
-  pragma(pragma: string): Promise<unknown> {
-    return this.send({ kind: 'pragma', pragma });
-  }
-
-  /** Closes the worker's connection once everything sent before has run. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    if (!worker) return;
-    await this.send({ kind: 'close' }).catch(() => undefined);
-    this.worker = undefined;
-    await worker.terminate();
-  }
-
-  private send(request: WriterRequest): Promise<unknown> {
-    const worker = this.startedWorker();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      if (this.waiting.size === 1) worker.ref();
-      worker.postMessage({ id, ...request });
+  constructor(databasePath: string, pragmas: readonly string[]) {
+    this.thread = new ThreadRequests(path.join(__dirname, 'sqlite-writer.worker.js'), {
+      name: 'the SQLite writer thread',
+      workerData: { path: databasePath, pragmas },
+      // A writer that died reads as an I/O failure: the request answers 503, like a database that is down.
+      toError: (message, code) => new SqliteWriteError(message, code === 'THREAD_EXITED' ? 'SQLITE_IOERR' : code),
     });
   }
 
-  private answer(answer: WriterAnswer): void {
-    const waiting = this.waiting.get(answer.id);
-    this.waiting.delete(answer.id);
-    // An idle writer must not keep the process alive; one with writes outstanding must.
-    if (this.waiting.size === 0) this.worker?.unref();
-    if ('error' in answer) waiting?.reject(new SqliteWriteError(answer.error.message, answer.error.code));
-    else waiting?.resolve(answer.result);
+  /** Nothing sent is still running or waiting: the thread is not writing. */
+  get idle(): boolean {
+    return this.thread.idle;
   }
 
-  private startedWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, 'sqlite-writer.worker.js'), { workerData: { path: this.databasePath, pragmas: this.pragmas } });
-    worker.on('message', (answer: WriterAnswer) => this.answer(answer));
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      for (const waiting of this.waiting.values()) waiting.reject(error);
-      this.waiting.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new SqliteWriteError(`the SQLite writer thread exited with code ${code}`, 'SQLITE_IOERR')));
-    this.worker = worker;
-    return worker;
+  runInTransaction(statements: Statement[]): Promise<void> {
+    return this.thread.send({ kind: 'run', statements });
+  }
+
+  applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
+    return this.thread.send({ kind: 'guarded', groups, combined });
+  }
+
+  select<Row>(statement: Statement): Promise<Row[]> {
+    return this.thread.send({ kind: 'select', statement });
+  }
+
+  pragma(pragma: string): Promise<unknown> {
+    return this.thread.send({ kind: 'pragma', pragma });
+  }
+
+  /** Closes the worker's connection once everything sent before has run. */
+  close(): Promise<void> {
+    return this.thread.stop({ kind: 'close' });
   }
 }

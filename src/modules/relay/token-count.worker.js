@@ -4,7 +4,7 @@
  * same file runs under the tests and from dist/ (copied there as a Nest asset).
  *
  * Message in: { id, encoding: 'cl100k_base' | 'o200k_base', texts: string[] }
- * Message out: { id, counts: number[] } or { id, error: string }
+ * Message out: { id, result: number[] } or { id, error: { message } } (see ThreadRequests)
  */
 const { setPriority } = require('node:os');
 const { parentPort } = require('node:worker_threads');
@@ -51,8 +51,8 @@ function count(countTokens, text) {
 parentPort.on('message', ({ id, encoding: name, texts }) => {
   try {
     const countTokens = encoding(name);
-    parentPort.postMessage({ id, counts: texts.map((text) => (text ? count(countTokens, text) : 0)) });
+    parentPort.postMessage({ id, result: texts.map((text) => (text ? count(countTokens, text) : 0)) });
   } catch (error) {
-    parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ id, error: { message: error instanceof Error ? error.message : String(error) } });
   }
 });

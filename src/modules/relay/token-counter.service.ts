@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { ThreadRequests } from '../../common/threads/thread-requests';
 import type { JsonObject } from './providers/adaptor';
 import type { RelayEndpoint } from './relay-endpoints';
 import { encodingFor, promptTexts, type TokenEncoding } from './token-counter';
@@ -11,13 +11,6 @@ import { encodingFor, promptTexts, type TokenEncoding } from './token-counter';
  */
 const COUNT_CAP_CHARS = 256 * 1024;
 
-interface PendingCount {
-  resolve: (counts: number[]) => void;
-  reject: (error: Error) => void;
-}
-
-type WorkerAnswer = { id: number; counts: number[] } | { id: number; error: string };
-
 /**
  * Real BPE token counts, for billing a request whose upstream reported no usage. The count
  * runs in a worker thread (token-count.worker.js): BPE on a long prompt takes seconds, which
@@ -27,9 +20,8 @@ type WorkerAnswer = { id: number; counts: number[] } | { id: number; error: stri
 @Injectable()
 export class TokenCounterService implements OnApplicationShutdown {
   private readonly logger = new Logger(TokenCounterService.name);
-  private worker?: Worker;
-  private nextId = 0;
-  private readonly pending = new Map<number, PendingCount>();
+  /** Started on the first count. */
+  private readonly counter = new ThreadRequests<{ encoding: TokenEncoding; texts: string[] }>(path.join(__dirname, 'token-count.worker.js'), { name: 'the token count worker' });
 
   async countPrompt(endpoint: RelayEndpoint, model: string, body: JsonObject): Promise<number> {
     const { texts, framingTokens } = promptTexts(endpoint, body);
@@ -41,7 +33,7 @@ export class TokenCounterService implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.worker?.terminate();
+    await this.counter.stop();
   }
 
   /** Exact up to COUNT_CAP_CHARS; a worker failure falls back to the hold's estimate (a token per three bytes). */
@@ -67,34 +59,6 @@ export class TokenCounterService implements OnApplicationShutdown {
   }
 
   private run(encoding: TokenEncoding, texts: string[]): Promise<number[]> {
-    const worker = this.startedWorker();
-    const id = this.nextId++;
-    return new Promise<number[]>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ id, encoding, texts });
-    });
-  }
-
-  private startedWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, 'token-count.worker.js'));
-    // An idle counter must not keep the process alive.
-    worker.unref();
-    worker.on('message', (answer: WorkerAnswer) => {
-      const waiting = this.pending.get(answer.id);
-      this.pending.delete(answer.id);
-      if ('error' in answer) waiting?.reject(new Error(answer.error));
-      else waiting?.resolve(answer.counts);
-    });
-    const fail = (error: Error) => {
-      if (this.worker !== worker) return;
-      this.worker = undefined;
-      for (const waiting of this.pending.values()) waiting.reject(error);
-      this.pending.clear();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`token count worker exited with code ${code}`)));
-    this.worker = worker;
-    return worker;
+    return this.counter.send({ encoding, texts });
   }
 }
