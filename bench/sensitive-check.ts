@@ -4,8 +4,8 @@ import { median } from './process-stats';
 
 const WORDS = 10_000;
 const PROMPT_UNITS = 10 * 1024;
-/** Slices of runs, timed apart: the median slice is the figure, so a stall of the machine (seconds long here) or a GC in one slice does not decide it. */
-const SLICES = 9;
+/** Slices timed at each sample; the figure is the median slice of all samples. */
+const SLICES_PER_SAMPLE = 3;
 const RUNS_PER_SLICE = 300;
 const WARM_UP_RUNS = 1_000;
 
@@ -25,28 +25,44 @@ const LANGUAGES = {
 /**
  * CPU of the prompt check on one request, in µs: a 10 K-character chat prompt against 10,000
  * words that it does not contain (the worst case: the whole prompt is scanned). Measured in
- * process, after a warm-up (long enough for V8's optimised code to be in place), as the
- * median of SLICES means of RUNS_PER_SLICE checks.
+ * process, after a warm-up (long enough for V8's optimised code to be in place), in slices of
+ * RUNS_PER_SLICE checks. The driver samples between its load rounds, a minute or two apart:
+ * this machine has stalls seconds long in which every instruction runs slower, and slices
+ * taken back to back (a tenth of a second in all) would all fall in the same one. The figure
+ * is the median slice.
  */
-export function sensitiveCheckMicros(language: keyof typeof LANGUAGES = 'english'): number {
-  const { paragraph, word } = LANGUAGES[language];
-  let prompt = '';
-  while (prompt.length < PROMPT_UNITS) prompt += paragraph;
-  prompt = prompt.slice(0, PROMPT_UNITS);
-  const matcher = WordMatcher.build(wordsNotIn(prompt.toLowerCase(), word));
-  // Parsed, as the relay gets it: a flat string (a sliced or concatenated one is slower to scan).
-  const body = JSON.parse(JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: prompt }] }));
-  for (let i = 0; i < WARM_UP_RUNS; i++) promptHasWord(matcher, 'chat', body);
-  const slices: number[] = [];
-  for (let slice = 0; slice < SLICES; slice++) {
-    const started = process.cpuUsage();
-    let found = 0;
-    for (let i = 0; i < RUNS_PER_SLICE; i++) if (promptHasWord(matcher, 'chat', body)) found++;
-    const used = process.cpuUsage(started);
-    if (found !== 0) throw new Error('the bench prompt contains a bench word');
-    slices.push((used.user + used.system) / RUNS_PER_SLICE);
+export class SensitiveCheckTiming {
+  private readonly matcher: WordMatcher;
+  private readonly body: Record<string, unknown>;
+  private readonly slices: number[] = [];
+
+  constructor(language: keyof typeof LANGUAGES) {
+    const { paragraph, word } = LANGUAGES[language];
+    let prompt = '';
+    while (prompt.length < PROMPT_UNITS) prompt += paragraph;
+    prompt = prompt.slice(0, PROMPT_UNITS);
+    this.matcher = WordMatcher.build(wordsNotIn(prompt.toLowerCase(), word));
+    // Parsed, as the relay gets it: a flat string (a sliced or concatenated one is slower to scan).
+    this.body = JSON.parse(JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: prompt }] })) as Record<string, unknown>;
+    for (let i = 0; i < WARM_UP_RUNS; i++) promptHasWord(this.matcher, 'chat', this.body);
   }
-  return Math.round(median(slices) * 10) / 10;
+
+  /** Times SLICES_PER_SAMPLE slices now. */
+  sample(): void {
+    for (let slice = 0; slice < SLICES_PER_SAMPLE; slice++) {
+      const started = process.cpuUsage();
+      let found = 0;
+      for (let i = 0; i < RUNS_PER_SLICE; i++) if (promptHasWord(this.matcher, 'chat', this.body)) found++;
+      const used = process.cpuUsage(started);
+      if (found !== 0) throw new Error('the bench prompt contains a bench word');
+      this.slices.push((used.user + used.system) / RUNS_PER_SLICE);
+    }
+  }
+
+  /** The median slice so far, in µs per check. */
+  get micros(): number {
+    return Math.round(median(this.slices) * 10) / 10;
+  }
 }
 
 /** WORDS distinct words (a fixed sequence), none of them in the text. */
