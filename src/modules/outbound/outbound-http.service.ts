@@ -3,6 +3,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { Agent, Dispatcher } from 'undici';
 import { OptionsService } from '../options/options.service';
 import { ALLOW_PRIVATE_OPTION, OutboundGuardService } from './outbound-guard.service';
+import { UpstreamAnswerReader, type AbortEmitter, type UpstreamAnswer } from './upstream-answer';
 import { WorkerFetchService } from './worker-fetch.service';
 
 export interface OutboundCall {
@@ -70,6 +71,32 @@ export class OutboundHttpService implements OnApplicationShutdown {
       signal: call.signal,
       headersTimeout: call.headersTimeoutMs,
       bodyTimeout: call.bodyTimeoutMs,
+    });
+  }
+
+  /**
+   * A relay call: `send` with an answer whose body is read from undici's callbacks, collected
+   * whole or made a stream only when asked (see UpstreamAnswer). Never follows a redirect.
+   */
+  relay(call: OutboundCall & { signal?: AbortEmitter }): Promise<UpstreamAnswer> {
+    try {
+      this.guard.assertUrlAllowed(call.url);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return new Promise((resolve, reject) => {
+      this.agent.dispatch(
+        {
+          origin: call.url.origin,
+          path: call.url.pathname + call.url.search,
+          method: call.method,
+          headers: call.headers,
+          body: call.body,
+          headersTimeout: call.headersTimeoutMs,
+          bodyTimeout: call.bodyTimeoutMs,
+        },
+        new UpstreamAnswerReader(call.signal, { resolve, reject }),
+      );
     });
   }
 

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Dispatcher } from 'undici';
 import { outboundRefusal } from '../outbound/outbound-guard.service';
 import { OutboundHttpService, TooManyRedirectsError, type OutboundCall } from '../outbound/outbound-http.service';
+import type { UpstreamAnswer } from '../outbound/upstream-answer';
 import { RelayError } from './relay-error';
 
 export interface UpstreamCall extends OutboundCall {
@@ -35,6 +36,11 @@ export class UpstreamClientService {
 
   send(call: UpstreamCall): Promise<Dispatcher.ResponseData> {
     return this.http.send(call);
+  }
+
+  /** The relay's call to a channel: its answer's body is collected whole or streamed (see UpstreamAnswer). */
+  relay(call: UpstreamCall): Promise<UpstreamAnswer> {
+    return this.http.relay(call);
   }
 
   /** A fetch of the gateway's own (image, balance): through the worker when one is set, else following redirects hop by hop. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import type { ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { UpstreamAnswer } from '../../outbound/upstream-answer';
 import { isBelievableUsage } from '../../billing/billing-formula';
 import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
@@ -38,7 +38,7 @@ export class RelayDeliverStage {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: Dispatcher.ResponseData, response: ServerResponse): Promise<AttemptResult> {
+  async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: UpstreamAnswer, response: ServerResponse): Promise<AttemptResult> {
     const headersAt = performance.now();
     const passThrough = takesClientFormat(adaptor, target, request.route.inbound.wire);
     const upstreamType = String(answer.headers['content-type'] ?? '');
@@ -150,34 +150,13 @@ function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor,
  * The whole answer body, or undefined once it passes `limit` bytes (the rest is not read: a
  * huge answer must not grow the gateway's memory by its size).
  */
-async function readCapped(answer: Dispatcher.ResponseData, limit: number): Promise<Buffer | undefined> {
+function readCapped(answer: UpstreamAnswer, limit: number): Promise<Buffer | undefined> {
   const declared = Number(answer.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    // dump() closes a body declared larger than its limit without reading it.
-    await answer.body.dump({ limit: 1 }).catch(() => undefined);
-    return undefined;
+    answer.discard();
+    return Promise.resolve(undefined);
   }
-  return collectCapped(answer.body, limit);
-}
-
-/**
- * The body's chunks, gathered from its 'data' events: undici's own readers (arrayBuffer(),
- * async iteration) cost a few µs more per answer in promises and bookkeeping.
- */
-function collectCapped(body: Readable, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      // Destroying stops the reading: the rest never comes in.
-      body.destroy();
-      resolve(undefined);
-    });
-    body.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
-    body.once('error', reject);
-  });
+  return answer.collect(limit);
 }
 
 function parseJson(bytes: Buffer): unknown {

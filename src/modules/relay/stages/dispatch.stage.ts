@@ -69,7 +69,7 @@ export class RelayDispatchStage {
       const headers = await adaptor.buildHeaders(target, { url, body });
       // A signing adaptor has already set (and signed) the content type.
       headers['content-type'] ??= body === request.rawBody ? request.contentType : 'application/json';
-      answer = await this.upstream.send({
+      answer = await this.upstream.relay({
         url,
         method: 'POST',
         headers,
@@ -86,7 +86,7 @@ export class RelayDispatchStage {
 
     if (answer.statusCode >= 300 && answer.statusCode < 400) {
       // The relay follows no redirect (the key would travel to another host): the channel is at fault.
-      await answer.body.dump().catch(() => undefined);
+      answer.discard();
       return failed(new RelayError('channel:bad_response', 'The upstream answered with a redirect, which the gateway does not follow', 502));
     }
     if (answer.statusCode >= 400) {
