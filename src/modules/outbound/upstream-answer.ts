@@ -10,10 +10,11 @@ export interface AbortEmitter {
 }
 
 /**
- * An upstream's answer to a relay call. Its body is read one of two ways: `collect` for a
- * complete answer, straight from undici's callbacks, or `body`, a stream made on first use
- * (event streams, error texts). undici's own `request()` wraps every answer in a stream and a
- * promise; on the relay's hot path, a complete JSON answer, that was several µs per request.
+ * An upstream's answer to a relay call. Its body is read one of three ways, straight from
+ * undici's callbacks: `collect` for a complete answer, `follow` chunk by chunk (an event
+ * stream passed on), or `body`, a stream made on first use (a provider's own framing, error
+ * texts). undici's own `request()` wraps every answer in a stream and a promise; on the
+ * relay's hot path that was several µs per request.
  */
 export interface UpstreamAnswer {
   statusCode: number;
@@ -22,6 +23,13 @@ export interface UpstreamAnswer {
   readonly body: Readable;
   /** The whole body, or undefined (the rest not read, the connection closed) once it passes `limit` bytes. */
   collect(limit: number): Promise<Buffer | undefined>;
+  /** Calls `data` for each chunk (those already in first), then `end` once: `failed` when the body broke off. */
+  follow(data: (chunk: Buffer) => void, end: (failed: boolean) => void): void;
+  /** Backpressure for `follow`: no more chunks until `resume`. */
+  pause(): void;
+  resume(): void;
+  /** Stops reading (the connection closes); a follower's `end` comes, failed. */
+  destroy(): void;
   /** Drops the body: the connection closes unless the answer was already complete. */
   discard(): void;
 }
@@ -41,6 +49,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
   private failure?: Error;
   private stream?: Readable;
   private collecting?: { limit: number; resolve(body: Buffer | undefined): void; reject(error: Error): void };
+  private follower?: { data(chunk: Buffer): void; end(failed: boolean): void };
   private readonly onAbort = () => this.controller?.abort(new errors.RequestAbortedError());
 
   constructor(
@@ -72,6 +81,27 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
     return new Promise((resolve, reject) => (this.collecting = { limit, resolve, reject }));
   }
 
+  follow(data: (chunk: Buffer) => void, end: (failed: boolean) => void): void {
+    const chunks = this.chunks;
+    this.chunks = [];
+    for (const chunk of chunks) data(chunk);
+    if (this.failure) return end(true);
+    if (this.ended) return end(false);
+    this.follower = { data, end };
+  }
+
+  pause(): void {
+    this.controller?.pause();
+  }
+
+  resume(): void {
+    this.controller?.resume();
+  }
+
+  destroy(): void {
+    this.discard();
+  }
+
   discard(): void {
     this.chunks = [];
     if (!this.ended) this.controller?.abort(new errors.RequestAbortedError());
@@ -94,6 +124,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.follower) return this.follower.data(chunk);
     if (this.stream) {
       if (!this.stream.push(chunk)) controller.pause();
       return;
@@ -111,6 +142,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
     this.ended = true;
     this.signal?.off('abort', this.onAbort);
     if (this.stream) this.stream.push(null);
+    this.follower?.end(false);
     const collecting = this.collecting;
     this.collecting = undefined;
     collecting?.resolve(this.whole());
@@ -126,6 +158,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
       return;
     }
     this.stream?.destroy(error);
+    this.follower?.end(true);
     const collecting = this.collecting;
     this.collecting = undefined;
     collecting?.reject(error);

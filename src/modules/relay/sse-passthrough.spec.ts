@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { OPENAI_COMPATIBLE_PROVIDERS } from './providers/openai-compatible/openai-channel-types';
 import { OpenAICompatibleAdaptor } from './providers/openai-compatible/openai-compatible.adaptor';
-import { followUpstream, relayEventStream } from './sse-passthrough';
+import { followUpstream, readableSource, relayEventStream } from './sse-passthrough';
 
 /** The bytes a client received, with what a ServerResponse needs for the relay to write to it. */
 class RecordingResponse extends EventEmitter {
@@ -31,7 +31,7 @@ const USAGE_ONLY = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_t
 async function relay(chunks: string[], dropUsageChunks: boolean): Promise<{ text: string; promptTokens?: number }> {
   const upstream = new PassThrough();
   const response = new RecordingResponse();
-  const outcome = relayEventStream(upstream, response as unknown as ServerResponse, adaptor, () => false, dropUsageChunks);
+  const outcome = relayEventStream(readableSource(upstream), response as unknown as ServerResponse, adaptor, () => false, dropUsageChunks);
   for (const chunk of chunks) upstream.write(Buffer.from(chunk));
   upstream.end();
   const result = await outcome;
@@ -67,7 +67,7 @@ async function chunksTakenBeforeDrain(queueLength: number, chunks = 10): Promise
   const upstream = new PassThrough();
   const client = new EventEmitter();
   let taken = 0;
-  followUpstream(upstream, client as never, () => false, () => (taken++, false), () => undefined, queueLength);
+  followUpstream(readableSource(upstream), client as never, () => false, () => (taken++, false), () => undefined, queueLength);
   for (let i = 0; i < chunks; i++) upstream.write(Buffer.from(`data: ${i}\n\n`));
   await new Promise((resolve) => setImmediate(resolve));
   const before = taken;

@@ -28,6 +28,42 @@ export type HeaderList = readonly string[];
 export const SSE_HEADERS: HeaderList = ['content-type', 'text/event-stream; charset=utf-8', 'cache-control', 'no-cache', 'connection', 'keep-alive', 'x-accel-buffering', 'no'];
 
 /**
+ * Where a relayed stream's bytes come from: the upstream's answer itself (UpstreamAnswer,
+ * straight from undici's callbacks) or any Readable (readableSource: a provider's reframed
+ * stream, the tests' streams).
+ */
+export interface ChunkSource {
+  /** Calls `data` for each chunk, then `end` once: `failed` when the body broke off before its end. */
+  follow(data: (chunk: Buffer) => void, end: (failed: boolean) => void): void;
+  pause(): void;
+  resume(): void;
+  /** Stops reading: `end` follows, failed. */
+  destroy(): void;
+}
+
+/** A Readable as a ChunkSource. */
+export function readableSource(upstream: Readable): ChunkSource {
+  return {
+    follow(data, end) {
+      let ended = false;
+      const finish = (failed: boolean) => {
+        if (ended) return;
+        ended = true;
+        upstream.off('data', data);
+        end(failed);
+      };
+      upstream.on('data', data);
+      upstream.once('end', () => finish(false));
+      upstream.once('error', () => finish(true));
+      upstream.once('close', () => finish(!upstream.readableEnded));
+    },
+    pause: () => upstream.pause(),
+    resume: () => upstream.resume(),
+    destroy: () => upstream.destroy(),
+  };
+}
+
+/**
  * Follows an upstream body with backpressure: `onData` writes to the client and answers
  * false when the client's buffer is full; then up to `queueLength` more upstream chunks
  * (StreamCacheQueueLength) are queued for a slow client before the upstream is paused until
@@ -35,7 +71,7 @@ export const SSE_HEADERS: HeaderList = ['content-type', 'text/event-stream; char
  * (`upstreamFailed`) or the client goes away.
  */
 export function followUpstream(
-  upstream: Readable,
+  upstream: ChunkSource,
   response: Pick<ServerResponse, 'on' | 'off'>,
   clientGone: () => boolean,
   onData: (chunk: Buffer) => boolean,
@@ -44,26 +80,23 @@ export function followUpstream(
 ): void {
   let finished = false;
   let queued = 0;
-  const data = (chunk: Buffer) => {
-    if (clientGone()) return;
-    if (!onData(chunk) && ++queued > queueLength) upstream.pause();
-  };
   const drain = () => {
     queued = 0;
     upstream.resume();
   };
-  const end = (upstreamFailed: boolean) => {
-    if (finished) return;
-    finished = true;
-    upstream.off('data', data);
-    response.off('drain', drain);
-    finish(upstreamFailed);
-  };
-  upstream.on('data', data);
   response.on('drain', drain);
-  upstream.once('end', () => end(false));
-  upstream.once('error', () => end(!clientGone()));
-  upstream.once('close', () => end(!upstream.readableEnded && !clientGone()));
+  upstream.follow(
+    (chunk) => {
+      if (finished || clientGone()) return;
+      if (!onData(chunk) && ++queued > queueLength) upstream.pause();
+    },
+    (failed) => {
+      if (finished) return;
+      finished = true;
+      response.off('drain', drain);
+      finish(failed && !clientGone());
+    },
+  );
 }
 
 const NEWLINE = 0x0a;
@@ -139,7 +172,7 @@ export class EventStreamWriter implements ClientStreamWriter {
  * bytes: until then the caller may still retry.
  */
 export function relayEventStream(
-  upstream: Readable,
+  upstream: ChunkSource,
   response: ServerResponse,
   adaptor: ProviderAdaptor,
   clientGone: () => boolean,

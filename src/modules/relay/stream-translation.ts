@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import type { Readable } from 'node:stream';
 import type { StreamEncoder } from './formats/inbound-format';
 import type { JsonObject, StreamDecoder } from './providers/adaptor';
 import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from './providers/usage';
-import { EventStreamWriter, followUpstream, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
+import { EventStreamWriter, followUpstream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
 
 /**
  * Relays a stream whose format the client does not speak: the adaptor's decoder turns the
@@ -14,7 +13,7 @@ import { EventStreamWriter, followUpstream, type ClientStreamWriter, type Stream
  * still retry.
  */
 export function relayTranslatedStream(
-  upstream: Readable,
+  upstream: ChunkSource,
   response: ServerResponse,
   decoder: StreamDecoder,
   encoder: StreamEncoder,

@@ -5,13 +5,12 @@ import type { UpstreamAnswer } from '../../outbound/upstream-answer';
 import { isBelievableUsage } from '../../billing/billing-formula';
 import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
-import type { Readable } from 'node:stream';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
 import { canReadRawUsage, canReframeStreams, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
-import { EventStreamWriter, relayEventStream, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
+import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
@@ -45,7 +44,7 @@ export class RelayDeliverStage {
     // A stream in the provider's own framing (AWS event-stream, Gemini's JSON array) continues as SSE.
     const ownFraming = request.stream && canReframeStreams(adaptor) && adaptor.framesOwnStream(upstreamType);
     if (ownFraming || upstreamType.includes('event-stream')) {
-      const body = ownFraming ? adaptor.reframeStream(answer.body) : answer.body;
+      const body = ownFraming ? readableSource(adaptor.reframeStream(answer.body)) : answer;
       const writer = clientStreamWriter(request, response);
       const queueLength = this.options.get('StreamCacheQueueLength');
       const outcome = passThrough
@@ -86,7 +85,7 @@ export class RelayDeliverStage {
     return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
   }
 
-  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: Readable, response: ServerResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {
+  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ServerResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {
     const usage = new UsageMeter();
     const decoder = adaptor.createStreamDecoder(target, usage);
     const encoder = request.route.inbound.createStreamEncoder(clientOptions(request));
