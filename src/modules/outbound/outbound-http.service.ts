@@ -62,16 +62,7 @@ export class OutboundHttpService implements OnApplicationShutdown {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.agent.request({
-      origin: call.url.origin,
-      path: call.url.pathname + call.url.search,
-      method: call.method,
-      headers: call.headers,
-      body: call.body,
-      signal: call.signal,
-      headersTimeout: call.headersTimeoutMs,
-      bodyTimeout: call.bodyTimeoutMs,
-    });
+    return this.agent.request({ ...dispatchOptions(call), signal: call.signal });
   }
 
   /**
@@ -84,20 +75,7 @@ export class OutboundHttpService implements OnApplicationShutdown {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return new Promise((resolve, reject) => {
-      this.agent.dispatch(
-        {
-          origin: call.url.origin,
-          path: call.url.pathname + call.url.search,
-          method: call.method,
-          headers: call.headers,
-          body: call.body,
-          headersTimeout: call.headersTimeoutMs,
-          bodyTimeout: call.bodyTimeoutMs,
-        },
-        new UpstreamAnswerReader(call.signal, { resolve, reject }),
-      );
-    });
+    return new Promise((resolve, reject) => this.agent.dispatch(dispatchOptions(call), new UpstreamAnswerReader(call.signal, { resolve, reject })));
   }
 
   /**
@@ -147,6 +125,19 @@ export class OutboundHttpService implements OnApplicationShutdown {
   private createAgent(): Agent {
     return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, pipelining: 1, connections: 1024, connect: { ...this.tls, lookup: this.guard.lookup } });
   }
+}
+
+/** The call as undici's request options (all but the abort signal, which each reader takes its own way). */
+function dispatchOptions(call: OutboundCall): Dispatcher.DispatchOptions {
+  return {
+    origin: call.url.origin,
+    path: call.url.pathname + call.url.search,
+    method: call.method,
+    headers: call.headers,
+    body: call.body,
+    headersTimeout: call.headersTimeoutMs,
+    bodyTimeout: call.bodyTimeoutMs,
+  };
 }
 
 function nextHop(previous: OutboundCall, url: URL, status: number): OutboundCall {

@@ -28,10 +28,8 @@ export interface UpstreamAnswer {
   /** Backpressure for `follow`: no more chunks until `resume`. */
   pause(): void;
   resume(): void;
-  /** Stops reading (the connection closes); a follower's `end` comes, failed. */
+  /** Drops the body: the connection closes unless the answer was already complete; a follower's `end` comes, failed. */
   destroy(): void;
-  /** Drops the body: the connection closes unless the answer was already complete. */
-  discard(): void;
 }
 
 /**
@@ -99,10 +97,6 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
   }
 
   destroy(): void {
-    this.discard();
-  }
-
-  discard(): void {
     this.chunks = [];
     if (!this.ended) this.controller?.abort(new errors.RequestAbortedError());
   }
@@ -172,7 +166,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
 
   /** Past the limit: the rest is never read, so a huge answer does not grow the gateway's memory. */
   private dropped(): undefined {
-    this.discard();
+    this.destroy();
     return undefined;
   }
 }

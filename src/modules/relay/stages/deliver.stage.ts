@@ -152,7 +152,7 @@ function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor,
 function readCapped(answer: UpstreamAnswer, limit: number): Promise<Buffer | undefined> {
   const declared = Number(answer.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    answer.discard();
+    answer.destroy();
     return Promise.resolve(undefined);
   }
   return answer.collect(limit);

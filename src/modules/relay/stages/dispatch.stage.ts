@@ -86,7 +86,7 @@ export class RelayDispatchStage {
 
     if (answer.statusCode >= 300 && answer.statusCode < 400) {
       // The relay follows no redirect (the key would travel to another host): the channel is at fault.
-      answer.discard();
+      answer.destroy();
       return failed(new RelayError('channel:bad_response', 'The upstream answered with a redirect, which the gateway does not follow', 502));
     }
     if (answer.statusCode >= 400) {
