@@ -30,7 +30,7 @@ export interface GuardedGroup {
 export class RawSql implements OnApplicationShutdown {
   private readonly writer?: SqliteWriter;
   /** SQLite: applyGuarded on TypeORM's connection, for a lone hold (see applyGuarded). */
-  private readonly applyGuardedHere?: (groups: GuardedGroup[], combined?: GuardedGroup) => number[];
+  private readonly applyGuardedHere?: (groups: GuardedGroup[]) => number[];
   /** When holds last went to the writer thread (performance.now()). */
   private lastHoldSentAt = 0;
   /**
@@ -61,13 +61,10 @@ export class RawSql implements OnApplicationShutdown {
    * Applies each group's updates in order, all or none: at the first one that changes no row
    * (its guard failed) the group's earlier ones are taken back. Answers, per group, the index
    * of the update that failed, or -1 when all applied. A group that applied writes its record.
-   *
-   * `combined`, when given, does the work of all groups at once (their amounts summed per
-   * row): tried first, and when every guard holds (its record written) the groups need not
-   * run one by one. Everything is one transaction, on SQLite and on MySQL: the takes and their
-   * record commit together or not at all.
+   * Everything is one transaction, on SQLite and on MySQL: the takes and their records commit
+   * together or not at all.
    */
-  async applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
+  async applyGuarded(groups: GuardedGroup[]): Promise<number[]> {
     if (this.writer) {
       // When the relay is quiet (a lone hold, the writer thread idle, no batch sent to it for a
       // while) the hold runs right here, at once: the thread hop (two wake-ups) would be most
@@ -76,20 +73,18 @@ export class RawSql implements OnApplicationShutdown {
       // connection a statement would join an open TypeORM transaction; none is open here,
       // since transaction bodies await only database calls, see Transactions.)
       const now = performance.now();
-      if (groups.length === 1 && this.writer.idle && now - this.lastHoldSentAt > QUIET_MS) return this.applyGuardedHere!(groups, combined);
+      if (groups.length === 1 && this.writer.idle && now - this.lastHoldSentAt > QUIET_MS) return this.applyGuardedHere!(groups);
       this.lastHoldSentAt = now;
-      return this.writer.applyGuarded(groups, combined);
+      return this.writer.applyGuarded(groups);
     }
     return this.inMysqlTransaction(async (run) => {
-      const applyGroup = async (group: GuardedGroup): Promise<number> => {
-        const failed = await applyGuardedOneByOne(group.updates, run);
-        if (failed < 0) for (const statement of group.record) await run(statement);
-        return failed;
-      };
-      if (combined && (await applyGroup(combined)) < 0) return groups.map(() => -1);
       // In order, as on SQLite: when quota runs short, the first asked is the first served.
       const failures: number[] = [];
-      for (const group of groups) failures.push(await applyGroup(group));
+      for (const group of groups) {
+        const failed = await applyGuardedOneByOne(group.updates, run);
+        if (failed < 0) for (const statement of group.record) await run(statement);
+        failures.push(failed);
+      }
       return failures;
     });
   }

@@ -8,4 +8,4 @@ export interface SqliteConnection {
 
 export function statementCache(db: SqliteConnection): { run(statement: Statement): number; all(statement: Statement): unknown[] };
 
-export function guardedWriter(db: SqliteConnection, run: (statement: Statement) => number): (groups: GuardedGroup[], combined?: GuardedGroup) => number[];
+export function guardedWriter(db: SqliteConnection, run: (statement: Statement) => number): (groups: GuardedGroup[]) => number[];

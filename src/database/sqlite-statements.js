@@ -21,7 +21,7 @@ function statementCache(db) {
 }
 
 /**
- * A function that runs `applyGuarded(groups, combined)` in one IMMEDIATE transaction on `db`,
+ * A function that runs `applyGuarded(groups)` in one IMMEDIATE transaction on `db`,
  * with `run(statement)` answering the rows a statement changed. See RawSql.applyGuarded.
  */
 function guardedWriter(db, run) {
@@ -42,12 +42,9 @@ function guardedWriter(db, run) {
     return failed;
   }
 
-  const transaction = db.transaction((groups, combined) => {
-    if (combined && applyGroup(combined) < 0) return groups.map(() => -1);
-    return groups.map(applyGroup);
-  });
+  const transaction = db.transaction((groups) => groups.map(applyGroup));
   // IMMEDIATE: the write lock is taken at BEGIN, so no write is refused for a snapshot another connection has moved past.
-  return (groups, combined) => transaction.immediate(groups, combined);
+  return (groups) => transaction.immediate(groups);
 }
 
 module.exports = { statementCache, guardedWriter };

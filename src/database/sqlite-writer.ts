@@ -5,7 +5,7 @@ import type { GuardedGroup, Statement } from './raw-sql';
 type WriterRequest =
   | { kind: 'run'; statements: Statement[] }
   | { kind: 'select'; statement: Statement }
-  | { kind: 'guarded'; groups: GuardedGroup[]; combined?: GuardedGroup }
+  | { kind: 'guarded'; groups: GuardedGroup[] }
   | { kind: 'pragma'; pragma: string }
   | { kind: 'close' };
 
@@ -55,8 +55,8 @@ export class SqliteWriter {
     return this.thread.send({ kind: 'run', statements });
   }
 
-  applyGuarded(groups: GuardedGroup[], combined?: GuardedGroup): Promise<number[]> {
-    return this.thread.send({ kind: 'guarded', groups, combined });
+  applyGuarded(groups: GuardedGroup[]): Promise<number[]> {
+    return this.thread.send({ kind: 'guarded', groups });
   }
 
   select<Row>(statement: Statement): Promise<Row[]> {

@@ -7,7 +7,7 @@
  * Messages in, each with an id:
  *   { kind: 'run', statements }            all in one transaction
  *   { kind: 'select', statement }          answers the rows
- *   { kind: 'guarded', groups, combined }  see RawSql.applyGuarded; answers failures per group
+ *   { kind: 'guarded', groups }            see RawSql.applyGuarded; answers failures per group
  *   { kind: 'pragma', pragma }             a checkpoint, PRAGMA optimize
  *   { kind: 'close' }
  * Messages out: { id, result } or { id, error: { message, code } }
@@ -32,7 +32,7 @@ parentPort.on('message', (message) => {
     let result;
     if (message.kind === 'run') runAll.immediate(message.statements);
     else if (message.kind === 'select') result = all(message.statement);
-    else if (message.kind === 'guarded') result = applyGuarded(message.groups, message.combined);
+    else if (message.kind === 'guarded') result = applyGuarded(message.groups);
     else if (message.kind === 'pragma') result = db.pragma(message.pragma);
     else if (message.kind === 'close') db.close();
     parentPort.postMessage({ id: message.id, result });
