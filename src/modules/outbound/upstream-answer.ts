@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { errors, type Dispatcher } from 'undici';
+import { errors, util, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'undici/types/header';
 
 /** What a relay call can be aborted by: undici's signal shape (see UpstreamAbort). */
@@ -36,11 +36,20 @@ export interface UpstreamAnswer {
  * undici's handler for one relay call, and the answer it builds. Resolves `answered` at the
  * answer's headers (or rejects with the transport's error before them); chunks that arrive
  * before the caller chooses how to read the body wait in `chunks`.
+ *
+ * It speaks the callbacks undici 7's Client itself calls (onConnect, onHeaders, onData,
+ * onComplete, onError). A handler of the newer form (onRequestStart, onResponseStart, …) is
+ * wrapped per call in an adapter that also parses every header and trailer into an object;
+ * here the headers are parsed only when read.
  */
 export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, UpstreamAnswer {
   statusCode = 0;
-  headers: IncomingHttpHeaders = {};
-  private controller?: Dispatcher.DispatchController;
+  private rawHeaders: Buffer[] = [];
+  private parsedHeaders?: IncomingHttpHeaders;
+  private abortCall?: (reason: Error) => void;
+  private resumeCall?: () => void;
+  /** Asked by pause(): undici stops reading when onHeaders or onData answers false. */
+  private paused = false;
   private chunks: Buffer[] = [];
   private size = 0;
   private ended = false;
@@ -48,19 +57,23 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
   private stream?: Readable;
   private collecting?: { limit: number; resolve(body: Buffer | undefined): void; reject(error: Error): void };
   private follower?: { data(chunk: Buffer): void; end(failed: boolean): void };
-  private readonly onAbort = () => this.controller?.abort(new errors.RequestAbortedError());
+  private readonly onAbort = () => this.abortCall?.(new errors.RequestAbortedError());
 
   constructor(
     private readonly signal: AbortEmitter | undefined,
     private answered: { resolve(answer: UpstreamAnswer): void; reject(error: Error): void } | undefined,
   ) {}
 
+  get headers(): IncomingHttpHeaders {
+    return (this.parsedHeaders ??= util.parseHeaders(this.rawHeaders) as IncomingHttpHeaders);
+  }
+
   get body(): Readable {
     if (this.stream) return this.stream;
     const stream = new Readable({
-      read: () => this.controller?.resume(),
+      read: () => this.resume(),
       destroy: (error, callback) => {
-        if (!this.ended) this.controller?.abort(error ?? new errors.RequestAbortedError());
+        if (!this.ended) this.abortCall?.(error ?? new errors.RequestAbortedError());
         callback(error);
       },
     });
@@ -89,39 +102,46 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
   }
 
   pause(): void {
-    this.controller?.pause();
+    this.paused = true;
   }
 
   resume(): void {
-    this.controller?.resume();
+    if (!this.paused) return;
+    this.paused = false;
+    this.resumeCall?.();
   }
 
   destroy(): void {
     this.chunks = [];
-    if (!this.ended) this.controller?.abort(new errors.RequestAbortedError());
+    if (!this.ended) this.abortCall?.(new errors.RequestAbortedError());
   }
 
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abortCall = abort;
     if (!this.signal) return;
-    if (this.signal.aborted) controller.abort(new errors.RequestAbortedError());
+    if (this.signal.aborted) abort(new errors.RequestAbortedError());
     else this.signal.once('abort', this.onAbort);
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     // 1xx answers (100 Continue) come before the real one.
-    if (statusCode < 200) return;
+    if (statusCode < 200) return true;
     this.statusCode = statusCode;
-    this.headers = headers;
+    this.rawHeaders = rawHeaders;
+    this.resumeCall = resume;
     this.answered?.resolve(this);
     this.answered = undefined;
+    return !this.paused;
   }
 
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.follower) return this.follower.data(chunk);
+  onData(chunk: Buffer): boolean {
+    if (this.follower) {
+      this.follower.data(chunk);
+      return !this.paused;
+    }
     if (this.stream) {
-      if (!this.stream.push(chunk)) controller.pause();
-      return;
+      if (!this.stream.push(chunk)) this.paused = true;
+      return !this.paused;
     }
     this.chunks.push(chunk);
     this.size += chunk.length;
@@ -130,9 +150,10 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
       this.collecting = undefined;
       collecting.resolve(this.dropped());
     }
+    return !this.paused;
   }
 
-  onResponseEnd(): void {
+  onComplete(): void {
     this.ended = true;
     this.signal?.off('abort', this.onAbort);
     if (this.stream) this.stream.push(null);
@@ -142,7 +163,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
     collecting?.resolve(this.whole());
   }
 
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+  onError(error: Error): void {
     this.signal?.off('abort', this.onAbort);
     this.failure = error;
     this.chunks = [];
