@@ -58,6 +58,16 @@ describe('UpstreamAnswerReader', () => {
     expect((await collected)?.toString()).toBe('{"a":1}');
   });
 
+  it('reads one header by its lower-case name without parsing the rest, and all of them on demand', async () => {
+    const { client, answer } = started();
+    client.headers(200, { 'Content-Type': 'text/event-stream', 'X-Trace': 'a' });
+    const upstream = await answer;
+    expect(upstream.header('content-type')).toBe('text/event-stream');
+    expect(upstream.header('content-length')).toBeUndefined();
+    expect(upstream.headers).toEqual({ 'content-type': 'text/event-stream', 'x-trace': 'a' });
+    expect(upstream.header('x-trace')).toBe('a');
+  });
+
   it('stops reading a body past the limit, and answers undefined', async () => {
     const { client, answer } = started();
     client.headers(200, {});

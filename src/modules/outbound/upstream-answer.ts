@@ -18,7 +18,9 @@ export interface AbortEmitter {
  */
 export interface UpstreamAnswer {
   statusCode: number;
-  headers: IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
+  /** One header's value (the first of a repeated one) without parsing the rest; `name` in lower case. */
+  header(name: string): string | undefined;
   /** The body as a stream, with backpressure; made on first use. */
   readonly body: Readable;
   /** The whole body, or undefined (the rest not read, the connection closed) once it passes `limit` bytes. */
@@ -66,6 +68,18 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
 
   get headers(): IncomingHttpHeaders {
     return (this.parsedHeaders ??= util.parseHeaders(this.rawHeaders) as IncomingHttpHeaders);
+  }
+
+  header(name: string): string | undefined {
+    if (this.parsedHeaders) {
+      const value = this.parsedHeaders[name];
+      return Array.isArray(value) ? value[0] : value;
+    }
+    const raw = this.rawHeaders;
+    for (let index = 0; index < raw.length; index += 2) {
+      if (raw[index].length === name.length && util.headerNameToString(raw[index]) === name) return raw[index + 1].toString('latin1');
+    }
+    return undefined;
   }
 
   get body(): Readable {

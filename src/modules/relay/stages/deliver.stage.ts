@@ -40,7 +40,7 @@ export class RelayDeliverStage {
   async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: UpstreamAnswer, response: ServerResponse): Promise<AttemptResult> {
     const headersAt = performance.now();
     const passThrough = takesClientFormat(adaptor, target, request.route.inbound.wire);
-    const upstreamType = String(answer.headers['content-type'] ?? '');
+    const upstreamType = answer.header('content-type') ?? '';
     // A stream in the provider's own framing (AWS event-stream, Gemini's JSON array) continues as SSE.
     const ownFraming = request.stream && canReframeStreams(adaptor) && adaptor.framesOwnStream(upstreamType);
     if (ownFraming || upstreamType.includes('event-stream')) {
@@ -150,7 +150,7 @@ function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor,
  * huge answer must not grow the gateway's memory by its size).
  */
 function readCapped(answer: UpstreamAnswer, limit: number): Promise<Buffer | undefined> {
-  const declared = Number(answer.headers['content-length']);
+  const declared = Number(answer.header('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     answer.destroy();
     return Promise.resolve(undefined);
