@@ -62,9 +62,9 @@ export class RawSql implements OnApplicationShutdown {
    * (its guard failed) the group's earlier ones are taken back. Answers, per group, the index
    * of the update that failed, or -1 when all applied. A group that applied writes its record.
    * Everything is one transaction, on SQLite and on MySQL: the takes and their records commit
-   * together or not at all.
+   * together or not at all. `lone`: the one hold the relay asked for in a while (see below).
    */
-  async applyGuarded(groups: GuardedGroup[]): Promise<number[]> {
+  async applyGuarded(groups: GuardedGroup[], lone = false): Promise<number[]> {
     if (this.writer) {
       // When the relay is quiet (a lone hold, the writer thread idle, no batch sent to it for a
       // while) the hold runs right here, at once: the thread hop (two wake-ups) would be most
@@ -73,7 +73,7 @@ export class RawSql implements OnApplicationShutdown {
       // connection a statement would join an open TypeORM transaction; none is open here,
       // since transaction bodies await only database calls, see Transactions.)
       const now = performance.now();
-      if (groups.length === 1 && this.writer.idle && now - this.lastHoldSentAt > QUIET_MS) return this.applyGuardedHere!(groups);
+      if (lone && this.writer.idle && now - this.lastHoldSentAt > QUIET_MS) return this.applyGuardedHere!(groups);
       this.lastHoldSentAt = now;
       return this.writer.applyGuarded(groups);
     }

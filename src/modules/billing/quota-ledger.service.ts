@@ -268,7 +268,7 @@ export class QuotaLedgerService {
         updates: item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)),
         record: [{ sql: this.sql.upsertAddingSql('quota_holds', JOURNAL_COLUMNS, 1, ['id'], ['from_token', 'from_user']), parameters: journalValues(item.hold, now) }],
       }));
-      const failures = await this.sql.applyGuarded(groups);
+      const failures = await this.sql.applyGuarded(groups, batch.length === 1);
       batch.forEach((item, index) => {
         const failed = failures[index];
         if (failed >= 0) return item.reject(new InsufficientQuotaError(item.holders[failed]));
