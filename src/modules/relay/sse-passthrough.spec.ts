@@ -28,14 +28,14 @@ const adaptor = new OpenAICompatibleAdaptor(OPENAI_COMPATIBLE_PROVIDERS[0]);
 const CONTENT = 'data: {"choices":[{"index":0,"delta":{"content":"héllo"}}]}';
 const USAGE_ONLY = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}';
 
-async function relay(chunks: string[], dropUsageChunks: boolean): Promise<{ text: string; promptTokens?: number }> {
+async function relay(chunks: string[], dropUsageChunks: boolean): Promise<{ text: string; promptTokens?: number; deliveredText: string }> {
   const upstream = new PassThrough();
   const response = new RecordingResponse();
   const outcome = relayEventStream(readableSource(upstream), response as unknown as ServerResponse, adaptor, () => false, dropUsageChunks);
   for (const chunk of chunks) upstream.write(Buffer.from(chunk));
   upstream.end();
   const result = await outcome;
-  return { text: response.text, promptTokens: result.usage?.promptTokens };
+  return { text: response.text, promptTokens: result.usage?.promptTokens, deliveredText: result.deliveredText() };
 }
 
 describe('SSE pass-through', () => {
@@ -54,6 +54,15 @@ describe('SSE pass-through', () => {
     const { text, promptTokens } = await relay([stream], false);
     expect(text).toBe(stream);
     expect(promptTokens).toBe(3);
+  });
+
+  it('reads the text of an answer without usage, in order, whatever its chunks and line ends', async () => {
+    const line = (content: string) => `data: {"choices":[{"index":0,"delta":{"content":"${content}"}}]}`;
+    const stream = [line('héllo'), '', line(' wörld'), '', ': keep-alive', '', line('!'), '', 'data: [DONE]', '', ''].join('\r\n');
+    const { text, promptTokens, deliveredText } = await relay([stream.slice(0, 30), stream.slice(30, 120), stream.slice(120)], true);
+    expect(text).toBe(stream);
+    expect(promptTokens).toBeUndefined();
+    expect(deliveredText).toBe('héllo wörld!');
   });
 
   it('delivers a last line that never got its newline', async () => {

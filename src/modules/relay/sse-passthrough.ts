@@ -163,8 +163,8 @@ export class EventStreamWriter implements ClientStreamWriter {
 /**
  * Passes a server-sent-event stream to the client as the upstream sends it, whole lines at a
  * time (no buffering of the answer), with backpressure. Along the way it only looks for events
- * that may carry usage; other events are kept as strings and parsed at the end only if the
- * upstream never reported usage, so the common path costs a line split and a regex test.
+ * that may carry usage; the rest is kept as text and parsed at the end only if the upstream
+ * never reported usage, so the common path costs one regex test per chunk.
  *
  * A chunk that only carries usage (empty `choices`) is billed from and then dropped when the
  * client did not ask for usage (`dropUsageChunks`): OpenAI never sends it unasked, and common
@@ -181,18 +181,18 @@ export function relayEventStream(
   queueLength = 0,
 ): Promise<StreamOutcome> {
   return new Promise((resolve) => {
-    const events: string[] = [];
+    /** The stream's lines without usage, in order: read only if the upstream reports none. */
+    const unread: string[] = [];
     let usageText = '';
     const usage = new UsageMeter();
     let pending: Buffer | undefined;
 
-    /** Reads one whole data line; true when the line is a usage-only chunk to keep from the client. */
+    /** Reads one whole line; true when the line is a usage-only chunk to keep from the client. */
     const readLine = (line: string): boolean => {
-      if (!line.startsWith('data:')) return false;
-      const data = line.slice(5).trim();
-      if (data === '' || data === '[DONE]') return false;
+      const data = eventData(line);
+      if (data === undefined) return false;
       if (!adaptor.streamUsageMarker.test(data)) {
-        events.push(data);
+        unread.push(line);
         return false;
       }
       const reading = adaptor.parseStreamEvent(data);
@@ -207,6 +207,13 @@ export function relayEventStream(
      * would cost an encoding copy per chunk.
      */
     const pass = (bytes: Buffer): boolean => {
+      // Most chunks carry no usage: one test of the whole chunk (whole lines, so whole
+      // characters) spares splitting it into lines. The marker never spans two lines.
+      const text = bytes.toString('utf8');
+      if (!adaptor.streamUsageMarker.test(text)) {
+        unread.push(text);
+        return writer.write(bytes);
+      }
       let kept: Buffer[] | undefined;
       let keptFrom = 0;
       let start = 0;
@@ -255,7 +262,12 @@ export function relayEventStream(
           upstreamFailed,
           deliveredText: () => {
             let text = usageText;
-            for (const data of events) text += (adaptor.parseStreamEvent(data) as AnswerReading | undefined)?.text ?? '';
+            for (const lines of unread) {
+              for (const line of lines.split('\n')) {
+                const data = eventData(line);
+                if (data !== undefined) text += (adaptor.parseStreamEvent(data) as AnswerReading | undefined)?.text ?? '';
+              }
+            }
             return text;
           },
         });
@@ -263,4 +275,11 @@ export function relayEventStream(
       queueLength,
     );
   });
+}
+
+/** A `data:` line's payload, or undefined for any other line, an empty payload and `[DONE]`. */
+function eventData(line: string): string | undefined {
+  if (!line.startsWith('data:')) return undefined;
+  const data = line.slice(5).trim();
+  return data === '' || data === '[DONE]' ? undefined : data;
 }
