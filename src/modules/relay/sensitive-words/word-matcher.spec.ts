@@ -42,6 +42,22 @@ describe('WordMatcher', () => {
     expect(WordMatcher.build(['abcd', 'bce'], limit).contains('abcf')).toBe(false);
   });
 
+  it.each(forms)('finds a word wherever it sits in a long text, which is scanned in four stretches (%s)', (_form, limit) => {
+    const matcher = WordMatcher.build(['needle', 'Ab'], limit);
+    for (const length of [1023, 1024, 1027, 4099, 10_000]) {
+      const filler = 'a cde fghi '.repeat(Math.ceil(length / 11)).slice(0, length);
+      expect(matcher.contains(filler)).toBe(false);
+      const stretch = Math.ceil(length / 4);
+      const places = [0, length - 6, ...[1, 2, 3].flatMap((k) => Array.from({ length: 8 }, (_, d) => k * stretch - 6 + d))];
+      for (const at of places) {
+        const text = filler.slice(0, at) + 'NEEDLE' + filler.slice(at + 6);
+        expect({ length, at, found: matcher.contains(text) }).toEqual({ length, at, found: true });
+      }
+    }
+    expect(matcher.contains('x'.repeat(5000) + 'ab')).toBe(true);
+    expect(matcher.contains('敏'.repeat(3000) + 'needl')).toBe(false);
+  });
+
   // Chinese words over a few characters (many shared prefixes), and a character in no word.
   const alphabets = [
     ['ASCII', 'abcAB', 'abcABx'],

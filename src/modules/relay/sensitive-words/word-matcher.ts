@@ -1,7 +1,8 @@
 /**
  * Finds whether a text contains any of a list of words, case-insensitively, in one pass over
- * the text (Aho–Corasick). Built once per change of the word list; `contains` allocates
- * nothing. Text and words are compared as UTF-16 code units, each folded to lower case.
+ * the text (Aho–Corasick; a long text in four stretches read side by side). Built once per change of the word list; `contains` allocates
+ * nothing (it reads the text through a scratch array). Text and words are compared as UTF-16
+ * code units, each folded to lower case.
  *
  * The automaton is compiled to a dense table (state × character class) when that fits in
  * DENSE_TABLE_LIMIT entries: then one table read per character. Word lists over a large
@@ -136,18 +137,97 @@ function denseAutomaton(words: readonly string[], classOf: Uint16Array, classes:
       }
     }
   }
-  for (let i = 0; i < states * classes; i++) next[i] = accepts[next[i]] ? -1 : next[i] * classes;
+  // Rows in breadth-first order: a scan spends nearly all its time in the shallow states, whose
+  // rows then sit together at the table's start instead of strewn across megabytes.
+  const position = new Int32Array(states);
+  for (let at = 0; at < states; at++) position[order[at]] = at;
+  const table = new Int32Array(states * classes);
+  for (let at = 0; at < states; at++) {
+    const from = order[at] * classes;
+    const to = at * classes;
+    for (let characterClass = 0; characterClass < classes; characterClass++) {
+      const target = next[from + characterClass];
+      table[to + characterClass] = accepts[target] ? -1 : position[target] * classes;
+    }
+  }
+  /** From `row`, reads units[from, to): the row reached, or -1 at the end of a word. */
+  const scan = (units: Uint16Array, unitClasses: Uint16Array, from: number, to: number, row: number): number => {
+    for (let i = from; i < to; i++) {
+      row = table[row + unitClasses[units[i]]];
+      if (row < 0) return -1;
+    }
+    return row;
+  };
+  const reach = longestWord(words) - 1;
   return {
     contains(text, unitClasses) {
-      let row = 0;
-      for (let i = 0; i < text.length; i++) {
-        const to = next[row + unitClasses[text.charCodeAt(i)]];
-        if (to < 0) return true;
-        row = to;
+      const units = utf16Units(text);
+      const length = text.length;
+      if (length < LANED_SCAN_FROM) return scan(units, unitClasses, 0, length, ROOT) < 0;
+      // Four stretches scanned side by side (see laneEnds): each read waits for the one
+      // before it, so one scan leaves the processor waiting; four independent ones overlap.
+      const stretch = Math.ceil(length / 4);
+      const ends = laneEnds(length, stretch, reach);
+      const together = Math.min(ends[0], ends[1] - stretch, ends[2] - 2 * stretch, ends[3] - 3 * stretch);
+      let row0 = ROOT;
+      let row1 = ROOT;
+      let row2 = ROOT;
+      let row3 = ROOT;
+      for (let i = 0; i < together; i++) {
+        row0 = table[row0 + unitClasses[units[i]]];
+        row1 = table[row1 + unitClasses[units[stretch + i]]];
+        row2 = table[row2 + unitClasses[units[2 * stretch + i]]];
+        row3 = table[row3 + unitClasses[units[3 * stretch + i]]];
+        if ((row0 | row1 | row2 | row3) < 0) return true;
       }
-      return false;
+      return (
+        scan(units, unitClasses, together, ends[0], row0) < 0 ||
+        scan(units, unitClasses, stretch + together, ends[1], row1) < 0 ||
+        scan(units, unitClasses, 2 * stretch + together, ends[2], row2) < 0 ||
+        scan(units, unitClasses, 3 * stretch + together, ends[3], row3) < 0
+      );
     },
   };
+}
+
+function longestWord(words: readonly string[]): number {
+  return words.reduce((longest, word) => Math.max(longest, word.length), 0);
+}
+
+/** Texts from this many units are scanned in four stretches (see laneEnds). */
+const LANED_SCAN_FROM = 1024;
+
+/**
+ * A long text is scanned as four stretches side by side, each from the root: where each stops
+ * reading. A stretch reads on past its end by `reach` (the longest word less one unit), so
+ * every word that starts in it ends in it.
+ */
+function laneEnds(length: number, stretch: number, reach: number): Int32Array {
+  return Int32Array.from([1, 2, 3, 4], (lane) => Math.min(length, lane * stretch + reach));
+}
+
+let unitsScratch = new Uint16Array(4096);
+let unitsScratchBytes = Buffer.from(unitsScratch.buffer);
+/** Longer texts get a copy of their own, so one huge prompt does not keep megabytes for good. */
+const UNITS_SCRATCH_MAX = 1 << 20;
+
+/**
+ * The text's UTF-16 units in a typed array, reused (valid until the next call). Copying costs
+ * less than reading the string with charCodeAt, which checks its representation every time.
+ */
+function utf16Units(text: string): Uint16Array {
+  if (text.length > unitsScratch.length) {
+    const units = new Uint16Array(Math.max(text.length, Math.min(UNITS_SCRATCH_MAX, 2 * unitsScratch.length)));
+    const bytes = Buffer.from(units.buffer);
+    if (units.length > UNITS_SCRATCH_MAX) {
+      bytes.write(text, 0, 'utf16le');
+      return units;
+    }
+    unitsScratch = units;
+    unitsScratchBytes = bytes;
+  }
+  unitsScratchBytes.write(text, 0, 'utf16le');
+  return unitsScratch;
 }
 
 /** The trie built in a map keyed by state × classes + class, then compiled to a double array and the hot states' rows. */
@@ -218,34 +298,52 @@ function sparseAutomaton(words: readonly string[], classOf: Uint16Array, classes
     for (let characterClass = 1; characterClass < classes; characterClass++) rows[row + characterClass] = cells[step(state, characterClass) + 3];
   });
   const rootNextCode = rootNextCell.map((cell) => cells[cell + 3]);
+  /** The code after reading a unit of `characterClass` in the state of code `state`. */
+  const advance = (state: number, characterClass: number): number => {
+    // A hot state: one read (class 0, a unit in no word, leads to the root).
+    if (state < 0) return rows[characterClass - state];
+    if (characterClass === 0) return ROOT;
+    for (;;) {
+      if (state === ROOT) return rootNextCode[characterClass];
+      const child = cells[state] + characterClass * CELL;
+      if (cells[child + 1] === state) return cells[child + 3];
+      state = cells[state + 2];
+    }
+  };
+  /** From `state`, reads units[from, to): the code reached, or ACCEPTED at the end of a word. */
+  const scan = (units: Uint16Array, unitClasses: Uint16Array, from: number, to: number, state: number): number => {
+    for (let i = from; i < to; i++) {
+      state = advance(state, unitClasses[units[i]]);
+      if (state === ACCEPTED) return ACCEPTED;
+    }
+    return state;
+  };
+  const reach = longestWord(words) - 1;
   return {
     contains(text, unitClasses) {
-      let state = ROOT;
-      for (let i = 0; i < text.length; i++) {
-        const characterClass = unitClasses[text.charCodeAt(i)];
-        if (state < 0) {
-          // A hot state: one read (class 0, a unit in no word, leads to the root).
-          state = rows[characterClass - state];
-        } else if (characterClass === 0) {
-          state = ROOT;
-          continue;
-        } else {
-          for (;;) {
-            if (state === ROOT) {
-              state = rootNextCode[characterClass];
-              break;
-            }
-            const child = cells[state] + characterClass * CELL;
-            if (cells[child + 1] === state) {
-              state = cells[child + 3];
-              break;
-            }
-            state = cells[state + 2];
-          }
-        }
-        if (state === ACCEPTED) return true;
+      const units = utf16Units(text);
+      const length = text.length;
+      if (length < LANED_SCAN_FROM) return scan(units, unitClasses, 0, length, ROOT) === ACCEPTED;
+      const stretch = Math.ceil(length / 4);
+      const ends = laneEnds(length, stretch, reach);
+      const together = Math.min(ends[0], ends[1] - stretch, ends[2] - 2 * stretch, ends[3] - 3 * stretch);
+      let state0 = ROOT;
+      let state1 = ROOT;
+      let state2 = ROOT;
+      let state3 = ROOT;
+      for (let i = 0; i < together; i++) {
+        state0 = advance(state0, unitClasses[units[i]]);
+        state1 = advance(state1, unitClasses[units[stretch + i]]);
+        state2 = advance(state2, unitClasses[units[2 * stretch + i]]);
+        state3 = advance(state3, unitClasses[units[3 * stretch + i]]);
+        if (state0 === ACCEPTED || state1 === ACCEPTED || state2 === ACCEPTED || state3 === ACCEPTED) return true;
       }
-      return false;
+      return (
+        scan(units, unitClasses, together, ends[0], state0) === ACCEPTED ||
+        scan(units, unitClasses, stretch + together, ends[1], state1) === ACCEPTED ||
+        scan(units, unitClasses, 2 * stretch + together, ends[2], state2) === ACCEPTED ||
+        scan(units, unitClasses, 3 * stretch + together, ends[3], state3) === ACCEPTED
+      );
     },
   };
 }
