@@ -10,6 +10,9 @@ import { setupRoot, type Session } from './accounts';
 import { MockUpstream } from './mock-upstream';
 import { startTestApp, type TestApp } from './test-app';
 
+/** MySQL's "deadlock found": the statement was rolled back and may run again. */
+const MYSQL_DEADLOCK = 1213;
+
 /**
  * Rows the relay tests need, written straight through the app's DataSource (the management
  * API is built elsewhere), each followed by the cache invalidation a real write would make.
@@ -68,9 +71,26 @@ export class RelaySeed {
   }
 
   async deleteAllChannels(): Promise<void> {
-    await this.dataSource.query('DELETE FROM abilities');
-    await this.dataSource.query('DELETE FROM channels');
+    await this.queryRetryingDeadlocks('DELETE FROM abilities');
+    await this.queryRetryingDeadlocks('DELETE FROM channels');
     await this.cacheSync.invalidate(CACHE_NAMES.channels);
+  }
+
+  /**
+   * A whole-table DELETE on MySQL may be picked as a deadlock victim against work the last
+   * test started off the request path (an auto-disable still updating its channel and
+   * abilities): it is run again, as MySQL advises.
+   */
+  private async queryRetryingDeadlocks(sql: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.dataSource.query(sql);
+        return;
+      } catch (error) {
+        const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
+        if (errno !== MYSQL_DEADLOCK || attempt >= 3) throw error;
+      }
+    }
   }
 
   async channel(id: number): Promise<{ status: number; other_info: string | null; used_quota: number; response_time: number; test_time: number }> {

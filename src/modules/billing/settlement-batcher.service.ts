@@ -198,7 +198,8 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       const chunk = journalIds.slice(i, i + JOURNAL_DELETE_CHUNK);
       statements.push({ sql: `DELETE FROM quota_holds WHERE from_user <= 0 AND id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
     }
-    for (const [id, used] of channels) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
+    // By id too: a statement that locks many channels (an administrator's bulk delete) takes them in key order.
+    for (const [id, used] of inLockOrder(channels)) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
     await this.sql.runInTransaction(statements);
     for (const listener of this.writtenListeners) listener(batch);
   }

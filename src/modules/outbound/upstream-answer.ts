@@ -142,6 +142,7 @@ export class UpstreamAnswerReader implements Dispatcher.DispatchHandler, Upstrea
     if (statusCode < 200) return true;
     this.statusCode = statusCode;
     this.rawHeaders = rawHeaders;
+    this.parsedHeaders = undefined;
     this.resumeCall = resume;
     this.answered?.resolve(this);
     this.answered = undefined;
