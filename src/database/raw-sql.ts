@@ -178,7 +178,8 @@ export class RawSql implements OnApplicationShutdown {
   }
 }
 
-const DEADLOCK_ATTEMPTS = 3;
+/** How many times a transaction MySQL rolled back as a deadlock victim is run in all. */
+export const DEADLOCK_ATTEMPTS = 3;
 /** How long after the last hold sent to SQLite's writer thread the relay counts as quiet again. */
 const QUIET_MS = 10;
 
@@ -191,7 +192,7 @@ export function inLockOrder<T>(rows: Map<number, T>): Array<[number, T]> {
 }
 
 /** MySQL's "deadlock found" and "lock wait timeout": the transaction was rolled back and may run again. */
-function isDeadlock(error: unknown): boolean {
+export function isDeadlock(error: unknown): boolean {
   const errno = (error as { driverError?: { errno?: number }; errno?: number } | null)?.driverError?.errno ?? (error as { errno?: number } | null)?.errno;
   return errno === 1213 || errno === 1205;
 }

@@ -4,14 +4,12 @@ import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../src/common/cache/cache-names';
 import { CacheSyncService } from '../../src/common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../src/common/crypto/secret-box';
+import { DEADLOCK_ATTEMPTS, isDeadlock } from '../../src/database/raw-sql';
 import { SettlementBatcherService } from '../../src/modules/billing/settlement-batcher.service';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { setupRoot, type Session } from './accounts';
 import { MockUpstream } from './mock-upstream';
 import { startTestApp, type TestApp } from './test-app';
-
-/** MySQL's "deadlock found": the statement was rolled back and may run again. */
-const MYSQL_DEADLOCK = 1213;
 
 /**
  * Rows the relay tests need, written straight through the app's DataSource (the management
@@ -87,8 +85,7 @@ export class RelaySeed {
         await this.dataSource.query(sql);
         return;
       } catch (error) {
-        const errno = (error as { driverError?: { errno?: number } }).driverError?.errno;
-        if (errno !== MYSQL_DEADLOCK || attempt >= 3) throw error;
+        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
       }
     }
   }
