@@ -1,8 +1,8 @@
 /**
  * Finds whether a text contains any of a list of words, case-insensitively, in one pass over
- * the text (Aho–Corasick; a long text in four stretches read side by side). Built once per change of the word list; `contains` allocates
- * nothing (it reads the text through a scratch array). Text and words are compared as UTF-16
- * code units, each folded to lower case.
+ * the text (Aho–Corasick; a long text in four stretches read side by side). Built once per
+ * change of the word list; `contains` allocates nothing (it reads the text through a scratch
+ * array). Text and words are compared as UTF-16 code units, each folded to lower case.
  *
  * The automaton is compiled to a dense table (state × character class) when that fits in
  * DENSE_TABLE_LIMIT entries: then one table read per character. Word lists over a large
