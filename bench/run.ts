@@ -204,7 +204,7 @@ async function holdOpenStreams(url: string, headers: Record<string, string>, gat
 /**
  * Waits until the servers are idle after a load round (at most IDLE_WAIT_MS): the gateway's
  * last settlement batches or a checkpoint, running beside a timing on this two-core machine,
- * slowed the timed code two or three times over.
+ * would slow the timed code.
  */
 async function idle(children: Child[]): Promise<void> {
   const cpuMicros = async () => (await Promise.all(children.map((child) => stats(child)))).reduce((sum, figures) => sum + figures.cpuMicros, 0);
