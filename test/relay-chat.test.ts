@@ -67,9 +67,16 @@ describe('relay: chat, streaming, billing', () => {
     expect((await send(untouched)).status).toBe(200);
     expect(upstream.requests[0].raw.toString('utf8')).toBe(untouched);
 
+    // A stream gains only the usage request: appended to the client's bytes, which stay as they were.
+    const streamed = '{ "model": "test-model", "stream": true,\n  "messages": [{"role": "user", "content": "héllo"}] }';
+    const streamedAnswer = await send(streamed);
+    expect(streamedAnswer.status).toBe(200);
+    await streamedAnswer.text();
+    expect(upstream.requests[1].raw.toString('utf8')).toBe(streamed.slice(0, -1) + ',"stream_options":{"include_usage":true}}');
+
     // A chat's group field is ours, not the provider's: the body is rewritten without it.
     expect((await send('{"model": "test-model", "group": "default", "messages": [{"role": "user", "content": "x"}]}')).status).toBe(200);
-    expect(upstream.requests[1].body).toEqual({ model: 'test-model', messages: [{ role: 'user', content: 'x' }] });
+    expect(upstream.requests[2].body).toEqual({ model: 'test-model', messages: [{ role: 'user', content: 'x' }] });
   });
 
   it('streams chunk by chunk, asks for usage, and bills the reported usage', async () => {

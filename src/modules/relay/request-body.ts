@@ -48,6 +48,22 @@ export function parseJsonBody(raw: Buffer): JsonObject {
   return parsed as JsonObject;
 }
 
+/**
+ * A JSON object's bytes with `members` (`"a":1`) added before its closing brace. The bytes
+ * parsed as one object, so the last `}` is its own and only whitespace follows it.
+ */
+export function withMembers(raw: Buffer, members: string): Buffer {
+  const close = raw.lastIndexOf(CLOSING_BRACE);
+  let last = close - 1;
+  while (last >= 0 && JSON_WHITESPACE.has(raw[last])) last--;
+  const separator = raw[last] === OPENING_BRACE ? '' : ',';
+  return Buffer.concat([raw.subarray(0, close), Buffer.from(separator + members), raw.subarray(close)]);
+}
+
+const OPENING_BRACE = 0x7b;
+const CLOSING_BRACE = 0x7d;
+const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
 function tooLarge(limitBytes: number): RelayError {
   return new RelayError('request_too_large', `The request body is larger than ${Math.floor(limitBytes / 1024 / 1024)} MB`, 413);
 }

@@ -75,6 +75,12 @@ export interface ProviderAdaptor {
    */
   keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean;
   /**
+   * When fitRequest would only add fields the client's body lacks, those fields as JSON
+   * members (`"a":1,"b":2`): the relay appends them to the client's bytes instead of
+   * serialising the whole body again. Undefined otherwise, or whenever unsure.
+   */
+  addedMembers?(target: UpstreamTarget, body: JsonObject): string | undefined;
+  /**
    * A body in OpenAI's format (the internal shape; a private copy) converted into the
    * provider's. Async: a conversion may fetch images to inline them.
    */

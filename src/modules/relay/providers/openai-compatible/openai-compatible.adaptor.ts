@@ -53,6 +53,11 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return !this.asksForStreamUsage(target, body);
   }
 
+  /** A stream that asks for usage only because we do: the client's bytes plus our stream_options. */
+  addedMembers(target: UpstreamTarget, body: JsonObject): string | undefined {
+    return body.stream_options === undefined && this.asksForStreamUsage(target, body) ? STREAM_USAGE_MEMBER : undefined;
+  }
+
   /** Streams of chats and completions ask for usage in their last chunk, unless the client already did. */
   private asksForStreamUsage(target: UpstreamTarget, body: JsonObject): boolean {
     if (!target.stream || !this.provider.streamUsage || (target.endpoint !== 'chat' && target.endpoint !== 'completions')) return false;
@@ -115,6 +120,8 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return base.replace(/\/v1$/, '');
   }
 }
+
+const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
 function streamOptions(body: JsonObject): JsonObject {
   return typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
