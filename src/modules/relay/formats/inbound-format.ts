@@ -16,7 +16,7 @@ export interface ClientStreamOptions {
  * its framing. Stateful: Claude's events open and close content blocks as the chunks go.
  */
 export interface StreamEncoder {
-  /** The client's bytes for one chunk (may be empty). */
+  /** The client's bytes for one chunk (may be empty). The chunk is the encoder's to change: the decoder made it for this call alone. */
   encode(chunk: JsonObject): string;
   /** The client's closing bytes, with the collected usage. */
   end(usage: Usage | undefined): string;

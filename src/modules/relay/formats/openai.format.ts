@@ -52,8 +52,10 @@ class OpenAIStreamEncoder implements StreamEncoder {
     if (typeof chunk.created === 'number') this.created = chunk.created;
     const choices = chunk.choices;
     if (Array.isArray(choices) && choices.length === 0) return '';
-    const { usage: _usage, ...rest } = chunk;
-    return sseFrame(JSON.stringify({ ...rest, model: this.options.model }));
+    // Changed in place rather than copied without usage (a rest copy cost more than the stringify): JSON.stringify leaves out an undefined member.
+    if (chunk.usage !== undefined) chunk.usage = undefined;
+    chunk.model = this.options.model;
+    return sseFrame(JSON.stringify(chunk));
   }
 
   end(usage: Usage | undefined): string {

@@ -15,37 +15,48 @@ export class SseDecoder {
   private readonly text = new StringDecoder('utf8');
   private partial = '';
   private event?: string;
-  private data: string[] = [];
+  /** The event's data lines so far, joined by newlines; undefined before its first. */
+  private data?: string;
 
   push(bytes: Buffer): SseEvent[] {
-    const lines = (this.partial + this.text.write(bytes)).split('\n');
-    this.partial = lines.pop() ?? '';
+    // Lines are read in place by offset: splitting every chunk into line strings cost more than reading the events.
+    const text = this.partial + this.text.write(bytes);
     const events: SseEvent[] = [];
-    for (const line of lines) this.readLine(line.endsWith('\r') ? line.slice(0, -1) : line, events);
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.readLine(text, start, newline > start && text.charCodeAt(newline - 1) === CARRIAGE_RETURN ? newline - 1 : newline, events);
+      start = newline + 1;
+    }
+    this.partial = start === 0 ? text : text.slice(start);
     return events;
   }
 
   /** The last event, when the stream ends without the blank line that should close it. */
   end(): SseEvent[] {
     const events: SseEvent[] = [];
-    if (this.partial) this.readLine(this.partial, events);
+    if (this.partial) this.readLine(this.partial, 0, this.partial.length, events);
     this.partial = '';
-    this.readLine('', events);
+    this.readLine('', 0, 0, events);
     return events;
   }
 
-  private readLine(line: string, events: SseEvent[]): void {
-    if (line === '') {
-      if (this.data.length > 0) events.push({ event: this.event, data: this.data.join('\n') });
+  /** The line text[start, end), without its line end. */
+  private readLine(text: string, start: number, end: number, events: SseEvent[]): void {
+    if (start === end) {
+      if (this.data !== undefined) events.push({ event: this.event, data: this.data });
       this.event = undefined;
-      this.data = [];
-    } else if (line.startsWith('data:')) {
-      this.data.push(line.charCodeAt(5) === 0x20 ? line.slice(6) : line.slice(5));
-    } else if (line.startsWith('event:')) {
-      this.event = line.slice(6).trim();
+      this.data = undefined;
+    } else if (text.startsWith('data:', start)) {
+      const line = text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end);
+      this.data = this.data === undefined ? line : `${this.data}\n${line}`;
+    } else if (text.startsWith('event:', start)) {
+      this.event = text.slice(start + 6, end).trim();
     }
   }
 }
+
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
 
 /** One event in SSE framing. */
 export function sseFrame(data: string, event?: string): string {
@@ -79,7 +90,7 @@ export class SseJsonDecoder implements StreamDecoder {
       } catch {
         continue;
       }
-      chunks.push(...this.translate(event));
+      for (const chunk of this.translate(event)) chunks.push(chunk);
     }
     return chunks;
   }

@@ -20,4 +20,13 @@ describe('SseDecoder', () => {
     const events = [...decoder.push(bytes.subarray(0, cut)), ...decoder.push(bytes.subarray(cut)), ...decoder.end()];
     expect(events).toEqual([{ event: 'message_start', data: '{"a":"héllo"}' }, { event: undefined, data: 'one\ntwo' }, { event: undefined, data: '[DONE]' }]);
   });
+
+  it('reads the same events wherever the bytes are cut, a cut between CR and LF included', () => {
+    const bytes = Buffer.from('event: ping\r\ndata:{}\r\n\r\n: comment\ndata: é\ndata:\n\nevent: end\ndata: x\n\n');
+    const expected = [{ event: 'ping', data: '{}' }, { event: undefined, data: 'é\n' }, { event: 'end', data: 'x' }];
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const decoder = new SseDecoder();
+      expect([...decoder.push(bytes.subarray(0, cut)), ...decoder.push(bytes.subarray(cut)), ...decoder.end()]).toEqual(expected);
+    }
+  });
 });
