@@ -323,6 +323,12 @@ describe('settings: pricing area and system tab (/setting)', () => {
         expect(overflow).toBeLessThanOrEqual(0);
       }
       await phone.page.getByTestId('pricing-tab-visual').click();
+      // The table's page arrows stay on screen (they wrap under the page-size choice) and work.
+      const next = phone.page.getByTestId('table-pagination').getByRole('button', { name: '下一页' });
+      const box = await next.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+      await next.click();
+      await phone.page.getByTestId('table-pagination').getByText(/^第 11–20 条/).waitFor();
       await phone.page.getByTestId('pricing-visual-add').click();
       await phone.page.getByTestId('pricing-row-dialog').getByText('添加模型价格').waitFor();
       phone.expectNoConsoleErrors();

@@ -48,6 +48,8 @@ export function PagedTablePagination({ total, totalCapped = false, page, pageSiz
       getItemAriaLabel={(type) => t(`common:pagination.${type}`)}
       labelDisplayedRows={({ from, to, count }) => t('common:pagination.displayed', { from, to, count: totalCapped ? t('common:pagination.atLeast', { count }) : count })}
       data-testid="table-pagination"
+      // On a narrow screen (a table inside a card on a phone) the arrows wrap to a second line instead of being cut off.
+      sx={{ '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', justifyContent: 'flex-end' }, '& .MuiTablePagination-spacer': { flexBasis: 0 } }}
     />
   );
 }
