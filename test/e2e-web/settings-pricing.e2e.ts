@@ -184,6 +184,44 @@ describe('settings: pricing area and system tab (/setting)', () => {
     await expectToast(page, 'info', '你似乎并没有修改什么');
   });
 
+  test('a table save sends only the maps it wrote; removing the last row of the last page shows the page before', async () => {
+    const { page } = watched;
+    // Eleven models the search below finds: ten on the first page, one on the second.
+    const pageModels = Array.from({ length: 11 }, (_, i) => `e2e-page-${String(i).padStart(2, '0')}`);
+    const stored = await apiFromPage<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
+    const storedValue = (key: string) => stored.data.find((option) => option.key === key)!.value;
+    const ratios = { ...JSON.parse(storedValue('ModelRatio')), ...Object.fromEntries(pageModels.map((name) => [name, 1])) };
+    expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) })).success).toBe(true);
+
+    // A half-typed edit on the JSON sub-tab, never saved.
+    await openPricing(watched, 'json');
+    await page.locator('textarea[name="CacheRatio"]').fill('{"e2e-unsent": ');
+    await page.getByTestId('pricing-tab-visual').click();
+    await page.getByTestId('pricing-visual-search').fill('e2e-page');
+    await page.getByTestId('table-pagination').getByRole('button', { name: '下一页' }).click();
+    await page.getByTestId('table-pagination').getByText('第 11–11 条，共 11 条').waitFor();
+    await page.getByTestId('pricing-visual-delete-e2e-page-10').click();
+    // Back on the first page, not on an empty second one.
+    await page.getByTestId('table-pagination').getByText('第 1–10 条，共 10 条').waitFor();
+    expect(await page.locator('tr[data-testid^="pricing-visual-row-"]').count()).toBe(10);
+
+    const puts: string[] = [];
+    const onRequest = (request: { method: () => string; url: () => string; postData: () => string | null }) => {
+      if (request.method() === 'PUT' && request.url().endsWith('/api/option/')) puts.push((JSON.parse(request.postData() ?? '{}') as { key: string }).key);
+    };
+    page.on('request', onRequest);
+    await page.getByTestId('pricing-visual-save').click();
+    await expectToast(page, 'success', '保存成功');
+    page.off('request', onRequest);
+    expect(puts).toEqual(['ModelRatio']);
+    const after = await apiFromPage<{ key: string; value: string }[]>(page, 'GET', '/api/option/');
+    expect(after.data.find((option) => option.key === 'CacheRatio')!.value).toBe(storedValue('CacheRatio'));
+    expect(JSON.parse(after.data.find((option) => option.key === 'ModelRatio')!.value)).not.toHaveProperty('e2e-page-10');
+    // The unsaved edit is still there to finish or discard.
+    await page.getByTestId('pricing-tab-json').click();
+    expect(await page.locator('textarea[name="CacheRatio"]').inputValue()).toBe('{"e2e-unsent": ');
+  });
+
   test('payment waits for the server address; a system change saves and survives a reload', async () => {
     const { page } = watched;
     await watched.goto('/setting?tab=system');

@@ -33,8 +33,11 @@ export interface OptionSectionConfig {
 export interface OptionSection {
   form: UseFormReturn<FieldValues>;
   control: UseFormReturn<FieldValues>['control'];
-  /** Sends the changed keys, one PUT each, and reports the outcome in one message. */
-  save: () => Promise<void>;
+  /**
+   * Sends the changed keys, one PUT each, and reports the outcome in one message. With `only`,
+   * just those keys are considered (a table that wrote them), and other fields' edits stay unsent.
+   */
+  save: (only?: readonly OptionKey[]) => Promise<void>;
   saving: boolean;
   /** For a secret key: whether the server holds a value. */
   isSet: (key: OptionKey) => boolean;
@@ -77,10 +80,11 @@ function formValuesOf(fields: FieldMap, options: OptionsState): FieldValues {
   return values;
 }
 
-/** What differs from the stored values; a secret counts only when something was typed. */
-function changesOf(fields: FieldMap, form: UseFormReturn<FieldValues>, options: OptionsState): OptionChange[] {
+/** What differs from the stored values (among `only`, when given); a secret counts only when something was typed. */
+function changesOf(fields: FieldMap, form: UseFormReturn<FieldValues>, options: OptionsState, only?: readonly OptionKey[]): OptionChange[] {
   const changes: OptionChange[] = [];
   for (const [key, kind] of Object.entries(fields) as [OptionKey, OptionFieldKind][]) {
+    if (only && !only.includes(key)) continue;
     const value = toWireValue(kind, form.getValues(fieldPath(key)));
     if (kind === 'secret' ? value.trim() !== '' : value !== (options.values[key] ?? '')) changes.push({ key, value });
   }
@@ -116,8 +120,8 @@ export function useOptionSection(config: OptionSectionConfig): OptionSection {
   }, [options.version]);
 
   const send = useCallback(
-    async (values: FieldValues) => {
-      const changes = changesOf(fields, form, options);
+    async (values: FieldValues, only?: readonly OptionKey[]) => {
+      const changes = changesOf(fields, form, options, only);
       if (changes.length === 0) {
         toast.info(t('settings:messages.nothingChanged'));
         return;
@@ -153,8 +157,20 @@ export function useOptionSection(config: OptionSectionConfig): OptionSection {
     [fields, form, options, beforeSave, savedMessage, t],
   );
 
-  const save = useMemo(() => form.handleSubmit(send, () => toast.error(t('settings:messages.checkInput'))), [form, send, t]);
+  const submit = useMemo(() => form.handleSubmit((values) => send(values), () => toast.error(t('settings:messages.checkInput'))), [form, send, t]);
+  const save = useCallback(
+    async (only?: readonly OptionKey[]) => {
+      if (!only) return submit();
+      // Only the named fields are checked, so a half-typed field elsewhere in the form neither blocks nor joins this save.
+      if (!(await form.trigger(only.map(fieldPath)))) {
+        toast.error(t('settings:messages.checkInput'));
+        return;
+      }
+      await send(form.getValues(), only);
+    },
+    [form, submit, send, t],
+  );
   const isSet = useCallback((key: OptionKey) => !!options.isSet[key], [options.isSet]);
 
-  return { form, control: form.control, save: () => save(), saving, isSet };
+  return { form, control: form.control, save, saving, isSet };
 }

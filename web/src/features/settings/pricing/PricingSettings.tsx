@@ -49,12 +49,14 @@ export default function PricingSettings() {
     return maps;
   }, [ModelPrice, ModelRatio, CompletionRatio, CacheRatio]);
 
-  /** Writes the maps a table changed into the form, then saves them through the hook. */
+  /** Writes the maps a table changed into the form, then saves those maps (and no other) through the hook. */
   function saveMaps(next: PricingMaps) {
     if (!saved) return;
     const changed = changedMaps(saved, next);
-    for (const [key, map] of Object.entries(changed)) section.form.setValue(fieldPath(key as keyof PricingMaps), JSON.stringify(map, null, 2), { shouldDirty: true });
-    void section.save();
+    const keys = Object.keys(changed) as PricingMapKey[];
+    for (const key of keys) section.form.setValue(fieldPath(key), JSON.stringify(changed[key], null, 2), { shouldDirty: true });
+    // Only the maps the table wrote: unsaved edits on the JSON sub-tab are not sent along.
+    void section.save(keys);
   }
 
   async function resetToDefaults() {

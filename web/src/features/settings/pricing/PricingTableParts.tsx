@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { SearchField } from '../../../components/SearchField';
@@ -21,8 +21,14 @@ export function useSearchedPage<Row extends { name: string }>(rows: Row[]) {
   const [search, setSearch] = useState('');
   const { page, setPage, pageSize, setPageSize } = usePaging();
   const visible = useMemo(() => filterRows(rows, search), [rows, search]);
+  // Deleting the last row of the last page, or a save that takes rows off the list, must not leave an empty page past the end.
+  const lastPage = Math.max(0, Math.ceil(visible.length / pageSize) - 1);
+  useEffect(() => {
+    if (page > lastPage) setPage(lastPage);
+  }, [page, lastPage, setPage]);
+  const shownPage = Math.min(page, lastPage);
   return {
-    pageRows: visible.slice(page * pageSize, page * pageSize + pageSize),
+    pageRows: visible.slice(shownPage * pageSize, shownPage * pageSize + pageSize),
     search: {
       value: search,
       onChange: (value: string) => {
@@ -31,7 +37,7 @@ export function useSearchedPage<Row extends { name: string }>(rows: Row[]) {
       },
       onSearch: () => setPage(0),
     },
-    pagination: { total: visible.length, page, pageSize, onPageChange: setPage, onPageSizeChange: setPageSize },
+    pagination: { total: visible.length, page: shownPage, pageSize, onPageChange: setPage, onPageSizeChange: setPageSize },
   };
 }
 
