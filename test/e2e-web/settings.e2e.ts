@@ -174,6 +174,20 @@ describe('settings page (/setting)', () => {
     await toast(page, 'success', '保存成功');
   });
 
+  test('Save pressed straight after typing a bad value asks to check the input, though the blur check moves the button', async () => {
+    const { page } = watched;
+    await openTab(watched, 'operation');
+    const general = page.getByTestId('settings-general');
+    // QuotaPerUnit's two-line hint gives way to a one-line error on blur, which lifts the Save button.
+    await field(page, 'QuotaPerUnit').fill('0.5');
+    await general.getByRole('button', { name: /保存/ }).click();
+    await toast(page, 'error', '请检查输入');
+    await general.getByText('不能小于 1').waitFor();
+    await field(page, 'QuotaPerUnit').fill('500000');
+    await general.getByRole('button', { name: /保存/ }).click();
+    await toast(page, 'info', '你似乎并没有修改什么');
+  });
+
   test('clearing logs by date deletes the older rows after a confirmation', async () => {
     const { page } = watched;
     const db = openScratchDb(server.dbPath);

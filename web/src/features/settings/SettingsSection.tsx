@@ -37,7 +37,14 @@ export function SettingsSection({ title, description, section, actions, footer, 
         {(section || actions) && (
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 2 }}>
             {section && (
-              <Button variant="contained" onClick={() => void section.save()} disabled={section.saving}>
+              <Button
+                variant="contained"
+                onClick={() => void section.save()}
+                // Keeps focus in the field being edited: its blur check would show or hide a message
+                // and move this button between press and release, losing the click. Save checks every field anyway.
+                onMouseDown={(event) => event.preventDefault()}
+                disabled={section.saving}
+              >
                 {t('settings:actions.save', { title })}
               </Button>
             )}
