@@ -260,6 +260,8 @@ describe('settings: pricing area and system tab (/setting)', () => {
     const token = page.getByTestId('system-telegram').locator('input[name="TelegramBotToken"]');
     expect(await token.inputValue()).toBe('');
     expect(await token.getAttribute('placeholder')).toBe('已设置（不回显），留空则保持不变');
+    // That it is set shows without focusing the field (MUI hides a placeholder under an unraised label).
+    expect(await token.evaluate((input) => getComputedStyle(input, '::placeholder').opacity)).not.toBe('0');
     expect(await page.content()).not.toContain(TELEGRAM_TOKEN);
 
     // Saving the card again with the field left empty keeps the stored token.

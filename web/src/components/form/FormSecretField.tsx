@@ -11,8 +11,8 @@ type FormSecretFieldProps<T extends FieldValues> = Omit<TextFieldProps, 'name' |
 };
 
 /**
- * A password-style input for a stored secret. It always starts empty; the placeholder says
- * whether a value is stored, and leaving it empty keeps that value.
+ * A password-style input for a stored secret. It always starts empty; the placeholder, always
+ * shown, says whether a value is stored, and leaving it empty keeps that value.
  */
 export function FormSecretField<T extends FieldValues>({ isSet, helperText, ...props }: FormSecretFieldProps<T>) {
   const { t } = useTranslation();
@@ -23,6 +23,8 @@ export function FormSecretField<T extends FieldValues>({ isSet, helperText, ...p
       autoComplete="new-password"
       placeholder={isSet ? t('common:secret.setPlaceholder') : t('common:secret.emptyPlaceholder')}
       helperText={helperText ?? t('common:secret.keepHint')}
+      // The label sits above the box, so the placeholder (whether a value is stored) shows without focus.
+      slotProps={{ inputLabel: { shrink: true }, ...props.slotProps }}
     />
   );
 }
