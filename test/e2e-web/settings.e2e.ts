@@ -240,6 +240,9 @@ describe('settings page (/setting)', () => {
     await openTab(watched, 'operation');
     await page.getByTestId('settings-tab-ratelimit').getByText('Rate limits').waitFor();
     await page.getByTestId('settings-general').getByRole('heading', { name: 'General and quota' }).waitFor();
+    // 0 is no queue at all (the relay pauses the upstream at once), not "unlimited".
+    await page.getByTestId('settings-general').getByText("0 pauses it as soon as the client's buffer is full").waitFor();
+    expect(await page.getByTestId('settings-general').textContent()).not.toContain('unlimited');
     await page.getByTestId('settings-monitoring').getByRole('button', { name: /Save/ }).click();
     await toast(page, 'info', "You don't seem to have changed anything");
     await field(page, 'QuotaForInviter').fill('100000000000000000000');

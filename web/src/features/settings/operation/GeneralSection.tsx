@@ -34,7 +34,7 @@ export function GeneralSection() {
         <FormNumberField name={fieldPath('QuotaPerUnit')} control={control} label={label('QuotaPerUnit')} helperText={label('QuotaPerUnitHelp')} min={1} />
         <FormNumberField name={fieldPath('RetryTimes')} control={control} label={label('RetryTimes')} min={0} max={10} integer />
         <FormNumberField name={fieldPath('USDExchangeRate')} control={control} label={label('USDExchangeRate')} helperText={label('USDExchangeRateHelp')} min={0} />
-        <FormNumberField name={fieldPath('StreamCacheQueueLength')} control={control} label={label('StreamCacheQueueLength')} min={0} integer />
+        <FormNumberField name={fieldPath('StreamCacheQueueLength')} control={control} label={label('StreamCacheQueueLength')} helperText={label('StreamCacheQueueLengthHelp')} min={0} integer />
       </FieldGrid>
       <FieldGrid>
         {QUOTAS.map((key) => (
