@@ -222,6 +222,25 @@ describe('settings: pricing area and system tab (/setting)', () => {
     expect(await page.locator('textarea[name="CacheRatio"]').inputValue()).toBe('{"e2e-unsent": ');
   });
 
+  test('unsaved table edits survive a look at another pricing sub-tab', async () => {
+    const { page } = watched;
+    await openPricing(watched, 'visual');
+    await page.getByTestId('pricing-visual-add').click();
+    await page.getByTestId('pricing-row-name').fill('e2e-kept-row');
+    await page.getByTestId('pricing-row-ratio').fill('1');
+    await page.getByTestId('pricing-row-submit').click();
+    await page.getByTestId('pricing-visual-row-e2e-kept-row').waitFor();
+
+    await page.getByTestId('pricing-tab-unpriced').click();
+    await page.getByTestId('pricing-unpriced-table').waitFor();
+    await page.getByTestId('pricing-tab-json').click();
+    // The JSON editors, kept while hidden, are sized again when shown.
+    expect((await page.locator('textarea[name="ModelRatio"]').boundingBox())!.height).toBeGreaterThan(100);
+    await page.getByTestId('pricing-tab-visual').click();
+    await page.getByTestId('pricing-visual-row-e2e-kept-row').waitFor();
+    await page.getByTestId('pricing-visual-unsaved').waitFor();
+  });
+
   test('payment waits for the server address; a system change saves and survives a reload', async () => {
     const { page } = watched;
     await watched.goto('/setting?tab=system');

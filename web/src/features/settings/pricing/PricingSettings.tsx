@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import { Button, Card, CardContent, Tab, Tabs, Typography } from '@mui/material';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Box, Button, Card, CardContent, Tab, Tabs, Typography } from '@mui/material';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
@@ -31,6 +31,8 @@ export default function PricingSettings() {
   const options = useOptions();
   const section = useOptionSection({ fields: FIELDS });
   const [tab, setTab] = useState<SubTab>('json');
+  // A sub-tab is built when first opened and then kept, so unsaved table edits survive a look at another sub-tab.
+  const [opened, setOpened] = useState<ReadonlySet<SubTab>>(() => new Set(['json']));
   const [confirmReset, setConfirmReset] = useState(false);
   // The reset is the super administrator's (POST /api/option/rest_model_ratio is root only).
   const isRoot = (useSessionUser()?.role ?? 0) >= ROLE_ROOT;
@@ -59,6 +61,13 @@ export default function PricingSettings() {
     void section.save(keys);
   }
 
+  function openSubTab(next: SubTab) {
+    setTab(next);
+    setOpened((previous) => (previous.has(next) ? previous : new Set([...previous, next])));
+  }
+
+  const panel = (item: SubTab, content: ReactNode) => opened.has(item) && <Box hidden={tab !== item}>{content}</Box>;
+
   async function resetToDefaults() {
     setConfirmReset(false);
     const result = await pricingSettingsApi.resetToDefaults();
@@ -76,13 +85,14 @@ export default function PricingSettings() {
           {t('settingsPricing:title')}
         </Typography>
       </CardContent>
-      <Tabs value={tab} onChange={(_, next: SubTab) => setTab(next)} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}>
+      <Tabs value={tab} onChange={(_, next: SubTab) => openSubTab(next)} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}>
         {SUB_TABS.map((item) => (
           <Tab key={item} value={item} label={t(`settingsPricing:tabs.${item}`)} data-testid={`pricing-tab-${item}`} />
         ))}
       </Tabs>
       <CardContent>
-        {tab === 'json' && (
+        {panel(
+          'json',
           <SettingsSection
             title={t('settingsPricing:tabs.json')}
             description={t('settingsPricing:json.hint')}
@@ -110,8 +120,8 @@ export default function PricingSettings() {
             ))}
           </SettingsSection>
         )}
-        {tab === 'visual' && <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />}
-        {tab === 'unpriced' && <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />}
+        {panel('visual', <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />)}
+        {panel('unpriced', <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />)}
       </CardContent>
       <ConfirmDialog
         open={confirmReset}
