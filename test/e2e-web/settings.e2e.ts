@@ -188,6 +188,17 @@ describe('settings page (/setting)', () => {
     await toast(page, 'info', '你似乎并没有修改什么');
   });
 
+  test('an unsaved edit survives a look at another tab', async () => {
+    const { page } = watched;
+    await openTab(watched, 'operation');
+    await field(page, 'TopUpLink').fill('https://topup.example/unsaved');
+    await page.getByTestId('settings-tab-models').click();
+    await page.getByTestId('settings-models-claude').waitFor();
+    await page.getByTestId('settings-tab-operation').click();
+    expect(await field(page, 'TopUpLink').inputValue()).toBe('https://topup.example/unsaved');
+    await field(page, 'TopUpLink').fill('');
+  });
+
   test('clearing logs by date deletes the older rows after a confirmation', async () => {
     const { page } = watched;
     const db = openScratchDb(server.dbPath);

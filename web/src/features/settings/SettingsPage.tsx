@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Alert, Box, CircularProgress, Link, Stack, Tab, Tabs } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -28,7 +28,7 @@ const TABS: SettingsTab[] = [
   { key: 'other', component: OtherSettings },
 ];
 
-function ActiveTab({ tab }: { tab: SettingsTab }) {
+function TabPanel({ tab }: { tab: SettingsTab }) {
   const { loaded } = useOptions();
   if (!loaded) {
     return (
@@ -48,6 +48,9 @@ export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   const tabs = TABS.filter((tab) => !tab.rootOnly || (user?.role ?? 0) >= ROLE_ROOT);
   const active = tabs.find((tab) => tab.key === params.get('tab')) ?? tabs[0];
+  // A tab is built when first opened and then kept (hidden), so unsaved edits survive a look at another tab.
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  if (!opened.has(active.key)) setOpened(new Set([...opened, active.key]));
 
   // Any signed-in user may open /setting (failed OAuth binds land here); only administrators get its tabs.
   if (!user || !isAdmin(user)) {
@@ -81,7 +84,13 @@ export function SettingsPage() {
               <Tab key={tab.key} value={tab.key} label={t(`settings:tabs.${tab.key}`)} data-testid={`settings-tab-${tab.key}`} />
             ))}
           </Tabs>
-          <ActiveTab key={active.key} tab={active} />
+          {tabs
+            .filter((tab) => tab.key === active.key || opened.has(tab.key))
+            .map((tab) => (
+              <Box key={tab.key} hidden={tab.key !== active.key}>
+                <TabPanel tab={tab} />
+              </Box>
+            ))}
         </Stack>
       </OptionsProvider>
     </PageContainer>
