@@ -74,6 +74,22 @@ describe('wallet: Stripe top-up', () => {
     expect(history.body.data.items[0]).toMatchObject({ payment_method: 'stripe', money: '7.50', status: 'success' });
   });
 
+  it("prices Stripe with the group's TopupGroupRatio, in US dollars, on the wallet's lookup and on the Checkout Session alike", async () => {
+    await seed.setOption('TopupGroupRatio', JSON.stringify({ default: 0.8 }));
+    try {
+      expect((await user.post('/api/user/amount', { amount: 3, payment_method: 'stripe' })).body).toEqual({ success: true, message: '', data: '6.00' });
+      // Without a method (or with an Epay one) the lookup keeps answering Epay's price.
+      expect((await user.post('/api/user/amount', { amount: 3 })).body.data).toBe((3 * 7.3 * 0.8).toFixed(2));
+      await checkout(3);
+      const session = mockStripe.sessions[mockStripe.sessions.length - 1];
+      expect(session.amount_total).toBe(600);
+      const [order] = await dataSource.query('SELECT money FROM top_ups WHERE trade_no = ?', [session.client_reference_id]);
+      expect(order.money).toBe('6.00');
+    } finally {
+      await seed.setOption('TopupGroupRatio', JSON.stringify({ default: 1, vip: 1, svip: 1 }));
+    }
+  });
+
   it('credits nothing for a forged signature, a wrong amount or an unknown order', async () => {
     const before = await quota();
     const logsBefore = await topUpLogs();

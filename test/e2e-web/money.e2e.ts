@@ -85,17 +85,25 @@ describe('money pages (/redemption, /topup)', () => {
 
   test('online top-up through the Epay gateway, on a phone, in English', async () => {
     const { page } = watched;
-    for (const [key, value] of Object.entries({ ServerAddress: server.baseUrl, PayAddress: epay.url, EpayId: epay.merchantId, EpayKey: epay.key, MinTopUp: '2' })) {
+    const payMethods = JSON.stringify([
+      { name: '支付宝', type: 'alipay' },
+      { name: 'Stripe', type: 'stripe' },
+    ]);
+    for (const [key, value] of Object.entries({ ServerAddress: server.baseUrl, PayAddress: epay.url, EpayId: epay.merchantId, EpayKey: epay.key, MinTopUp: '2', PayMethods: payMethods })) {
       expect((await apiFromPage(page, 'PUT', '/api/option/', { key, value })).success).toBe(true);
     }
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
     await page.setViewportSize({ width: 390, height: 844 });
     await watched.goto('/topup');
     await page.getByRole('heading', { name: 'Wallet' }).waitFor();
+    // The amount starts at MinTopUp, though the cached status the page opened with still said 1.
+    await page.getByTestId('topup-payable').filter({ hasText: 'Payable: 14.60 · Stripe: US$16.00' }).waitFor();
+    expect(await page.getByTestId('topup-amount').inputValue()).toBe('2');
     await page.getByTestId('topup-amount').fill('1');
     await page.getByTestId('topup-payable').filter({ hasText: 'The top-up amount cannot be less than 2' }).waitFor();
     await page.getByTestId('topup-amount').fill('5');
-    await page.getByTestId('topup-payable').filter({ hasText: 'Payable: 36.50' }).waitFor();
+    // Each provider's own price: Epay's Price in its currency, Stripe's unit price in US dollars.
+    await page.getByTestId('topup-payable').filter({ hasText: 'Payable: 36.50 · Stripe: US$40.00' }).waitFor();
     await watched.screenshot('wallet-en');
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('pay-alipay').click();

@@ -40,10 +40,18 @@ export class PaymentsService {
 
   /** amount × Price × the group's TopupGroupRatio, to the cent, as the provider is asked for it. */
   payableMoney(actor: AuthenticatedUser, amount: number): string {
+    this.assertMinimum(amount);
+    return (Math.round(amount * this.options.get('Price') * this.topUpGroupRatio(actor) * 100) / 100).toFixed(2);
+  }
+
+  /** What the user's group pays per unit relative to the list price (TopupGroupRatio, 1 when unset); every provider applies it. */
+  topUpGroupRatio(actor: AuthenticatedUser): number {
+    return this.options.get('TopupGroupRatio')[actor.group] ?? 1;
+  }
+
+  assertMinimum(amount: number): void {
     const minimum = this.options.get('MinTopUp');
     if (amount < minimum) throw new AppError('payment.amount_too_small', { min: minimum });
-    const ratio = this.options.get('TopupGroupRatio')[actor.group] ?? 1;
-    return (Math.round(amount * this.options.get('Price') * ratio * 100) / 100).toFixed(2);
   }
 
   /** A pending order and the signed Epay form that pays it. */
@@ -120,8 +128,8 @@ export class PaymentsService {
    * `money` defaults to the Epay price (a provider with its own price passes it).
    */
   async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string): Promise<TopUpEntity> {
+    this.assertMinimum(amount);
     const money = providerMoney ?? this.payableMoney(actor, amount);
-    if (providerMoney !== undefined && amount < this.options.get('MinTopUp')) throw new AppError('payment.amount_too_small', { min: this.options.get('MinTopUp') });
     const order = this.orders.create({
       user_id: actor.id,
       amount,

@@ -31,8 +31,8 @@ export class StripeCheckoutService {
   async pay(actor: AuthenticatedUser, amount: number): Promise<PayForm> {
     const base = this.payments.callbackBase();
     if (!base || !this.isConfigured()) throw new AppError('payment.not_configured');
-    const unitCents = Math.round(this.options.get('StripeUnitPrice') * 100);
-    const order = await this.payments.createOrder(actor, amount, 'stripe', ((unitCents * amount) / 100).toFixed(2));
+    const unitCents = this.unitCents(actor);
+    const order = await this.payments.createOrder(actor, amount, 'stripe', this.payableMoney(actor, amount));
     const session = await this.stripe().checkout.sessions.create({
       mode: 'payment',
       client_reference_id: order.trade_no,
@@ -43,6 +43,17 @@ export class StripeCheckoutService {
     });
     if (!session.url) throw new AppError('payment.provider_failed');
     return { url: session.url, params: {} };
+  }
+
+  /** What Stripe charges for `amount` units, in US dollars as "0.00" text. */
+  payableMoney(actor: AuthenticatedUser, amount: number): string {
+    this.payments.assertMinimum(amount);
+    return ((this.unitCents(actor) * amount) / 100).toFixed(2);
+  }
+
+  /** StripeUnitPrice × the group's TopupGroupRatio, in cents: the Checkout line item's unit price. */
+  private unitCents(actor: AuthenticatedUser): number {
+    return Math.round(this.options.get('StripeUnitPrice') * this.payments.topUpGroupRatio(actor) * 100);
   }
 
   /**

@@ -26,6 +26,14 @@ function payMethodsOf(raw: unknown): PayMethod[] {
   return Array.isArray(list) ? list.filter((item): item is PayMethod => typeof item?.name === 'string' && typeof item?.type === 'string') : [];
 }
 
+const STRIPE = 'stripe';
+
+/** What the amount costs through each kind of provider, as the server prices it ("0.00" text). */
+interface Payable {
+  epay: string;
+  stripe: string;
+}
+
 const fetchHistory = (_query: null, page: number, pageSize: number) => walletApi.history(page, pageSize);
 
 /** The wallet: balance, redeeming a code, online top-up and the user's own top-up orders. */
@@ -36,8 +44,10 @@ export function WalletPage() {
   const [code, setCode] = useState('');
   const [redeeming, setRedeeming] = useState(false);
   const minimum = Math.max(1, status.min_topup || 1);
-  const [amount, setAmount] = useState(String(minimum));
-  const [payable, setPayable] = useState('0.00');
+  // Until the user types, the amount follows MinTopUp: the cached status may still hold an older minimum.
+  const [typedAmount, setTypedAmount] = useState<string | null>(null);
+  const amount = typedAmount ?? String(minimum);
+  const [payable, setPayable] = useState<Payable>({ epay: '0.00', stripe: '0.00' });
   const history = usePagedRows(fetchHistory, null);
   let methods: PayMethod[] = [];
   try {
@@ -45,6 +55,9 @@ export function WalletPage() {
   } catch {
     methods = [];
   }
+  // Stripe charges its own unit price in US dollars; every other method is Epay's, at Price.
+  const paysByStripe = methods.some((method) => method.type === STRIPE);
+  const paysByEpay = methods.some((method) => method.type !== STRIPE);
 
   const loadUser = useCallback(async () => {
     const result = await walletApi.self();
@@ -61,16 +74,22 @@ export function WalletPage() {
   useEffect(() => {
     if (!status.enable_online_topup || !amountValid) return;
     let active = true;
+    const lookUp = async (method?: string) => {
+      const result = await walletApi.payable(amountNumber, method);
+      return result.ok ? result.data : '0.00';
+    };
     const timer = setTimeout(() => {
-      void walletApi.payable(amountNumber).then((result) => {
-        if (active) setPayable(result.ok ? result.data : '0.00');
+      void Promise.all([paysByEpay ? lookUp() : '0.00', paysByStripe ? lookUp(STRIPE) : '0.00']).then(([epay, stripe]) => {
+        if (active) setPayable({ epay, stripe });
       });
     }, 300);
     return () => {
       active = false;
       clearTimeout(timer);
     };
-  }, [status.enable_online_topup, amountNumber, amountValid]);
+  }, [status.enable_online_topup, amountNumber, amountValid, paysByEpay, paysByStripe]);
+
+  const payableText = [paysByEpay && t('wallet:online.payable', { money: payable.epay }), paysByStripe && t('wallet:online.payableStripe', { money: payable.stripe })].filter(Boolean).join(' · ');
 
   async function redeem() {
     if (!code.trim()) return toast.error(t('wallet:redeem.required'));
@@ -97,7 +116,7 @@ export function WalletPage() {
 
   function changeAmount(value: string) {
     // Below 1 is lifted to 1, as the spec asks; the minimum itself is checked on paying.
-    setAmount(value !== '' && /^\d+$/.test(value) && Number(value) < 1 ? '1' : value);
+    setTypedAmount(value !== '' && /^\d+$/.test(value) && Number(value) < 1 ? '1' : value);
   }
 
   return (
@@ -150,7 +169,7 @@ export function WalletPage() {
                     value={amount}
                     onChange={(event) => changeAmount(event.target.value.trim())}
                     error={!amountValid}
-                    helperText={amountValid ? t('wallet:online.payable', { money: payable }) : t('wallet:online.tooSmall', { min: minimum })}
+                    helperText={amountValid ? payableText : t('wallet:online.tooSmall', { min: minimum })}
                     slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'topup-amount' }, formHelperText: { 'data-testid': 'topup-payable' } as object }}
                   />
                   <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
