@@ -23,7 +23,7 @@ describe('money pages (/redemption, /topup)', () => {
     await epay.stop();
   });
 
-  test('an admin creates a batch of codes, copies the keys, disables and edits one (zh)', async () => {
+  test('an admin creates a batch of codes, copies the keys, edits and disables one (zh)', async () => {
     const { page } = watched;
     await watched.goto('/redemption');
     await page.getByRole('heading', { name: '兑换码' }).waitFor();
@@ -50,13 +50,16 @@ describe('money pages (/redemption, /topup)', () => {
     // The search answers after the click; a loaded machine may still show the unfiltered rows for a moment.
     await page.waitForFunction(() => document.querySelectorAll('tr[data-testid^="redemption-row-"]').length === 1, undefined, { timeout: 20_000 });
     const id = await rowId(page, 'redemption-row-', 'promo');
-    await page.getByTestId(`redemption-disable-${id}`).click();
-    await page.getByTestId(`redemption-status-${id}`).filter({ hasText: '已禁用' }).waitFor();
     await page.getByTestId(`redemption-edit-${id}`).click();
     await page.getByTestId('redemption-name').fill('promo-x');
     await page.getByTestId('redemption-submit').click();
     await expectToast(page, 'success', '兑换码已更新');
     await page.getByTestId(`redemption-row-${id}`).filter({ hasText: 'promo-x' }).waitFor();
+    await page.getByTestId(`redemption-disable-${id}`).click();
+    await page.getByTestId(`redemption-status-${id}`).filter({ hasText: '已禁用' }).waitFor();
+    // Only an unused code is edited (spec): a disabled one offers enable, not edit.
+    await page.getByTestId(`redemption-enable-${id}`).waitFor();
+    expect(await page.getByTestId(`redemption-edit-${id}`).count()).toBe(0);
     await watched.screenshot('redemptions');
   });
 

@@ -18,6 +18,7 @@ export const moneyMessages = {
   'redemption.invalid_status': { zh: '兑换码状态只能设置为 1（启用）或 2（禁用）', en: 'A code status can only be set to 1 (enabled) or 2 (disabled)' },
   'redemption.not_found': { zh: '兑换码不存在', en: 'Redemption code not found' },
   'redemption.used_cannot_edit': { zh: '兑换码已被使用，无法修改', en: 'The code has been used and cannot be edited' },
+  'redemption.disabled_cannot_edit': { zh: '兑换码已禁用，请先启用再修改', en: 'The code is disabled; enable it before editing' },
   'redemption.used_cannot_enable': { zh: '兑换码已被使用，无法启用或禁用', en: 'The code has been used; its status cannot change' },
   'redemption.key_required': { zh: '请输入兑换码', en: 'Please enter a redemption code' },
   'redemption.invalid_key': { zh: '无效的兑换码', en: 'Invalid redemption code' },
