@@ -116,6 +116,8 @@ describe('money pages (/redemption, /topup)', () => {
     await page.getByRole('link', { name: 'Back to the wallet' }).click();
     await page.getByTestId('wallet-balance').filter({ hasText: '$206.00' }).waitFor();
     await page.getByTestId('topup-history').locator('tbody').getByText('Paid', { exact: true }).waitFor();
+    // The method as PayMethods names it, not its Epay type.
+    await page.getByTestId('topup-history').locator('tbody').getByText('支付宝', { exact: true }).waitFor();
 
     await watched.goto('/redemption');
     await page.getByRole('heading', { name: 'Redemption codes' }).waitFor();

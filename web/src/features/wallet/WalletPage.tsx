@@ -47,7 +47,8 @@ export function WalletPage() {
   // Until the user types, the amount follows MinTopUp: the cached status may still hold an older minimum.
   const [typedAmount, setTypedAmount] = useState<string | null>(null);
   const amount = typedAmount ?? String(minimum);
-  const [payable, setPayable] = useState<Payable>({ epay: '0.00', stripe: '0.00' });
+  // null while the lookup for the amount typed last is under way, so no stale price shows.
+  const [payable, setPayable] = useState<Payable | null>(null);
   const history = usePagedRows(fetchHistory, null);
   let methods: PayMethod[] = [];
   try {
@@ -73,6 +74,7 @@ export function WalletPage() {
 
   useEffect(() => {
     if (!status.enable_online_topup || !amountValid) return;
+    setPayable(null);
     let active = true;
     const lookUp = async (method?: string) => {
       const result = await walletApi.payable(amountNumber, method);
@@ -89,7 +91,10 @@ export function WalletPage() {
     };
   }, [status.enable_online_topup, amountNumber, amountValid, paysByEpay, paysByStripe]);
 
-  const payableText = [paysByEpay && t('wallet:online.payable', { money: payable.epay }), paysByStripe && t('wallet:online.payableStripe', { money: payable.stripe })].filter(Boolean).join(' · ');
+  const payableText = [paysByEpay && t('wallet:online.payable', { money: payable?.epay ?? '…' }), paysByStripe && t('wallet:online.payableStripe', { money: payable?.stripe ?? '…' })]
+    .filter(Boolean)
+    .join(' · ');
+  const methodName = (type: string) => methods.find((method) => method.type === type)?.name ?? type;
 
   async function redeem() {
     if (!code.trim()) return toast.error(t('wallet:redeem.required'));
@@ -206,7 +211,7 @@ export function WalletPage() {
                     <TableCell sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>{order.trade_no}</TableCell>
                     <TableCell>{renderQuota(order.quota)}</TableCell>
                     <TableCell>{order.money}</TableCell>
-                    <TableCell>{order.payment_method}</TableCell>
+                    <TableCell>{methodName(order.payment_method)}</TableCell>
                     <TableCell>
                       <Chip size="small" variant="outlined" color={order.status === 'success' ? 'success' : 'default'} label={t(`wallet:history.statuses.${order.status === 'success' ? 'success' : 'pending'}`)} />
                     </TableCell>
