@@ -104,6 +104,8 @@ describe('money pages (/redemption, /topup)', () => {
     expect(await page.getByTestId('topup-amount').inputValue()).toBe('2');
     await page.getByTestId('topup-amount').fill('1');
     await page.getByTestId('topup-payable').filter({ hasText: 'The top-up amount cannot be less than 2' }).waitFor();
+    await page.getByTestId('topup-amount').fill('5.5');
+    await page.getByTestId('topup-payable').filter({ hasText: 'The amount must be a positive whole number' }).waitFor();
     await page.getByTestId('topup-amount').fill('5');
     // Each provider's own price: Epay's Price in its currency, Stripe's unit price in US dollars.
     await page.getByTestId('topup-payable').filter({ hasText: 'Payable: 36.50 · Stripe: US$40.00' }).waitFor();

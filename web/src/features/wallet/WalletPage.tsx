@@ -70,7 +70,10 @@ export function WalletPage() {
   }, [loadUser]);
 
   const amountNumber = Math.floor(Number(amount));
-  const amountValid = /^\d+$/.test(amount.trim()) && amountNumber >= minimum;
+  const amountWhole = /^\d+$/.test(amount.trim());
+  const amountValid = amountWhole && amountNumber >= minimum;
+  // Why the amount cannot be paid: not a whole number of units, or under MinTopUp.
+  const amountError = amountWhole ? t('wallet:online.tooSmall', { min: minimum }) : t('wallet:online.notWhole');
 
   useEffect(() => {
     if (!status.enable_online_topup || !amountValid) return;
@@ -114,7 +117,7 @@ export function WalletPage() {
 
   async function pay(method: PayMethod) {
     if (!status.enable_online_topup) return toast.error(t('wallet:online.disabled'));
-    if (!amountValid) return toast.error(t('wallet:online.tooSmall', { min: minimum }));
+    if (!amountValid) return toast.error(amountError);
     const result = await walletApi.pay(amountNumber, method.type);
     if (result.ok) submitPayForm(result.data);
   }
@@ -174,7 +177,7 @@ export function WalletPage() {
                     value={amount}
                     onChange={(event) => changeAmount(event.target.value.trim())}
                     error={!amountValid}
-                    helperText={amountValid ? payableText : t('wallet:online.tooSmall', { min: minimum })}
+                    helperText={amountValid ? payableText : amountError}
                     slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'topup-amount' }, formHelperText: { 'data-testid': 'topup-payable' } as object }}
                   />
                   <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
