@@ -6,6 +6,7 @@ import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
 import { Page, PageQuery, toPage } from '../../common/http/pagination';
+import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { nowSeconds } from '../../database/columns';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
@@ -14,6 +15,10 @@ import { PayDto } from './dto/payment.dto';
 import { TopUpEntity } from './entities/top-up.entity';
 import { epaySign, epayVerify } from './epay-signature';
 import { PayForm, TopUpView } from './top-up.wire';
+
+/** Orders a user may open in a window: each is a row and, for Stripe, a call to its API; more is abuse, not shopping. */
+const ORDER_LIMIT_PER_USER = 20;
+const ORDER_WINDOW_SECONDS = 1200;
 
 /** What a finished order needs to be credited: which order, and what the provider says was paid. */
 export interface PaidOrder {
@@ -36,6 +41,7 @@ export class PaymentsService {
     private readonly options: OptionsService,
     private readonly ledger: QuotaLedgerService,
     private readonly users: UsersService,
+    private readonly rateLimiter: RateLimiterService,
   ) {}
 
   /** amount × Price × the group's TopupGroupRatio, to the cent, as the provider is asked for it. */
@@ -129,6 +135,7 @@ export class PaymentsService {
    */
   async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string): Promise<TopUpEntity> {
     this.assertMinimum(amount);
+    if (!(await this.rateLimiter.hit(`top-up-order:${actor.id}`, ORDER_LIMIT_PER_USER, ORDER_WINDOW_SECONDS))) throw new AppError('payment.too_many_orders', {}, 429);
     const money = providerMoney ?? this.payableMoney(actor, amount);
     const order = this.orders.create({
       user_id: actor.id,

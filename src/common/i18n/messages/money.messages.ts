@@ -32,5 +32,6 @@ export const moneyMessages = {
   'payment.not_configured': { zh: '当前管理员未配置支付信息', en: 'The administrator has not configured online payment' },
   'payment.invalid_method': { zh: '支付方式配置错误，请联系管理员', en: 'Payment method configuration error, please contact the administrator' },
   'log.hold_refunded_after_crash': { zh: '进程中断前未结算的请求，退还预扣额度 {quota}', en: 'Returned a hold of {quota} left by a request the interrupted process never settled' },
+  'payment.too_many_orders': { zh: '创建订单过于频繁，请稍后再试', en: 'Too many top-up orders; please try again later' },
   'payment.provider_failed': { zh: '支付平台未返回支付链接，请稍后重试', en: 'The payment provider returned no payment page; please try again' },
 } satisfies MessageTable;
