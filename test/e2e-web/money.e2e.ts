@@ -120,6 +120,11 @@ describe('money pages (/redemption, /topup)', () => {
     await page.getByTestId('topup-history').locator('tbody').getByText('Paid', { exact: true }).waitFor();
     // The method as PayMethods names it, not its Epay type.
     await page.getByTestId('topup-history').locator('tbody').getByText('支付宝', { exact: true }).waitFor();
+    // With Stripe alone, neither Epay's price nor its payable amount shows.
+    expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'PayMethods', value: JSON.stringify([{ name: 'Stripe', type: 'stripe' }]) })).success).toBe(true);
+    await watched.goto('/topup');
+    await page.getByTestId('topup-payable').filter({ hasText: /^Stripe: US\$16\.00$/ }).waitFor();
+    expect(await page.getByText('Price: 7.3 per unit').count()).toBe(0);
 
     await watched.goto('/redemption');
     await page.getByRole('heading', { name: 'Redemption codes' }).waitFor();

@@ -164,7 +164,7 @@ export function WalletPage() {
             </CardContent>
           </Card>
           <Card>
-            <CardHeader title={t('wallet:online.title')} subheader={t('wallet:online.subtitle', { price: status.price })} />
+            <CardHeader title={t('wallet:online.title')} subheader={paysByEpay ? t('wallet:online.subtitle', { price: status.price }) : undefined} />
             <CardContent>
               {!status.enable_online_topup ? (
                 <Alert severity="info" data-testid="online-disabled">
