@@ -86,6 +86,28 @@ describe('money pages (/redemption, /topup)', () => {
     await watched.screenshot('wallet');
   });
 
+  test('a visitor who registers through the invitation link (/register?aff=) earns the inviter the reward', async () => {
+    const { page } = watched;
+    expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'QuotaForInviter', value: '1000' })).success).toBe(true);
+    const code = (await apiFromPage<string>(page, 'GET', '/api/user/aff')).data;
+    const inviter = async () => (await apiFromPage<{ aff_count: number; aff_quota: number }>(page, 'GET', '/api/user/self')).data;
+    const before = await inviter();
+    const visitor = await browser.newContext({ baseURL: server.baseUrl });
+    try {
+      const guest = await visitor.newPage();
+      await guest.goto(`/register?aff=${code}`);
+      await guest.locator('input[name="username"]').fill('invitee');
+      await guest.locator('input[name="password"]').fill('invitee-pass-1');
+      await guest.locator('input[name="password2"]').fill('invitee-pass-1');
+      await guest.getByTestId('register-submit').click();
+      await guest.waitForURL('**/login');
+    } finally {
+      await visitor.close();
+    }
+    const after = await inviter();
+    expect([after.aff_count, after.aff_quota]).toEqual([before.aff_count + 1, before.aff_quota + 1000]);
+  });
+
   test('online top-up through the Epay gateway, on a phone, in English', async () => {
     const { page } = watched;
     const payMethods = JSON.stringify([
