@@ -90,6 +90,21 @@ describe('wallet: Stripe top-up', () => {
     }
   });
 
+  it("answers a clear message, not a 500, when Stripe refuses to open the session (here: a wrong secret key)", async () => {
+    const orders = async () => Number((await dataSource.query('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?', [user.id]))[0].n);
+    const ordersBefore = await orders();
+    await seed.setOption('StripeApiSecret', 'sk_test_not_the_right_one');
+    try {
+      const refused = await user.post('/api/user/pay', { amount: 3, payment_method: 'stripe' }).set('Accept-Language', 'en');
+      expect(refused.status).toBe(200);
+      expect(refused.body).toEqual({ success: false, message: 'The payment provider returned no payment page; please try again', data: null });
+      // The order Stripe never opened is not left in the history as awaiting payment.
+      expect(await orders()).toBe(ordersBefore);
+    } finally {
+      await seed.setOption('StripeApiSecret', 'sk_test_gateway');
+    }
+  });
+
   it('credits nothing for a forged signature, a wrong amount or an unknown order', async () => {
     const before = await quota();
     const logsBefore = await topUpLogs();

@@ -151,6 +151,11 @@ export class PaymentsService {
     return this.orders.save(order);
   }
 
+  /** Removes an order the provider never opened, so the user's history does not list it as awaiting payment. */
+  async discardPendingOrder(id: number): Promise<void> {
+    await this.orders.delete({ id, status: 'pending' });
+  }
+
   /** Where providers call back: CustomCallbackAddress, else ServerAddress. */
   callbackBase(): string {
     return this.options.get('CustomCallbackAddress') || this.options.get('ServerAddress');

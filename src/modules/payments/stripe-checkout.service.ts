@@ -33,14 +33,22 @@ export class StripeCheckoutService {
     if (!base || !this.isConfigured()) throw new AppError('payment.not_configured');
     const unitCents = this.unitCents(actor);
     const order = await this.payments.createOrder(actor, amount, 'stripe', this.payableMoney(actor, amount));
-    const session = await this.stripe().checkout.sessions.create({
-      mode: 'payment',
-      client_reference_id: order.trade_no,
-      metadata: { trade_no: order.trade_no },
-      line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
-      success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
-      cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
-    });
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe().checkout.sessions.create({
+        mode: 'payment',
+        client_reference_id: order.trade_no,
+        metadata: { trade_no: order.trade_no },
+        line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
+        success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
+        cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
+      });
+    } catch (error) {
+      // A wrong key, an amount Stripe refuses, Stripe unreachable: the user gets a message, the operator the reason.
+      this.logger.warn(`Stripe refused the Checkout Session for order ${order.trade_no}: ${error instanceof Error ? error.message : String(error)}`);
+      await this.payments.discardPendingOrder(order.id);
+      throw new AppError('payment.provider_failed');
+    }
     if (!session.url) throw new AppError('payment.provider_failed');
     return { url: session.url, params: {} };
   }
