@@ -33,6 +33,12 @@ describe('money pages (/redemption, /topup)', () => {
     await page.getByText('名称最多 20 个字符').waitFor();
     await page.getByTestId('redemption-name').fill('promo');
     await page.getByTestId('redemption-quota').fill('500000');
+    // The amount under the field follows the quota typed, and a quick pick.
+    await page.getByTestId('redemption-quota-amount').filter({ hasText: /^\$1\.00$/ }).waitFor();
+    await page.getByTestId('redemption-drawer').getByText('$50.00', { exact: true }).click();
+    await page.getByTestId('redemption-quota-amount').filter({ hasText: /^\$50\.00$/ }).waitFor();
+    await page.getByTestId('redemption-quota').fill('500000');
+    await page.getByTestId('redemption-quota-amount').filter({ hasText: /^\$1\.00$/ }).waitFor();
     await page.getByTestId('redemption-count').fill('3');
     await page.getByTestId('redemption-submit').click();
     const dialog = page.getByTestId('created-keys-dialog');
