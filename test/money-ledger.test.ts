@@ -131,4 +131,18 @@ describe('money: one ledger owns every balance', () => {
       await seed.setOption('QuotaForInviter', 0);
     }
   });
+
+  it('credits QuotaForNewUser, with its log row, to an account an administrator creates too (as new-api does)', async () => {
+    await seed.setOption('QuotaForNewUser', 800);
+    try {
+      expect((await root.post('/api/user/', { username: 'made-by-root', password: 'user-pass-1' })).body.success).toBe(true);
+      const made = await login(app, 'made-by-root', 'user-pass-1');
+      expect((await seed.userQuota(made.id)).quota).toBe(800);
+      expect(await loggedMovement(made.id)).toBe(800);
+      const [row] = await dataSource.query('SELECT type, content FROM logs WHERE user_id = ?', [made.id]);
+      expect([Number(row.type), row.content]).toEqual([4, '新用户注册赠送 800 额度']);
+    } finally {
+      await seed.setOption('QuotaForNewUser', 0);
+    }
+  });
 });

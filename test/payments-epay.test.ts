@@ -108,4 +108,19 @@ describe('wallet: Epay top-up', () => {
     const [row] = await dataSource.query('SELECT status FROM top_ups WHERE trade_no = ?', [form.params.out_trade_no]);
     expect(row.status).toBe('pending');
   });
+
+  it('limits how many orders one user opens: 20 in 20 minutes, then 429 and no row', async () => {
+    await configure();
+    const spammer = await registerUser(app, 'spammer');
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await spammer.post('/api/user/pay', { amount: 2, payment_method: 'alipay' }).set('Accept-Language', 'en')).status);
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    const refused = await spammer.post('/api/user/pay', { amount: 2, payment_method: 'alipay' }).set('Accept-Language', 'en');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ success: false, message: 'Too many top-up orders; please try again later', data: null });
+    const [row] = await dataSource.query('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?', [spammer.id]);
+    expect(Number(row.n)).toBe(20);
+    // Another user is not held back by it.
+    expect((await user.post('/api/user/pay', { amount: 2, payment_method: 'alipay' })).status).toBe(200);
+  });
 });

@@ -74,6 +74,37 @@ describe('wallet: Stripe top-up', () => {
     expect(history.body.data.items[0]).toMatchObject({ payment_method: 'stripe', money: '7.50', status: 'success' });
   });
 
+  it("prices Stripe with the group's TopupGroupRatio, in US dollars, on the wallet's lookup and on the Checkout Session alike", async () => {
+    await seed.setOption('TopupGroupRatio', JSON.stringify({ default: 0.8 }));
+    try {
+      expect((await user.post('/api/user/amount', { amount: 3, payment_method: 'stripe' })).body).toEqual({ success: true, message: '', data: '6.00' });
+      // Without a method (or with an Epay one) the lookup keeps answering Epay's price.
+      expect((await user.post('/api/user/amount', { amount: 3 })).body.data).toBe((3 * 7.3 * 0.8).toFixed(2));
+      await checkout(3);
+      const session = mockStripe.sessions[mockStripe.sessions.length - 1];
+      expect(session.amount_total).toBe(600);
+      const [order] = await dataSource.query('SELECT money FROM top_ups WHERE trade_no = ?', [session.client_reference_id]);
+      expect(order.money).toBe('6.00');
+    } finally {
+      await seed.setOption('TopupGroupRatio', JSON.stringify({ default: 1, vip: 1, svip: 1 }));
+    }
+  });
+
+  it("answers a clear message, not a 500, when Stripe refuses to open the session (here: a wrong secret key)", async () => {
+    const orders = async () => Number((await dataSource.query('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?', [user.id]))[0].n);
+    const ordersBefore = await orders();
+    await seed.setOption('StripeApiSecret', 'sk_test_not_the_right_one');
+    try {
+      const refused = await user.post('/api/user/pay', { amount: 3, payment_method: 'stripe' }).set('Accept-Language', 'en');
+      expect(refused.status).toBe(200);
+      expect(refused.body).toEqual({ success: false, message: 'The payment provider returned no payment page; please try again', data: null });
+      // The order Stripe never opened is not left in the history as awaiting payment.
+      expect(await orders()).toBe(ordersBefore);
+    } finally {
+      await seed.setOption('StripeApiSecret', 'sk_test_gateway');
+    }
+  });
+
   it('credits nothing for a forged signature, a wrong amount or an unknown order', async () => {
     const before = await quota();
     const logsBefore = await topUpLogs();

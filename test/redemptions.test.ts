@@ -93,8 +93,13 @@ describe('redemption codes', () => {
     expect((await admin.put('/api/redemption/?status_only=true', { id: other.id, status: 2 })).body.data.status).toBe(2);
     const disabled = await user.post('/api/user/topup', { key: disabledKey }).set('Accept-Language', 'en');
     expect(disabled.body).toMatchObject({ success: false, message: 'This code is disabled' });
+    // Editing is for unused codes only (spec: status 1), as in new-api: a disabled code is enabled first.
+    const refused = await admin.put('/api/redemption/', { id: other.id, name: 'edited', quota: 7000 }).set('Accept-Language', 'en');
+    expect(refused.body).toMatchObject({ success: false, message: 'The code is disabled; enable it before editing' });
+    expect(await codeByKey(disabledKey)).toMatchObject({ name: 'single', quota: 5000, status: 2 });
+    expect((await admin.put('/api/redemption/?status_only=true', { id: other.id, status: 1 })).body.data.status).toBe(1);
     const renamed = await admin.put('/api/redemption/', { id: other.id, name: 'edited', quota: 7000 });
-    expect(renamed.body.data).toMatchObject({ name: 'edited', quota: 7000, status: 2 });
+    expect(renamed.body.data).toMatchObject({ name: 'edited', quota: 7000, status: 1 });
 
     const wrong = await user.post('/api/user/topup', { key: 'x'.repeat(32) }).set('Accept-Language', 'en');
     expect(wrong.body).toMatchObject({ success: false, message: 'Invalid redemption code' });

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, Post, Query, RawBodyRequest, Req, Res }
 import type { Request, Response } from 'express';
 import { AuthenticatedUser, CurrentUser, Public } from '../../common/auth/auth.decorators';
 import { Page, parsePageQuery } from '../../common/http/pagination';
-import { PayDto, TopUpAmountDto } from './dto/payment.dto';
+import { PayableAmountDto, PayDto } from './dto/payment.dto';
 import { PaymentsService } from './payments.service';
 import { StripeCheckoutService } from './stripe-checkout.service';
 import { PayForm, TopUpView } from './top-up.wire';
@@ -15,10 +15,10 @@ export class PaymentsController {
     private readonly stripe: StripeCheckoutService,
   ) {}
 
-  /** The payable amount for `amount` units, as "0.00" text. */
+  /** The payable amount for `amount` units, as "0.00" text (in US dollars for payment_method "stripe"). */
   @Post('amount')
-  amount(@CurrentUser() actor: AuthenticatedUser, @Body() dto: TopUpAmountDto): string {
-    return this.payments.payableMoney(actor, dto.amount);
+  amount(@CurrentUser() actor: AuthenticatedUser, @Body() dto: PayableAmountDto): string {
+    return dto.payment_method === 'stripe' ? this.stripe.payableMoney(actor, dto.amount) : this.payments.payableMoney(actor, dto.amount);
   }
 
   /** payment_method `stripe` opens a Stripe Checkout page; the others are Epay's methods. */

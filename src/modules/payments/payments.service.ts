@@ -6,6 +6,7 @@ import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
 import { Page, PageQuery, toPage } from '../../common/http/pagination';
+import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { nowSeconds } from '../../database/columns';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
@@ -14,6 +15,10 @@ import { PayDto } from './dto/payment.dto';
 import { TopUpEntity } from './entities/top-up.entity';
 import { epaySign, epayVerify } from './epay-signature';
 import { PayForm, TopUpView } from './top-up.wire';
+
+/** Orders a user may open in a window: each is a row and, for Stripe, a call to its API; more is abuse, not shopping. */
+const ORDER_LIMIT_PER_USER = 20;
+const ORDER_WINDOW_SECONDS = 1200;
 
 /** What a finished order needs to be credited: which order, and what the provider says was paid. */
 export interface PaidOrder {
@@ -36,14 +41,23 @@ export class PaymentsService {
     private readonly options: OptionsService,
     private readonly ledger: QuotaLedgerService,
     private readonly users: UsersService,
+    private readonly rateLimiter: RateLimiterService,
   ) {}
 
   /** amount × Price × the group's TopupGroupRatio, to the cent, as the provider is asked for it. */
   payableMoney(actor: AuthenticatedUser, amount: number): string {
+    this.assertMinimum(amount);
+    return (Math.round(amount * this.options.get('Price') * this.topUpGroupRatio(actor) * 100) / 100).toFixed(2);
+  }
+
+  /** What the user's group pays per unit relative to the list price (TopupGroupRatio, 1 when unset); every provider applies it. */
+  topUpGroupRatio(actor: AuthenticatedUser): number {
+    return this.options.get('TopupGroupRatio')[actor.group] ?? 1;
+  }
+
+  assertMinimum(amount: number): void {
     const minimum = this.options.get('MinTopUp');
     if (amount < minimum) throw new AppError('payment.amount_too_small', { min: minimum });
-    const ratio = this.options.get('TopupGroupRatio')[actor.group] ?? 1;
-    return (Math.round(amount * this.options.get('Price') * ratio * 100) / 100).toFixed(2);
   }
 
   /** A pending order and the signed Epay form that pays it. */
@@ -120,8 +134,9 @@ export class PaymentsService {
    * `money` defaults to the Epay price (a provider with its own price passes it).
    */
   async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string): Promise<TopUpEntity> {
+    this.assertMinimum(amount);
+    if (!(await this.rateLimiter.hit(`top-up-order:${actor.id}`, ORDER_LIMIT_PER_USER, ORDER_WINDOW_SECONDS))) throw new AppError('payment.too_many_orders', {}, 429);
     const money = providerMoney ?? this.payableMoney(actor, amount);
-    if (providerMoney !== undefined && amount < this.options.get('MinTopUp')) throw new AppError('payment.amount_too_small', { min: this.options.get('MinTopUp') });
     const order = this.orders.create({
       user_id: actor.id,
       amount,
@@ -134,6 +149,11 @@ export class PaymentsService {
       complete_time: 0,
     });
     return this.orders.save(order);
+  }
+
+  /** Removes an order the provider never opened, so the user's history does not list it as awaiting payment. */
+  async discardPendingOrder(id: number): Promise<void> {
+    await this.orders.delete({ id, status: 'pending' });
   }
 
   /** Where providers call back: CustomCallbackAddress, else ServerAddress. */

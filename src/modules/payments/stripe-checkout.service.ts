@@ -31,18 +31,37 @@ export class StripeCheckoutService {
   async pay(actor: AuthenticatedUser, amount: number): Promise<PayForm> {
     const base = this.payments.callbackBase();
     if (!base || !this.isConfigured()) throw new AppError('payment.not_configured');
-    const unitCents = Math.round(this.options.get('StripeUnitPrice') * 100);
-    const order = await this.payments.createOrder(actor, amount, 'stripe', ((unitCents * amount) / 100).toFixed(2));
-    const session = await this.stripe().checkout.sessions.create({
-      mode: 'payment',
-      client_reference_id: order.trade_no,
-      metadata: { trade_no: order.trade_no },
-      line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
-      success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
-      cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
-    });
+    const unitCents = this.unitCents(actor);
+    const order = await this.payments.createOrder(actor, amount, 'stripe', this.payableMoney(actor, amount));
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe().checkout.sessions.create({
+        mode: 'payment',
+        client_reference_id: order.trade_no,
+        metadata: { trade_no: order.trade_no },
+        line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
+        success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
+        cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
+      });
+    } catch (error) {
+      // A wrong key, an amount Stripe refuses, Stripe unreachable: the user gets a message, the operator the reason.
+      this.logger.warn(`Stripe refused the Checkout Session for order ${order.trade_no}: ${error instanceof Error ? error.message : String(error)}`);
+      await this.payments.discardPendingOrder(order.id);
+      throw new AppError('payment.provider_failed');
+    }
     if (!session.url) throw new AppError('payment.provider_failed');
     return { url: session.url, params: {} };
+  }
+
+  /** What Stripe charges for `amount` units, in US dollars as "0.00" text. */
+  payableMoney(actor: AuthenticatedUser, amount: number): string {
+    this.payments.assertMinimum(amount);
+    return ((this.unitCents(actor) * amount) / 100).toFixed(2);
+  }
+
+  /** StripeUnitPrice × the group's TopupGroupRatio, in cents: the Checkout line item's unit price. */
+  private unitCents(actor: AuthenticatedUser): number {
+    return Math.round(this.options.get('StripeUnitPrice') * this.payments.topUpGroupRatio(actor) * 100);
   }
 
   /**

@@ -72,7 +72,7 @@ export class RedemptionsService {
     return rows.map((row) => row.key);
   }
 
-  /** Name and quota change only while the code is not used; the status only with status_only. */
+  /** Name and quota change only while the code is unused (status 1, as the spec says); the status only with status_only. */
   async update(dto: UpdateRedemptionDto): Promise<RedemptionView> {
     const changes: Partial<RedemptionEntity> = {};
     if (dto.name !== undefined) {
@@ -80,13 +80,13 @@ export class RedemptionsService {
       if (!changes.name) throw new AppError('redemption.invalid_name');
     }
     if (dto.quota !== undefined) changes.quota = dto.quota;
-    await this.updateUnlessUsed(dto.id, changes, 'redemption.used_cannot_edit');
+    await this.updateWhile(dto.id, [REDEMPTION_STATUS_UNUSED], changes, editRefusal);
     return this.get(dto.id);
   }
 
   async updateStatus(id: number, status: number | undefined): Promise<RedemptionView> {
     if (status !== REDEMPTION_STATUS_UNUSED && status !== REDEMPTION_STATUS_DISABLED) throw new AppError('redemption.invalid_status');
-    await this.updateUnlessUsed(id, { status }, 'redemption.used_cannot_enable');
+    await this.updateWhile(id, [REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_DISABLED], { status }, () => 'redemption.used_cannot_enable');
     return this.get(id);
   }
 
@@ -134,18 +134,19 @@ export class RedemptionsService {
     return code.quota;
   }
 
-  private async updateUnlessUsed(id: number, changes: Partial<RedemptionEntity>, usedError: 'redemption.used_cannot_edit' | 'redemption.used_cannot_enable'): Promise<void> {
+  /** Applies `changes` only while the code's status is one of `allowed`; `refusal` names the error for the status found. */
+  private async updateWhile(id: number, allowed: number[], changes: Partial<RedemptionEntity>, refusal: (status: number) => RedemptionRefusal): Promise<void> {
     const code = await this.load(id);
-    if (code.status === REDEMPTION_STATUS_USED) throw new AppError(usedError);
+    if (!allowed.includes(code.status)) throw new AppError(refusal(code.status));
     if (Object.keys(changes).length === 0) return;
     // Conditional, so a redemption that lands in between is not undone.
     const result = await this.redemptions
       .createQueryBuilder()
       .update(RedemptionEntity)
       .set(changes)
-      .where('id = :id AND status <> :used', { id, used: REDEMPTION_STATUS_USED })
+      .where('id = :id AND status IN (:...allowed)', { id, allowed })
       .execute();
-    if (!result.affected) throw new AppError(usedError);
+    if (!result.affected) throw new AppError(refusal((await this.load(id)).status));
   }
 
   private async load(id: number): Promise<RedemptionEntity> {
@@ -153,6 +154,12 @@ export class RedemptionsService {
     if (!code) throw new AppError('redemption.not_found');
     return code;
   }
+}
+
+type RedemptionRefusal = 'redemption.used_cannot_edit' | 'redemption.disabled_cannot_edit' | 'redemption.used_cannot_enable';
+
+function editRefusal(status: number): RedemptionRefusal {
+  return status === REDEMPTION_STATUS_USED ? 'redemption.used_cannot_edit' : 'redemption.disabled_cannot_edit';
 }
 
 function assertRedeemable(status: number): void {

@@ -48,9 +48,15 @@ export class UserManagementService {
     if (![ROLE_USER, ROLE_ADMIN].includes(role) || role >= actor.role) throw new AppError('user.cannot_create_same_or_higher');
     const username = dto.username.trim();
     const passwordHash = await this.users.hashPassword(dto.password);
+    const welcomeQuota = this.options.get('QuotaForNewUser');
     await this.transactions.run(async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-      await this.users.create({ username, passwordHash, display_name: dto.display_name?.trim(), role }, manager);
+      const created = await this.users.create({ username, passwordHash, display_name: dto.display_name?.trim(), role }, manager);
+      // A new user is a new user however the account was made: new-api credits QuotaForNewUser here too.
+      if (welcomeQuota > 0) {
+        const content = translate('log.new_user_quota', 'zh', { quota: welcomeQuota });
+        await this.ledger.applyDelta({ userId: created.id, username: created.username, reason: 'new_user', quota: welcomeQuota, content }, manager);
+      }
     });
   }
 

@@ -18,6 +18,7 @@ export const moneyMessages = {
   'redemption.invalid_status': { zh: '兑换码状态只能设置为 1（启用）或 2（禁用）', en: 'A code status can only be set to 1 (enabled) or 2 (disabled)' },
   'redemption.not_found': { zh: '兑换码不存在', en: 'Redemption code not found' },
   'redemption.used_cannot_edit': { zh: '兑换码已被使用，无法修改', en: 'The code has been used and cannot be edited' },
+  'redemption.disabled_cannot_edit': { zh: '兑换码已禁用，请先启用再修改', en: 'The code is disabled; enable it before editing' },
   'redemption.used_cannot_enable': { zh: '兑换码已被使用，无法启用或禁用', en: 'The code has been used; its status cannot change' },
   'redemption.key_required': { zh: '请输入兑换码', en: 'Please enter a redemption code' },
   'redemption.invalid_key': { zh: '无效的兑换码', en: 'Invalid redemption code' },
@@ -31,5 +32,6 @@ export const moneyMessages = {
   'payment.not_configured': { zh: '当前管理员未配置支付信息', en: 'The administrator has not configured online payment' },
   'payment.invalid_method': { zh: '支付方式配置错误，请联系管理员', en: 'Payment method configuration error, please contact the administrator' },
   'log.hold_refunded_after_crash': { zh: '进程中断前未结算的请求，退还预扣额度 {quota}', en: 'Returned a hold of {quota} left by a request the interrupted process never settled' },
+  'payment.too_many_orders': { zh: '创建订单过于频繁，请稍后再试', en: 'Too many top-up orders; please try again later' },
   'payment.provider_failed': { zh: '支付平台未返回支付链接，请稍后重试', en: 'The payment provider returned no payment page; please try again' },
 } satisfies MessageTable;

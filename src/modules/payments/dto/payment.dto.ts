@@ -13,6 +13,14 @@ export class TopUpAmountDto {
   top_up_code?: string;
 }
 
+/** POST /api/user/amount: `payment_method` "stripe" prices the amount in Stripe's US dollars; any other, or none, at Epay's Price. */
+export class PayableAmountDto extends TopUpAmountDto {
+  @IsOptional()
+  @IsString({ message: 'payment.invalid_method' })
+  @MaxLength(32, { message: 'payment.invalid_method' })
+  payment_method?: string;
+}
+
 export class PayDto extends TopUpAmountDto {
   @IsString({ message: 'payment.invalid_method' })
   @MaxLength(32, { message: 'payment.invalid_method' })

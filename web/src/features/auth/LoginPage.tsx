@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import {
   Alert,
   Box,
@@ -16,13 +16,13 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
 import { setSessionUser } from '../../lib/session';
-import { StorageKey } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { AFTER_LOGIN_PATH } from './afterLogin';
 import { authApi, type LoginUser } from './api';
 import { AuthCard } from './AuthCard';
 import { ThirdPartyLogin } from './ThirdPartyLogin';
+import { useReferralCode } from './useReferralCode';
 import { useTurnstile } from './useTurnstile';
 
 interface LoginForm {
@@ -43,10 +43,7 @@ export function LoginPage() {
 
   const expired = searchParams.get('expired') === 'true';
 
-  useEffect(() => {
-    const aff = searchParams.get('aff');
-    if (aff) localStorage.setItem(StorageKey.aff, aff);
-  }, [searchParams]);
+  useReferralCode();
 
   const completeLogin = useCallback(
     (user: LoginUser) => {

@@ -10,6 +10,7 @@ import { useStatus } from '../status/StatusProvider';
 import { authApi } from './api';
 import { AuthCard } from './AuthCard';
 import { useCountdown } from './useCountdown';
+import { useReferralCode } from './useReferralCode';
 import { useTurnstile } from './useTurnstile';
 
 interface RegisterForm {
@@ -28,6 +29,7 @@ export function RegisterPage() {
   const { status } = useStatus();
   const turnstile = useTurnstile();
   const [resendIn, startCountdown] = useCountdown();
+  useReferralCode();
   const { control, handleSubmit, getValues, formState } = useForm<RegisterForm>({
     defaultValues: { username: '', password: '', password2: '', email: '', verification_code: '' },
   });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Chip, Stack } from '@mui/material';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
@@ -23,7 +23,9 @@ export function RedemptionDrawer({ target, onClose, onSaved, onCreated }: { targ
   const { t } = useTranslation();
   const isNew = target === 'add';
   const [loaded, setLoaded] = useState(false);
-  const { control, handleSubmit, reset, setValue, getValues, formState } = useForm<RedemptionForm>({ defaultValues: { name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1' } });
+  const { control, handleSubmit, reset, setValue, formState } = useForm<RedemptionForm>({ defaultValues: { name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1' } });
+  // Watched, so the amount under the field follows what is typed or picked.
+  const quota = useWatch({ control, name: 'quota' });
 
   useEffect(() => {
     if (target === null) return;
@@ -87,9 +89,9 @@ export function RedemptionDrawer({ target, onClose, onSaved, onCreated }: { targ
             control={control}
             name="quota"
             label={t('redemptions:fields.quota')}
-            helperText={INTEGER.test(getValues('quota')) ? renderQuota(Number(getValues('quota'))) : ''}
+            helperText={INTEGER.test(quota) ? renderQuota(Number(quota)) : ''}
             rules={{ validate: (value) => (INTEGER.test(value.trim()) && Number(value) > 0) || 'redemptions:validation.quota' }}
-            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'redemption-quota' } }}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'redemption-quota' }, formHelperText: { 'data-testid': 'redemption-quota-amount' } as object }}
           />
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
             {QUICK_QUOTAS.map((value) => (

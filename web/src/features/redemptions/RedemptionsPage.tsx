@@ -23,7 +23,7 @@ const STATUS_COLORS: Record<number, 'success' | 'default' | 'info'> = { [REDEMPT
 
 const fetchRedemptions = searchWhenFiltered(redemptionsApi.list, redemptionsApi.search);
 
-/** Administrators' redemption codes: search, create in batches, copy keys, edit unused ones, enable, disable, delete. */
+/** Administrators' redemption codes: search, create in batches, copy keys, edit unused ones (not disabled or used: the spec), enable, disable, delete. */
 export function RedemptionsPage() {
   const { t } = useTranslation();
   const copy = useCopy();
@@ -80,7 +80,7 @@ export function RedemptionsPage() {
           {code.status === REDEMPTION_DISABLED && (
             <RowTextAction label={t('redemptions:actions.enable')} color="success" onClick={() => void setStatus(code, REDEMPTION_UNUSED)} testId={`redemption-enable-${code.id}`} />
           )}
-          {code.status !== REDEMPTION_USED && (
+          {code.status === REDEMPTION_UNUSED && (
             <RowIconAction title={t('redemptions:actions.edit')} icon={EditOutlinedIcon} onClick={() => setDrawerTarget(code.id)} testId={`redemption-edit-${code.id}`} />
           )}
           <RowIconAction title={t('redemptions:actions.delete')} icon={DeleteOutlinedIcon} color="error" onClick={() => setPendingDelete(code)} testId={`redemption-delete-${code.id}`} />

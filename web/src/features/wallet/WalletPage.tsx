@@ -26,6 +26,14 @@ function payMethodsOf(raw: unknown): PayMethod[] {
   return Array.isArray(list) ? list.filter((item): item is PayMethod => typeof item?.name === 'string' && typeof item?.type === 'string') : [];
 }
 
+const STRIPE = 'stripe';
+
+/** What the amount costs through each kind of provider, as the server prices it ("0.00" text). */
+interface Payable {
+  epay: string;
+  stripe: string;
+}
+
 const fetchHistory = (_query: null, page: number, pageSize: number) => walletApi.history(page, pageSize);
 
 /** The wallet: balance, redeeming a code, online top-up and the user's own top-up orders. */
@@ -36,8 +44,11 @@ export function WalletPage() {
   const [code, setCode] = useState('');
   const [redeeming, setRedeeming] = useState(false);
   const minimum = Math.max(1, status.min_topup || 1);
-  const [amount, setAmount] = useState(String(minimum));
-  const [payable, setPayable] = useState('0.00');
+  // Until the user types, the amount follows MinTopUp: the cached status may still hold an older minimum.
+  const [typedAmount, setTypedAmount] = useState<string | null>(null);
+  const amount = typedAmount ?? String(minimum);
+  // null while the lookup for the amount typed last is under way, so no stale price shows.
+  const [payable, setPayable] = useState<Payable | null>(null);
   const history = usePagedRows(fetchHistory, null);
   let methods: PayMethod[] = [];
   try {
@@ -45,6 +56,9 @@ export function WalletPage() {
   } catch {
     methods = [];
   }
+  // Stripe charges its own unit price in US dollars; every other method is Epay's, at Price.
+  const paysByStripe = methods.some((method) => method.type === STRIPE);
+  const paysByEpay = methods.some((method) => method.type !== STRIPE);
 
   const loadUser = useCallback(async () => {
     const result = await walletApi.self();
@@ -56,21 +70,34 @@ export function WalletPage() {
   }, [loadUser]);
 
   const amountNumber = Math.floor(Number(amount));
-  const amountValid = /^\d+$/.test(amount.trim()) && amountNumber >= minimum;
+  const amountWhole = /^\d+$/.test(amount.trim());
+  const amountValid = amountWhole && amountNumber >= minimum;
+  // Why the amount cannot be paid: not a whole number of units, or under MinTopUp.
+  const amountError = amountWhole ? t('wallet:online.tooSmall', { min: minimum }) : t('wallet:online.notWhole');
 
   useEffect(() => {
     if (!status.enable_online_topup || !amountValid) return;
+    setPayable(null);
     let active = true;
+    const lookUp = async (method?: string) => {
+      const result = await walletApi.payable(amountNumber, method);
+      return result.ok ? result.data : '0.00';
+    };
     const timer = setTimeout(() => {
-      void walletApi.payable(amountNumber).then((result) => {
-        if (active) setPayable(result.ok ? result.data : '0.00');
+      void Promise.all([paysByEpay ? lookUp() : '0.00', paysByStripe ? lookUp(STRIPE) : '0.00']).then(([epay, stripe]) => {
+        if (active) setPayable({ epay, stripe });
       });
     }, 300);
     return () => {
       active = false;
       clearTimeout(timer);
     };
-  }, [status.enable_online_topup, amountNumber, amountValid]);
+  }, [status.enable_online_topup, amountNumber, amountValid, paysByEpay, paysByStripe]);
+
+  const payableText = [paysByEpay && t('wallet:online.payable', { money: payable?.epay ?? '…' }), paysByStripe && t('wallet:online.payableStripe', { money: payable?.stripe ?? '…' })]
+    .filter(Boolean)
+    .join(' · ');
+  const methodName = (type: string) => methods.find((method) => method.type === type)?.name ?? type;
 
   async function redeem() {
     if (!code.trim()) return toast.error(t('wallet:redeem.required'));
@@ -90,14 +117,14 @@ export function WalletPage() {
 
   async function pay(method: PayMethod) {
     if (!status.enable_online_topup) return toast.error(t('wallet:online.disabled'));
-    if (!amountValid) return toast.error(t('wallet:online.tooSmall', { min: minimum }));
+    if (!amountValid) return toast.error(amountError);
     const result = await walletApi.pay(amountNumber, method.type);
     if (result.ok) submitPayForm(result.data);
   }
 
   function changeAmount(value: string) {
     // Below 1 is lifted to 1, as the spec asks; the minimum itself is checked on paying.
-    setAmount(value !== '' && /^\d+$/.test(value) && Number(value) < 1 ? '1' : value);
+    setTypedAmount(value !== '' && /^\d+$/.test(value) && Number(value) < 1 ? '1' : value);
   }
 
   return (
@@ -137,7 +164,7 @@ export function WalletPage() {
             </CardContent>
           </Card>
           <Card>
-            <CardHeader title={t('wallet:online.title')} subheader={t('wallet:online.subtitle', { price: status.price })} />
+            <CardHeader title={t('wallet:online.title')} subheader={paysByEpay ? t('wallet:online.subtitle', { price: status.price }) : undefined} />
             <CardContent>
               {!status.enable_online_topup ? (
                 <Alert severity="info" data-testid="online-disabled">
@@ -150,7 +177,7 @@ export function WalletPage() {
                     value={amount}
                     onChange={(event) => changeAmount(event.target.value.trim())}
                     error={!amountValid}
-                    helperText={amountValid ? t('wallet:online.payable', { money: payable }) : t('wallet:online.tooSmall', { min: minimum })}
+                    helperText={amountValid ? payableText : amountError}
                     slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'topup-amount' }, formHelperText: { 'data-testid': 'topup-payable' } as object }}
                   />
                   <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
@@ -187,7 +214,7 @@ export function WalletPage() {
                     <TableCell sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>{order.trade_no}</TableCell>
                     <TableCell>{renderQuota(order.quota)}</TableCell>
                     <TableCell>{order.money}</TableCell>
-                    <TableCell>{order.payment_method}</TableCell>
+                    <TableCell>{methodName(order.payment_method)}</TableCell>
                     <TableCell>
                       <Chip size="small" variant="outlined" color={order.status === 'success' ? 'success' : 'default'} label={t(`wallet:history.statuses.${order.status === 'success' ? 'success' : 'pending'}`)} />
                     </TableCell>

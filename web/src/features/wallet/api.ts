@@ -8,7 +8,8 @@ export type { PayForm, SelfUser, TopUpOrder };
 export const walletApi = {
   self: () => api.get<SelfUser>('/api/user/self'),
   redeem: (key: string) => api.post<number>('/api/user/topup', { key }),
-  payable: (amount: number) => api.post<string>('/api/user/amount', { amount }),
+  /** payment_method "stripe" answers Stripe's price in US dollars; without it, Epay's at Price. */
+  payable: (amount: number, payment_method?: string) => api.post<string>('/api/user/amount', { amount, payment_method }),
   pay: (amount: number, payment_method: string) => api.post<PayForm>('/api/user/pay', { amount, payment_method }),
   history: (page: number, pageSize: number) => api.get<Page<TopUpOrder>>('/api/user/topup/self', { query: { p: page, page_size: pageSize } }),
 };
