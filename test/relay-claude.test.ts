@@ -126,6 +126,45 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect({ name, args: JSON.parse(args), finish }).toEqual({ name: 'get_weather', args: { city: 'Paris' }, finish: 'tool_calls' });
     });
 
+    it("turns Claude's error event in the middle of a stream into the client's own in-stream error, and bills what was used", async () => {
+      const events = [
+        { type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 50, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial ' } },
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      ];
+      claude.handler = () => ({ status: 200, text: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' });
+
+      const stream = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      let text = '';
+      const failure = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })().catch((caught: unknown) => caught);
+      expect(text).toBe('Partial ');
+      expect(failure).toBeInstanceOf(OpenAI.APIError);
+      expect((failure as Error).message).toContain('Overloaded');
+      expect(await lastLog()).toMatchObject({ prompt_tokens: 50, completion_tokens: 1 });
+
+      const response = await fetch(`${app.baseUrl}/v1beta/models/claude-test:streamGenerateContent?alt=sse`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': token.apiKey },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      const frames = (await response.text()).split('\n\n').filter(Boolean);
+      expect(JSON.parse(frames[frames.length - 1].slice('data: '.length))).toEqual({ error: { code: 503, message: 'Overloaded', status: 'UNAVAILABLE' } });
+
+      // OpenAI's in-stream error chunk, for a Claude client: Claude's error event.
+      openaiUpstream.handler = () => ({ sse: [...chatStreamEvents('gpt-test', 'Partial ', null).slice(0, 2), JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } })] });
+      const claudeFailure = await anthropic.messages
+        .stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+        .finalMessage()
+        .catch((caught: unknown) => caught);
+      expect(claudeFailure).toBeInstanceOf(Anthropic.APIError);
+      expect((claudeFailure as Error).message).toContain('The server had an error');
+      // Counted locally (no usage came): settled before the next test reads its log.
+      expect(await lastLog()).toMatchObject({ model_name: 'gpt-test' });
+    });
+
     it("answers Claude's errors in OpenAI's shape without the channel key", async () => {
       claude.handler = () => ({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: key sk-ant-upstream-secret is bad' } } });
       const error = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);

@@ -134,10 +134,12 @@ class ClaudeStreamEncoder implements StreamEncoder {
   private block: BlockKind | undefined;
   private blockIndex = -1;
   private stopReason = 'end_turn';
+  private failed = false;
 
   constructor(private readonly options: ClientStreamOptions) {}
 
   encode(chunk: JsonObject): string {
+    if (chunk.error) return this.error(chunk.error as JsonObject);
     let out = this.start(chunk);
     const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
     if (!choice) return out;
@@ -158,12 +160,20 @@ class ClaudeStreamEncoder implements StreamEncoder {
   }
 
   end(usage: Usage | undefined): string {
+    if (this.failed) return '';
     return (
       this.start({}) +
       this.close() +
       sseFrame(JSON.stringify({ type: 'message_delta', delta: { stop_reason: this.stopReason, stop_sequence: null }, usage: claudeUsage(usage) }), 'message_delta') +
       sseFrame(JSON.stringify({ type: 'message_stop' }), 'message_stop')
     );
+  }
+
+  /** An in-stream error (OpenAI's error chunk) as Claude's error event, which ends the stream as Anthropic's does. */
+  private error(error: JsonObject): string {
+    this.failed = true;
+    const type = typeof error.type === 'string' && error.type.endsWith('_error') ? error.type : 'api_error';
+    return sseFrame(JSON.stringify({ type: 'error', error: { type, message: typeof error.message === 'string' ? error.message : 'The upstream stream failed' } }), 'error');
   }
 
   private start(chunk: JsonObject): string {

@@ -15,6 +15,8 @@ export const GEMINI_FORMAT: InboundFormat = {
 };
 
 const FINISH_REASONS: Record<string, string> = { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP', content_filter: 'SAFETY' };
+/** Google's code and status for the in-stream errors of other providers, by their type. */
+const STREAM_ERRORS: Record<string, [number, string]> = { overloaded_error: [503, 'UNAVAILABLE'], rate_limit_error: [429, 'RESOURCE_EXHAUSTED'] };
 
 /** Gemini's usageMetadata: thoughts are counted apart from the candidates. */
 export function geminiUsage(usage: Usage | undefined): JsonObject {
@@ -130,10 +132,12 @@ function geminiResponseFromOpenAI(answer: JsonObject, options: ClientStreamOptio
 class GeminiStreamEncoder implements StreamEncoder {
   private readonly calls: Array<{ name: string; arguments: string }> = [];
   private finishReason = 'STOP';
+  private failed = false;
 
   constructor(private readonly options: ClientStreamOptions) {}
 
   encode(chunk: JsonObject): string {
+    if (chunk.error) return this.error(chunk.error as JsonObject);
     const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
     if (!choice) return '';
     const delta = (choice.delta ?? {}) as JsonObject;
@@ -150,8 +154,17 @@ class GeminiStreamEncoder implements StreamEncoder {
   }
 
   end(usage: Usage | undefined): string {
+    if (this.failed) return '';
     const calls = this.calls.filter(Boolean).map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
     return this.frame(geminiParts({ tool_calls: calls }), { finishReason: this.finishReason }, { usageMetadata: geminiUsage(usage) });
+  }
+
+  /** An in-stream error (OpenAI's error chunk) as Google's, which its clients throw on; the stream ends there. */
+  private error(error: JsonObject): string {
+    this.failed = true;
+    const type = String(error.type);
+    const [code, status] = STREAM_ERRORS[type] ?? (/^[A-Z_]+$/.test(type) ? [typeof error.code === 'number' ? error.code : 500, type] : [500, 'INTERNAL']);
+    return sseFrame(JSON.stringify({ error: { code, message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', status } }));
   }
 
   private frame(parts: JsonObject[], candidateExtra: JsonObject = {}, answerExtra: JsonObject = {}): string {

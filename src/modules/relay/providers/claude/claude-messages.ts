@@ -263,6 +263,11 @@ export class ClaudeEventTranslator {
         const reason = finishReasonOf((event.delta as JsonObject | undefined)?.stop_reason);
         return reason ? [this.chunk({}, reason)] : [];
       }
+      case 'error': {
+        // Overloaded and the like, after the answer began: OpenAI's in-stream error chunk, which the client's encoder renders in its own format.
+        const error = (event.error ?? {}) as JsonObject;
+        return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.type === 'string' ? error.type : 'api_error', code: null } }];
+      }
       default:
         return [];
     }

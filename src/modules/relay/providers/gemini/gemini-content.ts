@@ -219,6 +219,11 @@ export class GeminiChunkTranslator {
   ) {}
 
   translate(answer: JsonObject): JsonObject[] {
+    if (typeof answer.error === 'object' && answer.error !== null) {
+      // Google's in-stream error ({error:{code, message, status}}) as OpenAI's in-stream error chunk.
+      const error = answer.error as JsonObject;
+      return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.status === 'string' ? error.status : 'api_error', code: typeof error.code === 'number' ? error.code : null } }];
+    }
     this.usage.add(readGeminiUsage(answer.usageMetadata));
     const candidate = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[])[0] : undefined;
     if (!candidate) return [];
