@@ -14,7 +14,7 @@ import type { TestApp } from './support/test-app';
  */
 const CLAUDE_QUOTA = 1125;
 const PRICES = {
-  ModelRatio: { 'claude-test': 1, 'gpt-test': 1, 'gpt-mapped': 1 },
+  ModelRatio: { 'claude-test': 1, 'claude-test-thinking': 1, 'gpt-test': 1, 'gpt-mapped': 1 },
   CompletionRatio: { 'claude-test': 5 },
   CacheRatio: { 'claude-test': 0.1, 'gpt-test': 0.5 },
   CreateCacheRatio: { 'claude-test': 1.25 },
@@ -35,7 +35,7 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
 
   beforeAll(async () => {
     ({ app, native: claude, openaiUpstream, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
-    await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream-secret' });
+    await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test,claude-test-thinking', key: 'sk-ant-upstream-secret' });
     anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
   });
   afterAll(() => stop());
@@ -262,6 +262,15 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       const streamed = await anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }], tools: [tool], tool_choice: { type: 'any' } }).finalMessage();
       expect(streamed.content).toEqual([{ type: 'tool_use', id: 'toolu_mock', name: 'get_weather', input: { city: 'Paris' } }]);
       expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+    });
+
+    it('applies the thinking adapter to a -thinking model: the model Claude knows, and a budget Claude takes', async () => {
+      await anthropic.messages.create({ model: 'claude-test-thinking', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] });
+      expect(claude.requests[0].body).toEqual({ model: 'claude-test', max_tokens: 1280, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }] });
+      // A client that asks for thinking itself keeps its own budget.
+      await anthropic.messages.create({ model: 'claude-test-thinking', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [{ role: 'user', content: 'hi' }] });
+      expect(claude.requests[1].body).toEqual({ model: 'claude-test', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [{ role: 'user', content: 'hi' }] });
+      expect(await lastLog()).toMatchObject({ model_name: 'claude-test-thinking', prompt_tokens: 2600, completion_tokens: 40 });
     });
 
     it("bills an OpenAI channel's cache reads, and reports them as Claude's cache_read_input_tokens", async () => {

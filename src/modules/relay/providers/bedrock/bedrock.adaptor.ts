@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
 import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { addThinkingBudget, claudeRequestFromOpenAI } from '../claude/claude-messages';
 import { sseFrame } from '../sse-decoder';
 import { reframedStream, type StreamFramer } from '../stream-framing';
 import { ClaudeAnswers } from '../claude/claude-answers';
@@ -64,7 +64,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
     if (target.endpoint !== 'chat') return undefined;
     const { region } = parseBedrockKey(target.key);
     const base = (target.channel.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
-    return new URL(`${base}/model/${encodeURIComponent(target.upstreamModel)}/${target.stream ? 'invoke-with-response-stream' : 'invoke'}`);
+    return new URL(`${base}/model/${encodeURIComponent(this.settings.claudeModel(target.upstreamModel))}/${target.stream ? 'invoke-with-response-stream' : 'invoke'}`);
   }
 
   async buildHeaders(target: UpstreamTarget, call: OutgoingCall): Promise<Record<string, string>> {
@@ -99,7 +99,9 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     const fitted: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
     for (const field of BEDROCK_MESSAGES_FIELDS) if (body[field] !== undefined) fitted[field] = body[field];
-    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(target.upstreamModel);
+    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(this.settings.claudeModel(target.upstreamModel));
+    const share = this.settings.thinkingShareFor(target.upstreamModel);
+    if (share !== undefined) addThinkingBudget(fitted, share);
     const beta = target.clientHeaders?.['anthropic-beta'];
     if (typeof beta === 'string') fitted.anthropic_beta = beta.split(',').map((name) => name.trim());
     return fitted;
@@ -112,7 +114,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
   /** An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes metadata, which Bedrock refuses). */
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
-    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(model), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
+    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
     return Promise.resolve(this.fitRequest(target, claude));
   }
 

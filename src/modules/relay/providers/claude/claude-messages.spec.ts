@@ -22,6 +22,14 @@ describe('OpenAI chat → Claude Messages (channel side)', () => {
     expect(thinking).not.toHaveProperty('temperature');
   });
 
+  it('keeps the thinking budget where Claude takes it: from 1024 and below max_tokens', () => {
+    const body = { model: 'x', messages: [{ role: 'user', content: 'hi' }] };
+    const small = claudeRequestFromOpenAI({ ...body, max_tokens: 500 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 0.8 });
+    expect(small).toMatchObject({ max_tokens: 1280, thinking: { budget_tokens: 1024 } });
+    const whole = claudeRequestFromOpenAI({ ...body, max_tokens: 4000 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 1 });
+    expect(whole).toMatchObject({ max_tokens: 4000, thinking: { budget_tokens: 3999 } });
+  });
+
   it('reads a Claude answer back as an OpenAI completion, with cache reads and writes in the usage', () => {
     const answer = openAIResponseFromClaude(json('claude.response.json'), 'claude-sonnet-4-5');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });

@@ -147,16 +147,33 @@ export function claudeRequestFromOpenAI(body: JsonObject, options: ClaudeRequest
   if (typeof choice === 'string' && TOOL_CHOICES[choice]) out.tool_choice = TOOL_CHOICES[choice];
   else if (typeof choice === 'object' && choice !== null) out.tool_choice = { type: 'tool', name: ((choice as JsonObject).function as JsonObject | undefined)?.name };
 
-  if (options.thinkingBudgetShare !== undefined && model.endsWith('-thinking')) {
-    model = model.slice(0, -'-thinking'.length);
+  if (options.thinkingBudgetShare !== undefined && model.endsWith(THINKING_SUFFIX)) {
+    model = model.slice(0, -THINKING_SUFFIX.length);
     out.model = model;
-    out.thinking = { type: 'enabled', budget_tokens: Math.max(1024, Math.floor(maxTokens * options.thinkingBudgetShare)) };
-    // Claude refuses sampling parameters while thinking.
-    delete out.temperature;
-    delete out.top_p;
-    delete out.top_k;
+    addThinkingBudget(out, options.thinkingBudgetShare);
   }
   return out;
+}
+
+/** The model suffix that asks the thinking adapter for a thinking budget. */
+export const THINKING_SUFFIX = '-thinking';
+/** Claude's least thinking budget, and the least max_tokens that leaves room beside it (new-api's floor). */
+const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_MAX_TOKENS = 1280;
+
+/**
+ * The thinking adapter on a Claude body, unless it already asks for thinking: a budget of
+ * `share` of max_tokens, which Claude takes only from 1024 and below max_tokens (max_tokens is
+ * raised to 1280 when lower). Claude refuses sampling parameters while thinking.
+ */
+export function addThinkingBudget(body: JsonObject, share: number): void {
+  if (body.thinking !== undefined) return;
+  const maxTokens = Math.max(tokenCount(body.max_tokens), MIN_THINKING_MAX_TOKENS);
+  body.max_tokens = maxTokens;
+  body.thinking = { type: 'enabled', budget_tokens: Math.min(Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens * share)), maxTokens - 1) };
+  delete body.temperature;
+  delete body.top_p;
+  delete body.top_k;
 }
 
 /** A complete Claude message as an OpenAI chat completion. */
