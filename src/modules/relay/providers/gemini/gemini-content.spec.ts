@@ -18,6 +18,31 @@ describe('OpenAI chat → Gemini (channel side)', () => {
     expect(await geminiRequestFromOpenAI(json('openai-chat.request.json'), { safetySettings: SAFETY }, fetched)).toEqual(json('gemini.request.json'));
   });
 
+  it("cleans JSON Schemas into Gemini's subset (tool parameters and response_format), which refuses additionalProperties and the like", async () => {
+    const strict = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      additionalProperties: false,
+      properties: { city: { type: 'string', description: 'City' }, unit: { type: ['string', 'null'], enum: ['C', 'F'] }, tags: { type: 'array', items: { type: 'string', const: 'x' } }, any: { oneOf: [{ type: 'string' }, { type: 'number', exclusiveMinimum: 0 }] } },
+      required: ['city'],
+    };
+    const cleaned = {
+      type: 'object',
+      properties: { city: { type: 'string', description: 'City' }, unit: { type: 'string', nullable: true, enum: ['C', 'F'] }, tags: { type: 'array', items: { type: 'string', enum: ['x'] } }, any: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
+      required: ['city'],
+    };
+    const body = {
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [{ type: 'function', function: { name: 'weather', parameters: strict, strict: true } }, { type: 'function', function: { name: 'now', parameters: { type: 'object', properties: {} } } }],
+      response_format: { type: 'json_schema', json_schema: { name: 'answer', strict: true, schema: strict } },
+    };
+    const request = await geminiRequestFromOpenAI(body, { safetySettings: SAFETY }, fetched);
+    expect(request.tools).toEqual([{ functionDeclarations: [{ name: 'weather', parameters: cleaned }, { name: 'now' }] }]);
+    expect(request.generationConfig).toEqual({ responseMimeType: 'application/json', responseSchema: cleaned });
+    const json = await geminiRequestFromOpenAI({ ...body, tools: undefined, response_format: { type: 'json_object' } }, { safetySettings: SAFETY }, fetched);
+    expect(json.generationConfig).toEqual({ responseMimeType: 'application/json' });
+  });
+
   it('reads a Gemini answer back as an OpenAI completion: thoughts as reasoning, cached tokens, a function call', () => {
     const answer = openAIResponseFromGemini(json('gemini.response.json'), 'gemini-2.5-flash');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });

@@ -125,11 +125,20 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
   if (maxTokens) config.maxOutputTokens = maxTokens;
   if (typeof body.stop === 'string') config.stopSequences = [body.stop];
   else if (Array.isArray(body.stop)) config.stopSequences = body.stop;
+  const format = body.response_format as JsonObject | undefined;
+  if (format?.type === 'json_object' || format?.type === 'json_schema') {
+    config.responseMimeType = 'application/json';
+    const schema = (format.json_schema as JsonObject | undefined)?.schema;
+    if (format.type === 'json_schema' && schema) config.responseSchema = geminiSchema(schema);
+  }
   if (Object.keys(config).length > 0) out.generationConfig = config;
   if (Array.isArray(body.tools)) {
     const declarations = (body.tools as JsonObject[]).map((tool) => {
       const fn = (tool.function ?? {}) as JsonObject;
-      return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(fn.parameters ? { parameters: fn.parameters } : {}) };
+      const parameters = geminiSchema(fn.parameters) as JsonObject | undefined;
+      // Gemini refuses an OBJECT without properties: a function without parameters declares none.
+      const declared = parameters && !(isObject(parameters.properties) && Object.keys(parameters.properties).length === 0);
+      return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(declared ? { parameters } : {}) };
     });
     out.tools = [{ functionDeclarations: declarations }];
   }
@@ -138,6 +147,35 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
   else if (typeof choice === 'object' && choice !== null) {
     out.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [((choice as JsonObject).function as JsonObject | undefined)?.name] } };
   }
+  return out;
+}
+
+/** The JSON Schema keywords of Gemini's schemas (an OpenAPI subset): it refuses any other (additionalProperties, $schema, …) with a 400. */
+const GEMINI_SCHEMA_KEYWORDS = new Set(['anyOf', 'default', 'description', 'enum', 'example', 'format', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength', 'minProperties', 'minimum', 'nullable', 'pattern', 'properties', 'propertyOrdering', 'required', 'title', 'type']);
+const MAX_SCHEMA_DEPTH = 64;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An OpenAI client's JSON Schema (tool parameters, response_format) as Gemini takes it: only
+ * its keywords, `type: [T, "null"]` as `nullable`, `const` as an enum, `oneOf` as `anyOf`.
+ */
+export function geminiSchema(schema: unknown, depth = 0): unknown {
+  if (!isObject(schema) || depth > MAX_SCHEMA_DEPTH) return schema;
+  const out: JsonObject = {};
+  for (const [keyword, value] of Object.entries(schema)) if (GEMINI_SCHEMA_KEYWORDS.has(keyword)) out[keyword] = value;
+  if (Array.isArray(schema.type)) {
+    const types = (schema.type as unknown[]).filter((type) => type !== 'null');
+    if (types.length < schema.type.length) out.nullable = true;
+    out.type = types[0];
+  }
+  if (schema.const !== undefined && out.enum === undefined) out.enum = [schema.const];
+  if (Array.isArray(schema.oneOf) && out.anyOf === undefined) out.anyOf = schema.oneOf;
+  if (isObject(out.properties)) out.properties = Object.fromEntries(Object.entries(out.properties).map(([name, property]) => [name, geminiSchema(property, depth + 1)]));
+  if (out.items !== undefined) out.items = geminiSchema(out.items, depth + 1);
+  if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((option) => geminiSchema(option, depth + 1));
   return out;
 }
 
