@@ -227,6 +227,11 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       expect(text).not.toContain('AIza-upstream-secret-key');
       expect(text).not.toContain(token.key);
       expect(gemini.requests.every((request) => !request.path.includes('key='))).toBe(true);
+
+      // Paths of Google's API the gateway does not serve answer in Google's shape too, which the SDK reads.
+      const counted = await genai.models.countTokens({ model: 'gemini-test', contents: 'hi' }).catch((error: unknown) => error);
+      expect((counted as { status?: number }).status).toBe(404);
+      expect(String((counted as Error).message)).toContain('NOT_FOUND');
     });
   });
 
