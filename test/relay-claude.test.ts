@@ -264,6 +264,18 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
     });
 
+    it("sends the model's anthropic-beta names (claude.model_headers_settings) with the client's own", async () => {
+      await seed.setOption('claude.model_headers_settings', JSON.stringify({ 'claude-test': { 'anthropic-beta': ['output-128k-2025-02-19'] } }));
+      try {
+        await anthropic.messages.create({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
+        expect(claude.requests[0].headers['anthropic-beta']).toBe('output-128k-2025-02-19,context-1m-2025-08-07');
+        await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] });
+        expect(claude.requests[1].headers['anthropic-beta']).toBe('output-128k-2025-02-19');
+      } finally {
+        await seed.setOption('claude.model_headers_settings', '{}');
+      }
+    });
+
     it('applies the thinking adapter to a -thinking model: the model Claude knows, and a budget Claude takes', async () => {
       await anthropic.messages.create({ model: 'claude-test-thinking', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] });
       expect(claude.requests[0].body).toEqual({ model: 'claude-test', max_tokens: 1280, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }] });

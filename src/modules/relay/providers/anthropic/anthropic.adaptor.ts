@@ -30,7 +30,8 @@ export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, 
       'anthropic-version': typeof client['anthropic-version'] === 'string' ? client['anthropic-version'] : ANTHROPIC_VERSION,
       ...this.settings.modelHeaders(target.upstreamModel),
     };
-    if (typeof client['anthropic-beta'] === 'string') headers['anthropic-beta'] = client['anthropic-beta'];
+    const betas = this.settings.betas(target.upstreamModel, client['anthropic-beta']);
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
 

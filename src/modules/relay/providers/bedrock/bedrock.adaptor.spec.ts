@@ -7,8 +7,8 @@ import { ClaudeSettings } from '../claude/claude-settings';
 import { UsageMeter } from '../usage';
 import { BedrockAdaptor, parseBedrockKey } from './bedrock.adaptor';
 
-function claudeSettings(thinkingAdapter: boolean): ClaudeSettings {
-  const options: Record<string, unknown> = { 'claude.default_max_tokens': { default: 8192 }, 'claude.thinking_adapter_enabled': thinkingAdapter, 'claude.thinking_adapter_budget_tokens_percentage': 0.8 };
+function claudeSettings(thinkingAdapter: boolean, modelHeaders = {}): ClaudeSettings {
+  const options: Record<string, unknown> = { 'claude.default_max_tokens': { default: 8192 }, 'claude.thinking_adapter_enabled': thinkingAdapter, 'claude.thinking_adapter_budget_tokens_percentage': 0.8, 'claude.model_headers_settings': modelHeaders };
   return new ClaudeSettings({ get: (key: string) => options[key] } as unknown as OptionsService);
 }
 const adaptor = new BedrockAdaptor(claudeSettings(false));
@@ -71,6 +71,12 @@ describe('BedrockAdaptor', () => {
     const body = { model: 'claude', stream: true, metadata: { user_id: 'u1' }, messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 } };
     const fitted = adaptor.fitRequest({ ...target, clientHeaders: { 'anthropic-beta': 'a, b' } }, body);
     expect(fitted).toEqual({ anthropic_version: 'bedrock-2023-05-31', messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 8192, anthropic_beta: ['a', 'b'] });
+  });
+
+  it("adds the model's anthropic-beta names (claude.model_headers_settings) to the client's, each once", () => {
+    const configured = new BedrockAdaptor(claudeSettings(false, { 'anthropic.claude-v2': { 'Anthropic-Beta': ['b', 'c'] } }));
+    expect(configured.fitRequest({ ...target, clientHeaders: { 'anthropic-beta': 'a, b' } }, { messages: [] }).anthropic_beta).toEqual(['b', 'c', 'a']);
+    expect(configured.fitRequest(target, { messages: [] }).anthropic_beta).toEqual(['b', 'c']);
   });
 
   it("applies the thinking adapter to a -thinking model: Bedrock's model id in the path, and a thinking budget in the body", () => {

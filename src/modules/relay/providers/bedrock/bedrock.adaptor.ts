@@ -102,8 +102,8 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
     if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(this.settings.claudeModel(target.upstreamModel));
     const share = this.settings.thinkingShareFor(target.upstreamModel);
     if (share !== undefined) addThinkingBudget(fitted, share);
-    const beta = target.clientHeaders?.['anthropic-beta'];
-    if (typeof beta === 'string') fitted.anthropic_beta = beta.split(',').map((name) => name.trim());
+    const betas = this.settings.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']);
+    if (betas.length > 0) fitted.anthropic_beta = betas;
     return fitted;
   }
 

@@ -28,6 +28,16 @@ export class ClaudeSettings {
     return this.thinkingShareFor(model) === undefined ? model : model.slice(0, -THINKING_SUFFIX.length);
   }
 
+  /**
+   * The anthropic-beta names of a request, each once: the model's (model_headers_settings) and
+   * the client's own header, as new-api adds the setting's values to the client's.
+   */
+  betas(model: string, clientBeta: unknown): string[] {
+    const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
+    const names = typeof clientBeta === 'string' ? [...configured, ...clientBeta.split(',')] : configured;
+    return [...new Set(names.map((name) => name.trim()).filter(Boolean))];
+  }
+
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */
   modelHeaders(model: string): Record<string, string> {
     const table = this.options.get('claude.model_headers_settings');

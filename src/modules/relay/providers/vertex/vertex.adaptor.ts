@@ -66,8 +66,8 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   async buildHeaders(target: UpstreamTarget): Promise<Record<string, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
     // Claude on Vertex takes Anthropic's beta header as Anthropic does.
-    const beta = target.clientHeaders?.['anthropic-beta'];
-    if (isClaude(target.upstreamModel) && typeof beta === 'string') headers['anthropic-beta'] = beta;
+    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']) : [];
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
 
