@@ -6,7 +6,8 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
 import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { addThinkingBudget, claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { addThinkingBudget, claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
+import { ImageFetcherService } from '../image-fetcher.service';
 import { sseFrame } from '../sse-decoder';
 import { reframedStream, type StreamFramer } from '../stream-framing';
 import { ClaudeAnswers } from '../claude/claude-answers';
@@ -56,7 +57,10 @@ export function parseBedrockKey(key: string): BedrockCredentials {
 export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
   readonly format = 'bedrock';
 
-  constructor(private readonly settings: ClaudeSettings) {
+  constructor(
+    private readonly settings: ClaudeSettings,
+    private readonly images: ImageFetcherService,
+  ) {
     super();
   }
 
@@ -111,11 +115,14 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
     return false;
   }
 
-  /** An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes metadata, which Bedrock refuses). */
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+  /**
+   * An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes
+   * metadata, which Bedrock refuses). Bedrock takes images inline only: linked ones are fetched.
+   */
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
     const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
-    return Promise.resolve(this.fitRequest(target, claude));
+    return this.fitRequest(target, await inlineClaudeImages(claude, (url) => this.images.fetchInline(url)));
   }
 
   /** Streams arrive re-framed as Claude's SSE (reframeStream). */

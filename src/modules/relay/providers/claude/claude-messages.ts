@@ -1,5 +1,6 @@
 import { openAIUsageOf } from '../../formats/openai.format';
 import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
+import type { ImageFetcher } from '../gemini/gemini-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
@@ -174,6 +175,22 @@ export function addThinkingBudget(body: JsonObject, share: number): void {
   delete body.temperature;
   delete body.top_p;
   delete body.top_k;
+}
+
+/**
+ * Claude's image blocks that link to a URL, fetched and inlined as base64: for the hosts of
+ * Claude that take no image URLs (Bedrock, Vertex), as new-api inlines them.
+ */
+export async function inlineClaudeImages(body: JsonObject, fetchImage: ImageFetcher): Promise<JsonObject> {
+  for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
+    for (const block of Array.isArray(message.content) ? (message.content as JsonObject[]) : []) {
+      const source = block.type === 'image' ? (block.source as JsonObject | undefined) : undefined;
+      if (source?.type !== 'url' || typeof source.url !== 'string') continue;
+      const image = await fetchImage(source.url);
+      block.source = { type: 'base64', media_type: image.mimeType, data: image.data };
+    }
+  }
+  return body;
 }
 
 /** A complete Claude message as an OpenAI chat completion. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { defaultOther } from '../../../channels/channel-types';
 import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { addThinkingBudget, claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
+import { addThinkingBudget, claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
@@ -94,7 +94,8 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
     const model = target.upstreamModel;
     if (!isClaude(model)) return geminiRequestFromOpenAI(body, { safetySettings: this.gemini.safetySettings() }, (url) => this.images.fetchInline(url));
     const { model: _model, ...claude } = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.claude.defaultMaxTokens(this.claude.claudeModel(model)), thinkingBudgetShare: this.claude.thinkingBudgetShare() });
-    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude };
+    // Claude on Vertex takes images inline only, as on Bedrock.
+    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...(await inlineClaudeImages(claude, (url) => this.images.fetchInline(url))) };
   }
 
   parseResponse(body: unknown): AnswerReading {
