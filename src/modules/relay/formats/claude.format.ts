@@ -48,7 +48,8 @@ const TOOL_CHOICES: Record<string, unknown> = { auto: 'auto', any: 'required', n
 /** A Claude Messages body as an OpenAI chat body. */
 function openAIRequestFromClaude(body: JsonObject): JsonObject {
   const messages: JsonObject[] = [];
-  const system = text(body.system);
+  // A system prompt in blocks keeps them apart, as Claude reads them.
+  const system = Array.isArray(body.system) ? (body.system as JsonObject[]).map((block) => text([block])).filter(Boolean).join('\n') : text(body.system);
   if (system) messages.push({ role: 'system', content: system });
   for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
     if (typeof message !== 'object' || message === null) continue;
@@ -90,6 +91,7 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
   const choice = body.tool_choice as JsonObject | undefined;
   if (choice?.type === 'tool') out.tool_choice = { type: 'function', function: { name: choice.name } };
   else if (typeof choice?.type === 'string' && TOOL_CHOICES[choice.type]) out.tool_choice = TOOL_CHOICES[choice.type];
+  if (choice?.disable_parallel_tool_use === true && out.tools) out.parallel_tool_calls = false;
   return out;
 }
 

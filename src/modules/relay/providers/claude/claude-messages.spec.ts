@@ -55,6 +55,11 @@ describe('Claude Messages → OpenAI chat (inbound /v1/messages)', () => {
     expect(claudeRequestFromOpenAI(openAI, { model: 'claude-sonnet-4-5', defaultMaxTokens: 8192 })).toEqual(json('claude.request.json'));
   });
 
+  it("keeps a system prompt's text blocks apart, and a tool_choice that forbids parallel calls", () => {
+    const body = { model: 'm', max_tokens: 10, system: [{ type: 'text', text: 'You are terse.' }, { type: 'text', text: 'Answer in French.', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't', input_schema: { type: 'object' } }], tool_choice: { type: 'auto', disable_parallel_tool_use: true } };
+    expect(CLAUDE_FORMAT.toOpenAIRequest(body)).toMatchObject({ messages: [{ role: 'system', content: 'You are terse.\nAnswer in French.' }, { role: 'user', content: 'hi' }], tool_choice: 'auto', parallel_tool_calls: false });
+  });
+
   it('converts an OpenAI answer into a Claude message', () => {
     expect(CLAUDE_FORMAT.fromOpenAIResponse(json('openai.response.json'), options)).toEqual(json('claude-from-openai.response.json'));
   });
