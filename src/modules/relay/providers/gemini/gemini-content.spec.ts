@@ -43,6 +43,13 @@ describe('OpenAI chat → Gemini (channel side)', () => {
     expect(json.generationConfig).toEqual({ responseMimeType: 'application/json' });
   });
 
+  it('reads a blocked prompt (no candidates, a blockReason) as a content_filter choice, whole and streamed', () => {
+    const blocked = { promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 7, totalTokenCount: 7 } };
+    expect(openAIResponseFromGemini(blocked, 'gemini-2.5-flash').choices).toEqual([{ index: 0, message: { role: 'assistant', content: '' }, finish_reason: 'content_filter' }]);
+    const chunks = new GeminiChunkTranslator('gemini-2.5-flash', new UsageMeter()).translate(blocked);
+    expect(chunks).toMatchObject([{ choices: [{ index: 0, delta: { role: 'assistant' }, finish_reason: 'content_filter' }] }]);
+  });
+
   it('reads a Gemini answer back as an OpenAI completion: thoughts as reasoning, cached tokens, a function call', () => {
     const answer = openAIResponseFromGemini(json('gemini.response.json'), 'gemini-2.5-flash');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });

@@ -204,7 +204,7 @@ function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta:
 
 /** A complete Gemini answer as an OpenAI chat completion. */
 export function openAIResponseFromGemini(answer: JsonObject, model: string): JsonObject {
-  const candidates = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[]) : [];
+  const candidates = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[]) : blockedCandidates(answer);
   const choices = candidates.map((candidate, index) => {
     const { delta, toolCalls } = candidateDelta(candidate, 0);
     const message: JsonObject = { role: 'assistant', content: typeof delta.content === 'string' ? delta.content : toolCalls ? null : '' };
@@ -221,6 +221,16 @@ export function openAIResponseFromGemini(answer: JsonObject, model: string): Jso
     choices,
     ...(usage ? { usage } : {}),
   };
+}
+
+/**
+ * A prompt Gemini blocked comes back without candidates (promptFeedback.blockReason): one empty
+ * candidate finished by SAFETY stands for it, so clients get a content_filter choice, as
+ * OpenAI answers, rather than no choice at all.
+ */
+function blockedCandidates(answer: JsonObject): JsonObject[] {
+  const feedback = answer.promptFeedback as JsonObject | undefined;
+  return typeof feedback?.blockReason === 'string' ? [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY' }] : [];
 }
 
 /** The usage and text of a complete Gemini answer (or of one stream chunk). */
@@ -263,7 +273,7 @@ export class GeminiChunkTranslator {
       return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.status === 'string' ? error.status : 'api_error', code: typeof error.code === 'number' ? error.code : null } }];
     }
     this.usage.add(readGeminiUsage(answer.usageMetadata));
-    const candidate = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[])[0] : undefined;
+    const candidate = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[])[0] : blockedCandidates(answer)[0];
     if (!candidate) return [];
     const { delta, toolCalls } = candidateDelta(candidate, this.toolCalls);
     this.toolCalls += toolCalls;
