@@ -22,6 +22,12 @@ describe('OpenAI chat → Claude Messages (channel side)', () => {
     expect(thinking).not.toHaveProperty('temperature');
   });
 
+  it('turns parallel_tool_calls false into disable_parallel_tool_use', () => {
+    const body = { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 't' } }], parallel_tool_calls: false };
+    expect(claudeRequestFromOpenAI(body, { model: 'm', defaultMaxTokens: 10 }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(claudeRequestFromOpenAI({ ...body, tool_choice: 'required' }, { model: 'm', defaultMaxTokens: 10 }).tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+  });
+
   it('keeps the thinking budget where Claude takes it: from 1024 and below max_tokens', () => {
     const body = { model: 'x', messages: [{ role: 'user', content: 'hi' }] };
     const small = claudeRequestFromOpenAI({ ...body, max_tokens: 500 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 0.8 });

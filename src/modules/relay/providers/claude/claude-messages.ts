@@ -147,6 +147,8 @@ export function claudeRequestFromOpenAI(body: JsonObject, options: ClaudeRequest
   const choice = body.tool_choice;
   if (typeof choice === 'string' && TOOL_CHOICES[choice]) out.tool_choice = TOOL_CHOICES[choice];
   else if (typeof choice === 'object' && choice !== null) out.tool_choice = { type: 'tool', name: ((choice as JsonObject).function as JsonObject | undefined)?.name };
+  // Claude says "one tool call at a time" in its tool_choice (none takes no such flag).
+  if (body.parallel_tool_calls === false && out.tools && (out.tool_choice as JsonObject | undefined)?.type !== 'none') out.tool_choice = { ...((out.tool_choice as JsonObject | undefined) ?? { type: 'auto' }), disable_parallel_tool_use: true };
 
   if (options.thinkingBudgetShare !== undefined && model.endsWith(THINKING_SUFFIX)) {
     model = model.slice(0, -THINKING_SUFFIX.length);
