@@ -82,6 +82,8 @@ function pushTurn(contents: JsonObject[], role: string, parts: JsonObject[]): vo
 }
 
 const TOOL_MODES: Record<string, string> = { auto: 'AUTO', required: 'ANY', none: 'NONE' };
+/** Google's stand-in thought signature for function calls Gemini did not make itself (another model's, a client's). */
+const FOREIGN_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 
 /** An OpenAI chat body as a Gemini generateContent body (the model goes in the URL). */
 export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiRequestOptions, fetchImage: ImageFetcher): Promise<JsonObject> {
@@ -100,10 +102,11 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
         const parts: JsonObject[] = [];
         const text = textOf(message.content);
         if (text) parts.push({ text });
-        for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []) {
+        for (const [index, call] of (Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []).entries()) {
           const fn = (call.function ?? {}) as JsonObject;
           callNames.set(String(call.id), String(fn.name));
-          parts.push({ functionCall: { name: fn.name, args: parseArguments(fn.arguments) } });
+          // Gemini 3 refuses a step's first function call without a thought signature; history from elsewhere has none, so it gets the one Google documents for that.
+          parts.push({ functionCall: { name: fn.name, args: parseArguments(fn.arguments) }, ...(index === 0 ? { thoughtSignature: FOREIGN_THOUGHT_SIGNATURE } : {}) });
         }
         pushTurn(contents, 'model', parts);
         break;
