@@ -78,9 +78,13 @@ function openAIRequestFromGemini(body: JsonObject): JsonObject {
   if (typeof config.topP === 'number') out.top_p = config.topP;
   if (typeof config.maxOutputTokens === 'number') out.max_tokens = config.maxOutputTokens;
   if (Array.isArray(config.stopSequences)) out.stop = config.stopSequences;
+  if (config.responseMimeType === 'application/json') {
+    const schema = config.responseJsonSchema ?? (config.responseSchema !== undefined ? jsonSchemaFromGemini(config.responseSchema) : undefined);
+    out.response_format = schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };
+  }
   const declarations = (Array.isArray(body.tools) ? (body.tools as JsonObject[]) : []).flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as JsonObject[]) : []));
   if (declarations.length > 0) {
-    out.tools = declarations.map((fn) => ({ type: 'function', function: { name: fn.name, ...(fn.description ? { description: fn.description } : {}), parameters: fn.parameters ?? fn.parametersJsonSchema ?? { type: 'object', properties: {} } } }));
+    out.tools = declarations.map((fn) => ({ type: 'function', function: { name: fn.name, ...(fn.description ? { description: fn.description } : {}), parameters: fn.parameters !== undefined ? jsonSchemaFromGemini(fn.parameters) : (fn.parametersJsonSchema ?? { type: 'object', properties: {} }) } }));
   }
   const calling = ((body.toolConfig as JsonObject | undefined)?.functionCallingConfig ?? {}) as JsonObject;
   if (calling.mode === 'NONE') out.tool_choice = 'none';
@@ -88,6 +92,24 @@ function openAIRequestFromGemini(body: JsonObject): JsonObject {
     const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
     out.tool_choice = allowed.length === 1 ? { type: 'function', function: { name: allowed[0] } } : 'required';
   }
+  return out;
+}
+
+/**
+ * A schema in Gemini's OpenAPI form as JSON Schema, which OpenAI and Claude check strictly: the
+ * SDKs' upper-case types (Type.OBJECT) in lower case, `nullable` as a null type.
+ */
+function jsonSchemaFromGemini(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaFromGemini);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: JsonObject = {};
+  for (const [keyword, value] of Object.entries(schema as JsonObject)) {
+    if (keyword === 'properties' && typeof value === 'object' && value !== null) out.properties = Object.fromEntries(Object.entries(value as JsonObject).map(([name, property]) => [name, jsonSchemaFromGemini(property)]));
+    else if (keyword === 'items' || keyword === 'anyOf') out[keyword] = jsonSchemaFromGemini(value);
+    else if (keyword === 'type' && typeof value === 'string') out.type = value.toLowerCase();
+    else if (keyword !== 'nullable' && keyword !== 'propertyOrdering') out[keyword] = value;
+  }
+  if ((schema as JsonObject).nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
 }
 

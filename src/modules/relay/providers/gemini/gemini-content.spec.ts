@@ -71,6 +71,14 @@ describe('Gemini → OpenAI chat (inbound Gemini endpoints)', () => {
     expect(GEMINI_FORMAT.toOpenAIRequest(json('gemini.request.json'))).toEqual(json('openai-from-gemini.request.json'));
   });
 
+  it("turns the SDK's schemas (upper-case types, nullable) into JSON Schema, for tools and a JSON answer", () => {
+    const schema = { type: 'OBJECT', properties: { city: { type: 'STRING', nullable: true }, days: { type: 'ARRAY', items: { type: 'INTEGER' } } }, required: ['city'], propertyOrdering: ['city', 'days'] };
+    const jsonSchema = { type: 'object', properties: { city: { type: ['string', 'null'] }, days: { type: 'array', items: { type: 'integer' } } }, required: ['city'] };
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }], tools: [{ functionDeclarations: [{ name: 'weather', parameters: schema }] }], generationConfig: { responseMimeType: 'application/json', responseSchema: schema } };
+    expect(GEMINI_FORMAT.toOpenAIRequest(body)).toMatchObject({ tools: [{ type: 'function', function: { name: 'weather', parameters: jsonSchema } }], response_format: { type: 'json_schema', json_schema: { name: 'response', schema: jsonSchema } } });
+    expect(GEMINI_FORMAT.toOpenAIRequest({ ...body, generationConfig: { responseMimeType: 'application/json' } }).response_format).toEqual({ type: 'json_object' });
+  });
+
   it('converts an OpenAI answer into a Gemini answer', () => {
     expect(GEMINI_FORMAT.fromOpenAIResponse(json('openai.response.json'), options)).toEqual(json('gemini-from-openai.response.json'));
   });
