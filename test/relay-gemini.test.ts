@@ -228,6 +228,11 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       expect(text).not.toContain(token.key);
       expect(gemini.requests.every((request) => !request.path.includes('key='))).toBe(true);
 
+      // An answer that is JSON but not Gemini's shape is the channel's fault (502), not the gateway's (500).
+      gemini.handler = () => ({ status: 200, json: { candidates: [null] } });
+      const malformed = await openai.chat.completions.create({ model: 'gemini-test', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+      expect(malformed).toMatchObject({ status: 502, code: 'upstream_bad_response' });
+
       // Paths of Google's API the gateway does not serve answer in Google's shape too, which the SDK reads.
       const counted = await genai.models.countTokens({ model: 'gemini-test', contents: 'hi' }).catch((error: unknown) => error);
       expect((counted as { status?: number }).status).toBe(404);
