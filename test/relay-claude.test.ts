@@ -165,6 +165,22 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(await lastLog()).toMatchObject({ model_name: 'gpt-test' });
     });
 
+    it('fails over when Claude sends an error event before any answer, as on an error status', async () => {
+      const backup = await seed.createChannel({ name: 'claude-backup', type: 1, base_url: openaiUpstream.url, models: 'claude-test', priority: -1 });
+      await seed.setOption('RetryTimes', 1);
+      try {
+        claude.handler = () => ({ status: 200, text: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`, contentType: 'text/event-stream' });
+        const stream = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+        let text = '';
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+        expect(text).toBe(MOCK_REPLY_TEXT);
+        expect({ claude: claude.requests.length, backup: openaiUpstream.requests.length }).toEqual({ claude: 1, backup: 1 });
+      } finally {
+        await seed.setOption('RetryTimes', 0);
+        await root.delete(`/api/channel/${backup}`).expect(200);
+      }
+    });
+
     it("answers Claude's errors in OpenAI's shape without the channel key", async () => {
       claude.handler = () => ({ status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'messages: key sk-ant-upstream-secret is bad' } } });
       const error = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);

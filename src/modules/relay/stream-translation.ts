@@ -28,8 +28,13 @@ export function relayTranslatedStream(
 
     const send = (chunks: JsonObject[]): boolean => {
       let out = '';
-      if (chunks.length > 0) answered = true;
       for (const chunk of chunks) {
+        if (!answered && chunk.error !== undefined) {
+          // An error before any answer (overloaded, throttled) fails the attempt, so another channel may answer.
+          upstream.destroy();
+          return true;
+        }
+        answered = true;
         text += openAIAnswerText(chunk);
         out += encoder.encode(chunk);
       }
