@@ -4,6 +4,7 @@ import type { Session } from './support/accounts';
 import type { TestApp } from './support/test-app';
 import { CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
 import { BEDROCK_KEY, bedrockReply } from './support/mock-bedrock';
+import { CAT_PNG, geminiReply } from './support/mock-gemini';
 import type { MockUpstream } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
 import { startNativeRelayTestbed } from './support/native-relay';
@@ -71,6 +72,13 @@ describe('relay: AWS Bedrock Claude channels (type 33)', () => {
       tools: [{ name: 'get_weather', input_schema: { type: 'object', properties: {} } }],
     });
     expect(await lastLog()).toMatchObject({ quota: QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+  });
+
+  it('fetches a linked image and sends it inline, since Bedrock takes no image URLs', async () => {
+    bedrock.handler = (request) => (request.path === '/cat.png' ? geminiReply(request) : bedrockReply(request));
+    await openai.chat.completions.create({ model: 'claude-bedrock', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image_url', image_url: { url: `${bedrock.url}/cat.png` } }] }] });
+    const sent = bedrock.requests.find((request) => request.path.includes('/invoke'))!;
+    expect(sent.body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: CAT_PNG.toString('base64') } }] }]);
   });
 
   it('decodes the binary event stream into OpenAI chunks', async () => {

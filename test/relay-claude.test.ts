@@ -14,7 +14,7 @@ import type { TestApp } from './support/test-app';
  */
 const CLAUDE_QUOTA = 1125;
 const PRICES = {
-  ModelRatio: { 'claude-test': 1, 'gpt-test': 1, 'gpt-mapped': 1 },
+  ModelRatio: { 'claude-test': 1, 'claude-test-thinking': 1, 'gpt-test': 1, 'gpt-mapped': 1 },
   CompletionRatio: { 'claude-test': 5 },
   CacheRatio: { 'claude-test': 0.1, 'gpt-test': 0.5 },
   CreateCacheRatio: { 'claude-test': 1.25 },
@@ -35,7 +35,7 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
 
   beforeAll(async () => {
     ({ app, native: claude, openaiUpstream, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
-    await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream-secret' });
+    await seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test,claude-test-thinking', key: 'sk-ant-upstream-secret' });
     anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
   });
   afterAll(() => stop());
@@ -124,6 +124,61 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
         finish = chunk.choices[0].finish_reason ?? finish;
       }
       expect({ name, args: JSON.parse(args), finish }).toEqual({ name: 'get_weather', args: { city: 'Paris' }, finish: 'tool_calls' });
+    });
+
+    it("turns Claude's error event in the middle of a stream into the client's own in-stream error, and bills what was used", async () => {
+      const events = [
+        { type: 'message_start', message: { id: 'msg_cut', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 50, output_tokens: 1 } } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Partial ' } },
+        { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+      ];
+      claude.handler = () => ({ status: 200, text: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' });
+
+      const stream = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+      let text = '';
+      const failure = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+      })().catch((caught: unknown) => caught);
+      expect(text).toBe('Partial ');
+      expect(failure).toBeInstanceOf(OpenAI.APIError);
+      expect((failure as Error).message).toContain('Overloaded');
+      expect(await lastLog()).toMatchObject({ prompt_tokens: 50, completion_tokens: 1 });
+
+      const response = await fetch(`${app.baseUrl}/v1beta/models/claude-test:streamGenerateContent?alt=sse`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': token.apiKey },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+      });
+      const frames = (await response.text()).split('\n\n').filter(Boolean);
+      expect(JSON.parse(frames[frames.length - 1].slice('data: '.length))).toEqual({ error: { code: 503, message: 'Overloaded', status: 'UNAVAILABLE' } });
+
+      // OpenAI's in-stream error chunk, for a Claude client: Claude's error event.
+      openaiUpstream.handler = () => ({ sse: [...chatStreamEvents('gpt-test', 'Partial ', null).slice(0, 2), JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } })] });
+      const claudeFailure = await anthropic.messages
+        .stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+        .finalMessage()
+        .catch((caught: unknown) => caught);
+      expect(claudeFailure).toBeInstanceOf(Anthropic.APIError);
+      expect((claudeFailure as Error).message).toContain('The server had an error');
+      // Counted locally (no usage came): settled before the next test reads its log.
+      expect(await lastLog()).toMatchObject({ model_name: 'gpt-test' });
+    });
+
+    it('fails over when Claude sends an error event before any answer, as on an error status', async () => {
+      const backup = await seed.createChannel({ name: 'claude-backup', type: 1, base_url: openaiUpstream.url, models: 'claude-test', priority: -1 });
+      await seed.setOption('RetryTimes', 1);
+      try {
+        claude.handler = () => ({ status: 200, text: `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })}\n\n`, contentType: 'text/event-stream' });
+        const stream = await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }], stream: true });
+        let text = '';
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+        expect(text).toBe(MOCK_REPLY_TEXT);
+        expect({ claude: claude.requests.length, backup: openaiUpstream.requests.length }).toEqual({ claude: 1, backup: 1 });
+      } finally {
+        await seed.setOption('RetryTimes', 0);
+        await root.delete(`/api/channel/${backup}`).expect(200);
+      }
     });
 
     it("answers Claude's errors in OpenAI's shape without the channel key", async () => {
@@ -223,6 +278,27 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       const streamed = await anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content }], tools: [tool], tool_choice: { type: 'any' } }).finalMessage();
       expect(streamed.content).toEqual([{ type: 'tool_use', id: 'toolu_mock', name: 'get_weather', input: { city: 'Paris' } }]);
       expect(await lastLog()).toMatchObject({ quota: CLAUDE_QUOTA, prompt_tokens: 2600, completion_tokens: 40 });
+    });
+
+    it("sends the model's anthropic-beta names (claude.model_headers_settings) with the client's own", async () => {
+      await seed.setOption('claude.model_headers_settings', JSON.stringify({ 'claude-test': { 'anthropic-beta': ['output-128k-2025-02-19'] } }));
+      try {
+        await anthropic.messages.create({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
+        expect(claude.requests[0].headers['anthropic-beta']).toBe('output-128k-2025-02-19,context-1m-2025-08-07');
+        await openai.chat.completions.create({ model: 'claude-test', messages: [{ role: 'user', content: 'hi' }] });
+        expect(claude.requests[1].headers['anthropic-beta']).toBe('output-128k-2025-02-19');
+      } finally {
+        await seed.setOption('claude.model_headers_settings', '{}');
+      }
+    });
+
+    it('applies the thinking adapter to a -thinking model: the model Claude knows, and a budget Claude takes', async () => {
+      await anthropic.messages.create({ model: 'claude-test-thinking', max_tokens: 500, messages: [{ role: 'user', content: 'hi' }] });
+      expect(claude.requests[0].body).toEqual({ model: 'claude-test', max_tokens: 1280, thinking: { type: 'enabled', budget_tokens: 1024 }, messages: [{ role: 'user', content: 'hi' }] });
+      // A client that asks for thinking itself keeps its own budget.
+      await anthropic.messages.create({ model: 'claude-test-thinking', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [{ role: 'user', content: 'hi' }] });
+      expect(claude.requests[1].body).toEqual({ model: 'claude-test', max_tokens: 4000, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [{ role: 'user', content: 'hi' }] });
+      expect(await lastLog()).toMatchObject({ model_name: 'claude-test-thinking', prompt_tokens: 2600, completion_tokens: 40 });
     });
 
     it("bills an OpenAI channel's cache reads, and reports them as Claude's cache_read_input_tokens", async () => {

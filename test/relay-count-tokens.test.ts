@@ -97,6 +97,7 @@ describe('relay: POST /v1/messages/count_tokens (Claude token counting, free)', 
     expect(await get.json()).toMatchObject({ type: 'error' });
 
     await expect(anthropic.messages.countTokens({ model: 'claude-test', messages: 'hi' as unknown as Anthropic.MessageParam[] })).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+    await expect(anthropic.messages.countTokens({ model: 'no-such-model', messages: MESSAGES })).rejects.toBeInstanceOf(Anthropic.NotFoundError);
     expect(claude.requests).toHaveLength(0);
   });
 });

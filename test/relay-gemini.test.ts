@@ -189,6 +189,30 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       expect(called.functionCalls).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
     });
 
+    it('streams an answer that is only a function call, from a converted stream, and bills it', async () => {
+      const base = { id: 'chatcmpl-tool', object: 'chat.completion.chunk', created: 1700000000, model: 'gpt-test' };
+      openaiUpstream.handler = () => ({
+        sse: [
+          JSON.stringify({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }, finish_reason: null }] }),
+          JSON.stringify({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] }, finish_reason: null }] }),
+          JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] }),
+          JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19 } }),
+          '[DONE]',
+        ],
+      });
+      const config = { tools: [{ functionDeclarations: [WEATHER] }], toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY } } };
+      const calls = [];
+      let usage;
+      for await (const chunk of await genai.models.generateContentStream({ model: 'gpt-test', contents: 'Weather?', config })) {
+        calls.push(...(chunk.functionCalls ?? []));
+        usage = chunk.usageMetadata ?? usage;
+      }
+      expect(calls).toEqual([{ name: 'get_weather', args: { city: 'Paris' } }]);
+      expect(usage).toMatchObject({ promptTokenCount: 12, candidatesTokenCount: 7 });
+      expect(openaiUpstream.requests).toHaveLength(1);
+      expect(await lastLog()).toMatchObject({ quota: 19 });
+    });
+
     it("answers errors in Google's shape, and never shows the channel key or the caller's key", async () => {
       const stranger = new GoogleGenAI({ apiKey: 'sk-not-a-real-key', httpOptions: { baseUrl: app.baseUrl } });
       const refused = await stranger.models.generateContent({ model: 'gemini-test', contents: 'hi' }).catch((error: unknown) => error);
@@ -203,6 +227,16 @@ describe('relay: Gemini channels (type 24) and the Gemini endpoints', () => {
       expect(text).not.toContain('AIza-upstream-secret-key');
       expect(text).not.toContain(token.key);
       expect(gemini.requests.every((request) => !request.path.includes('key='))).toBe(true);
+
+      // An answer that is JSON but not Gemini's shape is the channel's fault (502), not the gateway's (500).
+      gemini.handler = () => ({ status: 200, json: { candidates: [null] } });
+      const malformed = await openai.chat.completions.create({ model: 'gemini-test', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+      expect(malformed).toMatchObject({ status: 502, code: 'upstream_bad_response' });
+
+      // Paths of Google's API the gateway does not serve answer in Google's shape too, which the SDK reads.
+      const counted = await genai.models.countTokens({ model: 'gemini-test', contents: 'hi' }).catch((error: unknown) => error);
+      expect((counted as { status?: number }).status).toBe(404);
+      expect(String((counted as Error).message)).toContain('NOT_FOUND');
     });
   });
 

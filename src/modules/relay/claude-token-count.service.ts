@@ -43,6 +43,8 @@ export class ClaudeTokenCountService {
     if (!model) throw new RelayError('invalid_request', 'The request names no model', 400);
     if (!Array.isArray(body.messages)) throw new RelayError('invalid_request', 'messages: an array of messages is required', 400);
     checkModelAllowed(caller, model);
+    // A model no channel lists is unknown, as the relay answers it (Anthropic's count answers 404 too).
+    if (!this.channels.allChannels().some((channel) => channel.models.includes(model))) throw new RelayError('model_not_found', `The model ${model} does not exist or no channel serves it`, 404);
     const counted = (await this.countUpstream(request, this.tiersFor(caller, model), model, body)) ?? (await this.tokenCounter.countPrompt('chat', model, body));
     return { input_tokens: counted };
   }

@@ -66,6 +66,8 @@ export class RelayService {
         return sendJson(response, await this.claudeTokenCount.count(request), requestId);
       }
       route = relayRoute;
+      // Google's clients read errors in Google's shape, also on its API's paths the gateway does not serve (countTokens, the model list).
+      if (path.startsWith('/v1beta/')) errorFormat = 'gemini';
       if (!route) throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
       throw new RelayError('not_found', `Use POST for ${path}`, 405);
     } catch (error) {

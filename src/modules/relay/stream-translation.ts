@@ -24,10 +24,17 @@ export function relayTranslatedStream(
 ): Promise<StreamOutcome> {
   return new Promise((resolve) => {
     let text = '';
+    let answered = false;
 
     const send = (chunks: JsonObject[]): boolean => {
       let out = '';
       for (const chunk of chunks) {
+        if (!answered && chunk.error !== undefined) {
+          // An error before any answer (overloaded, throttled) fails the attempt, so another channel may answer.
+          upstream.destroy();
+          return true;
+        }
+        answered = true;
         text += openAIAnswerText(chunk);
         out += encoder.encode(chunk);
       }
@@ -50,7 +57,13 @@ export function relayTranslatedStream(
       (upstreamFailed) => {
         if (!clientGone()) {
           send(decoder.end());
-          writer.end(upstreamFailed ? '' : encoder.end(usage.total));
+          let tail = upstreamFailed ? '' : encoder.end(usage.total);
+          // An encoder may hold a whole answer back for its end (Gemini's, a tool call): once the upstream answered, the tail begins the client's answer.
+          if (answered && writer.firstChunkAt === undefined) {
+            writer.write(tail);
+            tail = '';
+          }
+          writer.end(tail);
         }
         resolve({ usage: usage.total, firstChunkAt: writer.firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
       },

@@ -48,7 +48,8 @@ const TOOL_CHOICES: Record<string, unknown> = { auto: 'auto', any: 'required', n
 /** A Claude Messages body as an OpenAI chat body. */
 function openAIRequestFromClaude(body: JsonObject): JsonObject {
   const messages: JsonObject[] = [];
-  const system = text(body.system);
+  // A system prompt in blocks keeps them apart, as Claude reads them.
+  const system = Array.isArray(body.system) ? (body.system as JsonObject[]).map((block) => text([block])).filter(Boolean).join('\n') : text(body.system);
   if (system) messages.push({ role: 'system', content: system });
   for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
     if (typeof message !== 'object' || message === null) continue;
@@ -90,6 +91,7 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
   const choice = body.tool_choice as JsonObject | undefined;
   if (choice?.type === 'tool') out.tool_choice = { type: 'function', function: { name: choice.name } };
   else if (typeof choice?.type === 'string' && TOOL_CHOICES[choice.type]) out.tool_choice = TOOL_CHOICES[choice.type];
+  if (choice?.disable_parallel_tool_use === true && out.tools) out.parallel_tool_calls = false;
   return out;
 }
 
@@ -134,10 +136,12 @@ class ClaudeStreamEncoder implements StreamEncoder {
   private block: BlockKind | undefined;
   private blockIndex = -1;
   private stopReason = 'end_turn';
+  private failed = false;
 
   constructor(private readonly options: ClientStreamOptions) {}
 
   encode(chunk: JsonObject): string {
+    if (chunk.error) return this.error(chunk.error as JsonObject);
     let out = this.start(chunk);
     const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
     if (!choice) return out;
@@ -158,12 +162,20 @@ class ClaudeStreamEncoder implements StreamEncoder {
   }
 
   end(usage: Usage | undefined): string {
+    if (this.failed) return '';
     return (
       this.start({}) +
       this.close() +
       sseFrame(JSON.stringify({ type: 'message_delta', delta: { stop_reason: this.stopReason, stop_sequence: null }, usage: claudeUsage(usage) }), 'message_delta') +
       sseFrame(JSON.stringify({ type: 'message_stop' }), 'message_stop')
     );
+  }
+
+  /** An in-stream error (OpenAI's error chunk) as Claude's error event, which ends the stream as Anthropic's does. */
+  private error(error: JsonObject): string {
+    this.failed = true;
+    const type = typeof error.type === 'string' && error.type.endsWith('_error') ? error.type : 'api_error';
+    return sseFrame(JSON.stringify({ type: 'error', error: { type, message: typeof error.message === 'string' ? error.message : 'The upstream stream failed' } }), 'error');
   }
 
   private start(chunk: JsonObject): string {

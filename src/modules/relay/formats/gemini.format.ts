@@ -15,6 +15,8 @@ export const GEMINI_FORMAT: InboundFormat = {
 };
 
 const FINISH_REASONS: Record<string, string> = { stop: 'STOP', length: 'MAX_TOKENS', tool_calls: 'STOP', content_filter: 'SAFETY' };
+/** Google's code and status for the in-stream errors of other providers, by their type. */
+const STREAM_ERRORS: Record<string, [number, string]> = { overloaded_error: [503, 'UNAVAILABLE'], rate_limit_error: [429, 'RESOURCE_EXHAUSTED'] };
 
 /** Gemini's usageMetadata: thoughts are counted apart from the candidates. */
 export function geminiUsage(usage: Usage | undefined): JsonObject {
@@ -76,9 +78,13 @@ function openAIRequestFromGemini(body: JsonObject): JsonObject {
   if (typeof config.topP === 'number') out.top_p = config.topP;
   if (typeof config.maxOutputTokens === 'number') out.max_tokens = config.maxOutputTokens;
   if (Array.isArray(config.stopSequences)) out.stop = config.stopSequences;
+  if (config.responseMimeType === 'application/json') {
+    const schema = config.responseJsonSchema ?? (config.responseSchema !== undefined ? jsonSchemaFromGemini(config.responseSchema) : undefined);
+    out.response_format = schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };
+  }
   const declarations = (Array.isArray(body.tools) ? (body.tools as JsonObject[]) : []).flatMap((tool) => (Array.isArray(tool.functionDeclarations) ? (tool.functionDeclarations as JsonObject[]) : []));
   if (declarations.length > 0) {
-    out.tools = declarations.map((fn) => ({ type: 'function', function: { name: fn.name, ...(fn.description ? { description: fn.description } : {}), parameters: fn.parameters ?? fn.parametersJsonSchema ?? { type: 'object', properties: {} } } }));
+    out.tools = declarations.map((fn) => ({ type: 'function', function: { name: fn.name, ...(fn.description ? { description: fn.description } : {}), parameters: fn.parameters !== undefined ? jsonSchemaFromGemini(fn.parameters) : (fn.parametersJsonSchema ?? { type: 'object', properties: {} }) } }));
   }
   const calling = ((body.toolConfig as JsonObject | undefined)?.functionCallingConfig ?? {}) as JsonObject;
   if (calling.mode === 'NONE') out.tool_choice = 'none';
@@ -86,6 +92,24 @@ function openAIRequestFromGemini(body: JsonObject): JsonObject {
     const allowed = Array.isArray(calling.allowedFunctionNames) ? calling.allowedFunctionNames : [];
     out.tool_choice = allowed.length === 1 ? { type: 'function', function: { name: allowed[0] } } : 'required';
   }
+  return out;
+}
+
+/**
+ * A schema in Gemini's OpenAPI form as JSON Schema, which OpenAI and Claude check strictly: the
+ * SDKs' upper-case types (Type.OBJECT) in lower case, `nullable` as a null type.
+ */
+function jsonSchemaFromGemini(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaFromGemini);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: JsonObject = {};
+  for (const [keyword, value] of Object.entries(schema as JsonObject)) {
+    if (keyword === 'properties' && typeof value === 'object' && value !== null) out.properties = Object.fromEntries(Object.entries(value as JsonObject).map(([name, property]) => [name, jsonSchemaFromGemini(property)]));
+    else if (keyword === 'items' || keyword === 'anyOf') out[keyword] = jsonSchemaFromGemini(value);
+    else if (keyword === 'type' && typeof value === 'string') out.type = value.toLowerCase();
+    else if (keyword !== 'nullable' && keyword !== 'propertyOrdering') out[keyword] = value;
+  }
+  if ((schema as JsonObject).nullable === true && typeof out.type === 'string') out.type = [out.type, 'null'];
   return out;
 }
 
@@ -130,10 +154,12 @@ function geminiResponseFromOpenAI(answer: JsonObject, options: ClientStreamOptio
 class GeminiStreamEncoder implements StreamEncoder {
   private readonly calls: Array<{ name: string; arguments: string }> = [];
   private finishReason = 'STOP';
+  private failed = false;
 
   constructor(private readonly options: ClientStreamOptions) {}
 
   encode(chunk: JsonObject): string {
+    if (chunk.error) return this.error(chunk.error as JsonObject);
     const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
     if (!choice) return '';
     const delta = (choice.delta ?? {}) as JsonObject;
@@ -150,8 +176,17 @@ class GeminiStreamEncoder implements StreamEncoder {
   }
 
   end(usage: Usage | undefined): string {
+    if (this.failed) return '';
     const calls = this.calls.filter(Boolean).map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
     return this.frame(geminiParts({ tool_calls: calls }), { finishReason: this.finishReason }, { usageMetadata: geminiUsage(usage) });
+  }
+
+  /** An in-stream error (OpenAI's error chunk) as Google's, which its clients throw on; the stream ends there. */
+  private error(error: JsonObject): string {
+    this.failed = true;
+    const type = String(error.type);
+    const [code, status] = STREAM_ERRORS[type] ?? (/^[A-Z_]+$/.test(type) ? [typeof error.code === 'number' ? error.code : 500, type] : [500, 'INTERNAL']);
+    return sseFrame(JSON.stringify({ error: { code, message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', status } }));
   }
 
   private frame(parts: JsonObject[], candidateExtra: JsonObject = {}, answerExtra: JsonObject = {}): string {

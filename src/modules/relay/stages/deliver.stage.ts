@@ -72,7 +72,7 @@ export class RelayDeliverStage {
     let reading: AnswerBytes = { text: () => '', bytes };
     if (upstreamType.includes('json')) {
       const read = passThrough ? readJsonAnswer(adaptor, bytes) : translateJsonAnswer(request, adaptor, target, bytes);
-      if (!read) return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON', 502));
+      if (!read) return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON, or JSON not shaped as its format', 502));
       reading = read;
     } else if (upstreamType.startsWith('text/')) {
       const text = bytes.toString('utf8');
@@ -140,9 +140,14 @@ function readJsonAnswer(adaptor: ProviderAdaptor, bytes: Buffer): AnswerBytes | 
 function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, bytes: Buffer): AnswerBytes | undefined {
   const parsed = parseJson(bytes);
   if (parsed === undefined || typeof parsed !== 'object' || parsed === null) return undefined;
-  const reading = adaptor.parseResponse(parsed);
-  const answer = adaptor.toOpenAIResponse(parsed, target);
-  return { usage: fullUsage(reading.usage), text: () => reading.text, bytes: Buffer.from(JSON.stringify(request.route.inbound.fromOpenAIResponse(answer, clientOptions(request)))) };
+  try {
+    const reading = adaptor.parseResponse(parsed);
+    const answer = adaptor.toOpenAIResponse(parsed, target);
+    return { usage: fullUsage(reading.usage), text: () => reading.text, bytes: Buffer.from(JSON.stringify(request.route.inbound.fromOpenAIResponse(answer, clientOptions(request)))) };
+  } catch {
+    // JSON of another shape than the provider's (a candidate of null, parts that are no list): the channel's fault, as invalid JSON is.
+    return undefined;
+  }
 }
 
 /**

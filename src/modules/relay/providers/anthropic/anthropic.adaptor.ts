@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
-import { ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { addThinkingBudget, ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
 
@@ -30,23 +30,28 @@ export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, 
       'anthropic-version': typeof client['anthropic-version'] === 'string' ? client['anthropic-version'] : ANTHROPIC_VERSION,
       ...this.settings.modelHeaders(target.upstreamModel),
     };
-    if (typeof client['anthropic-beta'] === 'string') headers['anthropic-beta'] = client['anthropic-beta'];
+    const betas = this.settings.betas(target.upstreamModel, client['anthropic-beta']);
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
 
+  /** A Claude client's body: the upstream model, max_tokens when missing, and the thinking adapter for a `-thinking` model. */
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
-    body.model = target.upstreamModel;
-    if (typeof body.max_tokens !== 'number') body.max_tokens = this.settings.defaultMaxTokens(target.upstreamModel);
+    const model = this.settings.claudeModel(target.upstreamModel);
+    body.model = model;
+    if (typeof body.max_tokens !== 'number') body.max_tokens = this.settings.defaultMaxTokens(model);
+    const share = this.settings.thinkingShareFor(target.upstreamModel);
+    if (share !== undefined) addThinkingBudget(body, share);
     return body;
   }
 
-  keepsClientBody(_target: UpstreamTarget, body: JsonObject): boolean {
-    return typeof body.max_tokens === 'number';
+  keepsClientBody(target: UpstreamTarget, body: JsonObject): boolean {
+    return typeof body.max_tokens === 'number' && this.settings.thinkingShareFor(target.upstreamModel) === undefined;
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
-    return Promise.resolve(claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(model.replace(/-thinking$/, '')), thinkingBudgetShare: this.settings.thinkingBudgetShare() }));
+    return Promise.resolve(claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() }));
   }
 
   countTokensUrl(channel: RelayChannel): URL {

@@ -2,12 +2,17 @@ import { Readable } from 'node:stream';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import type { JsonObject, UpstreamTarget } from '../adaptor';
-import type { ClaudeSettings } from '../claude/claude-settings';
+import type { OptionsService } from '../../../options/options.service';
+import { ClaudeSettings } from '../claude/claude-settings';
+import type { ImageFetcherService } from '../image-fetcher.service';
 import { UsageMeter } from '../usage';
 import { BedrockAdaptor, parseBedrockKey } from './bedrock.adaptor';
 
-const settings = { defaultMaxTokens: () => 8192, thinkingBudgetShare: () => undefined, modelHeaders: () => ({}) } as unknown as ClaudeSettings;
-const adaptor = new BedrockAdaptor(settings);
+function claudeSettings(thinkingAdapter: boolean, modelHeaders = {}): ClaudeSettings {
+  const options: Record<string, unknown> = { 'claude.default_max_tokens': { default: 8192 }, 'claude.thinking_adapter_enabled': thinkingAdapter, 'claude.thinking_adapter_budget_tokens_percentage': 0.8, 'claude.model_headers_settings': modelHeaders };
+  return new ClaudeSettings({ get: (key: string) => options[key] } as unknown as OptionsService);
+}
+const adaptor = new BedrockAdaptor(claudeSettings(false), {} as ImageFetcherService);
 const target = { channel: { baseUrl: '' }, key: 'AK|SK|eu-west-1', endpoint: 'chat', upstreamModel: 'anthropic.claude-v2', stream: true } as unknown as UpstreamTarget;
 
 function frames(events: JsonObject[], type = 'chunk'): Buffer {
@@ -67,6 +72,19 @@ describe('BedrockAdaptor', () => {
     const body = { model: 'claude', stream: true, metadata: { user_id: 'u1' }, messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 } };
     const fitted = adaptor.fitRequest({ ...target, clientHeaders: { 'anthropic-beta': 'a, b' } }, body);
     expect(fitted).toEqual({ anthropic_version: 'bedrock-2023-05-31', messages: [], system: 'Be brief.', thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 8192, anthropic_beta: ['a', 'b'] });
+  });
+
+  it("adds the model's anthropic-beta names (claude.model_headers_settings) to the client's, each once", () => {
+    const configured = new BedrockAdaptor(claudeSettings(false, { 'anthropic.claude-v2': { 'Anthropic-Beta': ['b', 'c'] } }), {} as ImageFetcherService);
+    expect(configured.fitRequest({ ...target, clientHeaders: { 'anthropic-beta': 'a, b' } }, { messages: [] }).anthropic_beta).toEqual(['b', 'c', 'a']);
+    expect(configured.fitRequest(target, { messages: [] }).anthropic_beta).toEqual(['b', 'c']);
+  });
+
+  it("applies the thinking adapter to a -thinking model: Bedrock's model id in the path, and a thinking budget in the body", () => {
+    const thinking = new BedrockAdaptor(claudeSettings(true), {} as ImageFetcherService);
+    const suffixed = { ...target, upstreamModel: 'anthropic.claude-v2-thinking' };
+    expect(thinking.buildUrl(suffixed)?.pathname).toBe('/model/anthropic.claude-v2/invoke-with-response-stream');
+    expect(thinking.fitRequest(suffixed, { model: 'x', max_tokens: 2000, messages: [] })).toEqual({ anthropic_version: 'bedrock-2023-05-31', messages: [], max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1600 } });
   });
 });
 

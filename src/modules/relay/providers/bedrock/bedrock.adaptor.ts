@@ -6,7 +6,8 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
 import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { addThinkingBudget, claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
+import { ImageFetcherService } from '../image-fetcher.service';
 import { sseFrame } from '../sse-decoder';
 import { reframedStream, type StreamFramer } from '../stream-framing';
 import { ClaudeAnswers } from '../claude/claude-answers';
@@ -56,7 +57,10 @@ export function parseBedrockKey(key: string): BedrockCredentials {
 export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
   readonly format = 'bedrock';
 
-  constructor(private readonly settings: ClaudeSettings) {
+  constructor(
+    private readonly settings: ClaudeSettings,
+    private readonly images: ImageFetcherService,
+  ) {
     super();
   }
 
@@ -64,7 +68,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
     if (target.endpoint !== 'chat') return undefined;
     const { region } = parseBedrockKey(target.key);
     const base = (target.channel.baseUrl || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
-    return new URL(`${base}/model/${encodeURIComponent(target.upstreamModel)}/${target.stream ? 'invoke-with-response-stream' : 'invoke'}`);
+    return new URL(`${base}/model/${encodeURIComponent(this.settings.claudeModel(target.upstreamModel))}/${target.stream ? 'invoke-with-response-stream' : 'invoke'}`);
   }
 
   async buildHeaders(target: UpstreamTarget, call: OutgoingCall): Promise<Record<string, string>> {
@@ -99,9 +103,11 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     const fitted: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
     for (const field of BEDROCK_MESSAGES_FIELDS) if (body[field] !== undefined) fitted[field] = body[field];
-    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(target.upstreamModel);
-    const beta = target.clientHeaders?.['anthropic-beta'];
-    if (typeof beta === 'string') fitted.anthropic_beta = beta.split(',').map((name) => name.trim());
+    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(this.settings.claudeModel(target.upstreamModel));
+    const share = this.settings.thinkingShareFor(target.upstreamModel);
+    if (share !== undefined) addThinkingBudget(fitted, share);
+    const betas = this.settings.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']);
+    if (betas.length > 0) fitted.anthropic_beta = betas;
     return fitted;
   }
 
@@ -109,11 +115,14 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
     return false;
   }
 
-  /** An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes metadata, which Bedrock refuses). */
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+  /**
+   * An OpenAI body as Claude's, then fitted as a Claude client's would be (the user becomes
+   * metadata, which Bedrock refuses). Bedrock takes images inline only: linked ones are fetched.
+   */
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
-    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(model), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
-    return Promise.resolve(this.fitRequest(target, claude));
+    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
+    return this.fitRequest(target, await inlineClaudeImages(claude, (url) => this.images.fetchInline(url)));
   }
 
   /** Streams arrive re-framed as Claude's SSE (reframeStream). */

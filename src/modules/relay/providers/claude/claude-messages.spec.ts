@@ -22,6 +22,20 @@ describe('OpenAI chat → Claude Messages (channel side)', () => {
     expect(thinking).not.toHaveProperty('temperature');
   });
 
+  it('turns parallel_tool_calls false into disable_parallel_tool_use', () => {
+    const body = { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 't' } }], parallel_tool_calls: false };
+    expect(claudeRequestFromOpenAI(body, { model: 'm', defaultMaxTokens: 10 }).tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(claudeRequestFromOpenAI({ ...body, tool_choice: 'required' }, { model: 'm', defaultMaxTokens: 10 }).tool_choice).toEqual({ type: 'any', disable_parallel_tool_use: true });
+  });
+
+  it('keeps the thinking budget where Claude takes it: from 1024 and below max_tokens', () => {
+    const body = { model: 'x', messages: [{ role: 'user', content: 'hi' }] };
+    const small = claudeRequestFromOpenAI({ ...body, max_tokens: 500 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 0.8 });
+    expect(small).toMatchObject({ max_tokens: 1280, thinking: { budget_tokens: 1024 } });
+    const whole = claudeRequestFromOpenAI({ ...body, max_tokens: 4000 }, { model: 'claude-sonnet-4-5-thinking', defaultMaxTokens: 8192, thinkingBudgetShare: 1 });
+    expect(whole).toMatchObject({ max_tokens: 4000, thinking: { budget_tokens: 3999 } });
+  });
+
   it('reads a Claude answer back as an OpenAI completion, with cache reads and writes in the usage', () => {
     const answer = openAIResponseFromClaude(json('claude.response.json'), 'claude-sonnet-4-5');
     expect({ ...answer, created: undefined }).toEqual({ ...json('openai.response.json'), created: undefined });
@@ -45,6 +59,11 @@ describe('Claude Messages → OpenAI chat (inbound /v1/messages)', () => {
     const openAI = CLAUDE_FORMAT.toOpenAIRequest(json('claude.request.json'));
     expect(openAI).toEqual(json('openai-from-claude.request.json'));
     expect(claudeRequestFromOpenAI(openAI, { model: 'claude-sonnet-4-5', defaultMaxTokens: 8192 })).toEqual(json('claude.request.json'));
+  });
+
+  it("keeps a system prompt's text blocks apart, and a tool_choice that forbids parallel calls", () => {
+    const body = { model: 'm', max_tokens: 10, system: [{ type: 'text', text: 'You are terse.' }, { type: 'text', text: 'Answer in French.', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 't', input_schema: { type: 'object' } }], tool_choice: { type: 'auto', disable_parallel_tool_use: true } };
+    expect(CLAUDE_FORMAT.toOpenAIRequest(body)).toMatchObject({ messages: [{ role: 'system', content: 'You are terse.\nAnswer in French.' }, { role: 'user', content: 'hi' }], tool_choice: 'auto', parallel_tool_calls: false });
   });
 
   it('converts an OpenAI answer into a Claude message', () => {

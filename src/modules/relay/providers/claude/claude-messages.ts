@@ -1,5 +1,6 @@
 import { openAIUsageOf } from '../../formats/openai.format';
 import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
+import type { ImageFetcher } from '../gemini/gemini-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
@@ -146,17 +147,52 @@ export function claudeRequestFromOpenAI(body: JsonObject, options: ClaudeRequest
   const choice = body.tool_choice;
   if (typeof choice === 'string' && TOOL_CHOICES[choice]) out.tool_choice = TOOL_CHOICES[choice];
   else if (typeof choice === 'object' && choice !== null) out.tool_choice = { type: 'tool', name: ((choice as JsonObject).function as JsonObject | undefined)?.name };
+  // Claude says "one tool call at a time" in its tool_choice (none takes no such flag).
+  if (body.parallel_tool_calls === false && out.tools && (out.tool_choice as JsonObject | undefined)?.type !== 'none') out.tool_choice = { ...((out.tool_choice as JsonObject | undefined) ?? { type: 'auto' }), disable_parallel_tool_use: true };
 
-  if (options.thinkingBudgetShare !== undefined && model.endsWith('-thinking')) {
-    model = model.slice(0, -'-thinking'.length);
+  if (options.thinkingBudgetShare !== undefined && model.endsWith(THINKING_SUFFIX)) {
+    model = model.slice(0, -THINKING_SUFFIX.length);
     out.model = model;
-    out.thinking = { type: 'enabled', budget_tokens: Math.max(1024, Math.floor(maxTokens * options.thinkingBudgetShare)) };
-    // Claude refuses sampling parameters while thinking.
-    delete out.temperature;
-    delete out.top_p;
-    delete out.top_k;
+    addThinkingBudget(out, options.thinkingBudgetShare);
   }
   return out;
+}
+
+/** The model suffix that asks the thinking adapter for a thinking budget. */
+export const THINKING_SUFFIX = '-thinking';
+/** Claude's least thinking budget, and the least max_tokens that leaves room beside it (new-api's floor). */
+const MIN_THINKING_BUDGET = 1024;
+const MIN_THINKING_MAX_TOKENS = 1280;
+
+/**
+ * The thinking adapter on a Claude body, unless it already asks for thinking: a budget of
+ * `share` of max_tokens, which Claude takes only from 1024 and below max_tokens (max_tokens is
+ * raised to 1280 when lower). Claude refuses sampling parameters while thinking.
+ */
+export function addThinkingBudget(body: JsonObject, share: number): void {
+  if (body.thinking !== undefined) return;
+  const maxTokens = Math.max(tokenCount(body.max_tokens), MIN_THINKING_MAX_TOKENS);
+  body.max_tokens = maxTokens;
+  body.thinking = { type: 'enabled', budget_tokens: Math.min(Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens * share)), maxTokens - 1) };
+  delete body.temperature;
+  delete body.top_p;
+  delete body.top_k;
+}
+
+/**
+ * Claude's image blocks that link to a URL, fetched and inlined as base64: for the hosts of
+ * Claude that take no image URLs (Bedrock, Vertex), as new-api inlines them.
+ */
+export async function inlineClaudeImages(body: JsonObject, fetchImage: ImageFetcher): Promise<JsonObject> {
+  for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
+    for (const block of Array.isArray(message.content) ? (message.content as JsonObject[]) : []) {
+      const source = block.type === 'image' ? (block.source as JsonObject | undefined) : undefined;
+      if (source?.type !== 'url' || typeof source.url !== 'string') continue;
+      const image = await fetchImage(source.url);
+      block.source = { type: 'base64', media_type: image.mimeType, data: image.data };
+    }
+  }
+  return body;
 }
 
 /** A complete Claude message as an OpenAI chat completion. */
@@ -262,6 +298,11 @@ export class ClaudeEventTranslator {
         this.usage.add(readClaudeUsage(event.usage));
         const reason = finishReasonOf((event.delta as JsonObject | undefined)?.stop_reason);
         return reason ? [this.chunk({}, reason)] : [];
+      }
+      case 'error': {
+        // Overloaded and the like, after the answer began: OpenAI's in-stream error chunk, which the client's encoder renders in its own format.
+        const error = (event.error ?? {}) as JsonObject;
+        return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.type === 'string' ? error.type : 'api_error', code: null } }];
       }
       default:
         return [];

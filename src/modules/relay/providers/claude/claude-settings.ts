@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../../../options/options.service';
+import { THINKING_SUFFIX } from './claude-messages';
 
 /** The claude.* settings, typed, for every channel that speaks Claude's format. */
 @Injectable()
@@ -15,6 +16,26 @@ export class ClaudeSettings {
   /** The share of max_tokens a `-thinking` model may think with, or undefined when the adapter is off. */
   thinkingBudgetShare(): number | undefined {
     return this.options.get('claude.thinking_adapter_enabled') ? this.options.get('claude.thinking_adapter_budget_tokens_percentage') : undefined;
+  }
+
+  /** The thinking adapter's share for a model that asks for it with the `-thinking` suffix, else undefined. */
+  thinkingShareFor(model: string): number | undefined {
+    return model.endsWith(THINKING_SUFFIX) ? this.thinkingBudgetShare() : undefined;
+  }
+
+  /** The model Claude knows: without the suffix that asked the thinking adapter for a budget. */
+  claudeModel(model: string): string {
+    return this.thinkingShareFor(model) === undefined ? model : model.slice(0, -THINKING_SUFFIX.length);
+  }
+
+  /**
+   * The anthropic-beta names of a request, each once: the model's (model_headers_settings) and
+   * the client's own header, as new-api adds the setting's values to the client's.
+   */
+  betas(model: string, clientBeta: unknown): string[] {
+    const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
+    const names = typeof clientBeta === 'string' ? [...configured, ...clientBeta.split(',')] : configured;
+    return [...new Set(names.map((name) => name.trim()).filter(Boolean))];
   }
 
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */

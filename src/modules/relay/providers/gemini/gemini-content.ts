@@ -82,6 +82,8 @@ function pushTurn(contents: JsonObject[], role: string, parts: JsonObject[]): vo
 }
 
 const TOOL_MODES: Record<string, string> = { auto: 'AUTO', required: 'ANY', none: 'NONE' };
+/** Google's stand-in thought signature for function calls Gemini did not make itself (another model's, a client's). */
+const FOREIGN_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 
 /** An OpenAI chat body as a Gemini generateContent body (the model goes in the URL). */
 export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiRequestOptions, fetchImage: ImageFetcher): Promise<JsonObject> {
@@ -100,10 +102,11 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
         const parts: JsonObject[] = [];
         const text = textOf(message.content);
         if (text) parts.push({ text });
-        for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []) {
+        for (const [index, call] of (Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []).entries()) {
           const fn = (call.function ?? {}) as JsonObject;
           callNames.set(String(call.id), String(fn.name));
-          parts.push({ functionCall: { name: fn.name, args: parseArguments(fn.arguments) } });
+          // Gemini 3 refuses a step's first function call without a thought signature; history from elsewhere has none, so it gets the one Google documents for that.
+          parts.push({ functionCall: { name: fn.name, args: parseArguments(fn.arguments) }, ...(index === 0 ? { thoughtSignature: FOREIGN_THOUGHT_SIGNATURE } : {}) });
         }
         pushTurn(contents, 'model', parts);
         break;
@@ -125,11 +128,20 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
   if (maxTokens) config.maxOutputTokens = maxTokens;
   if (typeof body.stop === 'string') config.stopSequences = [body.stop];
   else if (Array.isArray(body.stop)) config.stopSequences = body.stop;
+  const format = body.response_format as JsonObject | undefined;
+  if (format?.type === 'json_object' || format?.type === 'json_schema') {
+    config.responseMimeType = 'application/json';
+    const schema = (format.json_schema as JsonObject | undefined)?.schema;
+    if (format.type === 'json_schema' && schema) config.responseSchema = geminiSchema(schema);
+  }
   if (Object.keys(config).length > 0) out.generationConfig = config;
   if (Array.isArray(body.tools)) {
     const declarations = (body.tools as JsonObject[]).map((tool) => {
       const fn = (tool.function ?? {}) as JsonObject;
-      return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(fn.parameters ? { parameters: fn.parameters } : {}) };
+      const parameters = geminiSchema(fn.parameters) as JsonObject | undefined;
+      // Gemini refuses an OBJECT without properties: a function without parameters declares none.
+      const declared = parameters && !(isObject(parameters.properties) && Object.keys(parameters.properties).length === 0);
+      return { name: fn.name, ...(fn.description ? { description: fn.description } : {}), ...(declared ? { parameters } : {}) };
     });
     out.tools = [{ functionDeclarations: declarations }];
   }
@@ -138,6 +150,35 @@ export async function geminiRequestFromOpenAI(body: JsonObject, options: GeminiR
   else if (typeof choice === 'object' && choice !== null) {
     out.toolConfig = { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [((choice as JsonObject).function as JsonObject | undefined)?.name] } };
   }
+  return out;
+}
+
+/** The JSON Schema keywords of Gemini's schemas (an OpenAPI subset): it refuses any other (additionalProperties, $schema, …) with a 400. */
+const GEMINI_SCHEMA_KEYWORDS = new Set(['anyOf', 'default', 'description', 'enum', 'example', 'format', 'items', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength', 'minProperties', 'minimum', 'nullable', 'pattern', 'properties', 'propertyOrdering', 'required', 'title', 'type']);
+const MAX_SCHEMA_DEPTH = 64;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An OpenAI client's JSON Schema (tool parameters, response_format) as Gemini takes it: only
+ * its keywords, `type: [T, "null"]` as `nullable`, `const` as an enum, `oneOf` as `anyOf`.
+ */
+export function geminiSchema(schema: unknown, depth = 0): unknown {
+  if (!isObject(schema) || depth > MAX_SCHEMA_DEPTH) return schema;
+  const out: JsonObject = {};
+  for (const [keyword, value] of Object.entries(schema)) if (GEMINI_SCHEMA_KEYWORDS.has(keyword)) out[keyword] = value;
+  if (Array.isArray(schema.type)) {
+    const types = (schema.type as unknown[]).filter((type) => type !== 'null');
+    if (types.length < schema.type.length) out.nullable = true;
+    out.type = types[0];
+  }
+  if (schema.const !== undefined && out.enum === undefined) out.enum = [schema.const];
+  if (Array.isArray(schema.oneOf) && out.anyOf === undefined) out.anyOf = schema.oneOf;
+  if (isObject(out.properties)) out.properties = Object.fromEntries(Object.entries(out.properties).map(([name, property]) => [name, geminiSchema(property, depth + 1)]));
+  if (out.items !== undefined) out.items = geminiSchema(out.items, depth + 1);
+  if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((option) => geminiSchema(option, depth + 1));
   return out;
 }
 
@@ -166,7 +207,7 @@ function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta:
 
 /** A complete Gemini answer as an OpenAI chat completion. */
 export function openAIResponseFromGemini(answer: JsonObject, model: string): JsonObject {
-  const candidates = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[]) : [];
+  const candidates = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[]) : blockedCandidates(answer);
   const choices = candidates.map((candidate, index) => {
     const { delta, toolCalls } = candidateDelta(candidate, 0);
     const message: JsonObject = { role: 'assistant', content: typeof delta.content === 'string' ? delta.content : toolCalls ? null : '' };
@@ -183,6 +224,16 @@ export function openAIResponseFromGemini(answer: JsonObject, model: string): Jso
     choices,
     ...(usage ? { usage } : {}),
   };
+}
+
+/**
+ * A prompt Gemini blocked comes back without candidates (promptFeedback.blockReason): one empty
+ * candidate finished by SAFETY stands for it, so clients get a content_filter choice, as
+ * OpenAI answers, rather than no choice at all.
+ */
+function blockedCandidates(answer: JsonObject): JsonObject[] {
+  const feedback = answer.promptFeedback as JsonObject | undefined;
+  return typeof feedback?.blockReason === 'string' ? [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY' }] : [];
 }
 
 /** The usage and text of a complete Gemini answer (or of one stream chunk). */
@@ -219,8 +270,13 @@ export class GeminiChunkTranslator {
   ) {}
 
   translate(answer: JsonObject): JsonObject[] {
+    if (typeof answer.error === 'object' && answer.error !== null) {
+      // Google's in-stream error ({error:{code, message, status}}) as OpenAI's in-stream error chunk.
+      const error = answer.error as JsonObject;
+      return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.status === 'string' ? error.status : 'api_error', code: typeof error.code === 'number' ? error.code : null } }];
+    }
     this.usage.add(readGeminiUsage(answer.usageMetadata));
-    const candidate = Array.isArray(answer.candidates) ? (answer.candidates as JsonObject[])[0] : undefined;
+    const candidate = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[])[0] : blockedCandidates(answer)[0];
     if (!candidate) return [];
     const { delta, toolCalls } = candidateDelta(candidate, this.toolCalls);
     this.toolCalls += toolCalls;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { defaultOther } from '../../../channels/channel-types';
 import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
+import { addThinkingBudget, claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
@@ -57,7 +57,7 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
     const region = target.channel.other.trim() || defaultOther(target.channel.type);
     const host = region === 'global' ? 'https://aiplatform.googleapis.com' : `https://${region}-aiplatform.googleapis.com`;
     const base = (target.channel.baseUrl || host).replace(/\/+$/, '');
-    const model = encodeURIComponent(target.upstreamModel);
+    const model = encodeURIComponent(isClaude(target.upstreamModel) ? this.claude.claudeModel(target.upstreamModel) : target.upstreamModel);
     const publisher = `${base}/v1/projects/${encodeURIComponent(project)}/locations/${region}/publishers`;
     if (isClaude(target.upstreamModel)) return new URL(`${publisher}/anthropic/models/${model}:${target.stream ? 'streamRawPredict' : 'rawPredict'}`);
     return new URL(`${publisher}/google/models/${model}:${target.stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`);
@@ -66,8 +66,8 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   async buildHeaders(target: UpstreamTarget): Promise<Record<string, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
     // Claude on Vertex takes Anthropic's beta header as Anthropic does.
-    const beta = target.clientHeaders?.['anthropic-beta'];
-    if (isClaude(target.upstreamModel) && typeof beta === 'string') headers['anthropic-beta'] = beta;
+    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']) : [];
+    if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
 
@@ -80,7 +80,10 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     if (!isClaude(target.upstreamModel)) return body;
     const { model: _model, ...claude } = body;
-    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude, max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : this.claude.defaultMaxTokens(target.upstreamModel) };
+    const fitted = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude, max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : this.claude.defaultMaxTokens(this.claude.claudeModel(target.upstreamModel)) };
+    const share = this.claude.thinkingShareFor(target.upstreamModel);
+    if (share !== undefined) addThinkingBudget(fitted, share);
+    return fitted;
   }
 
   keepsClientBody(target: UpstreamTarget): boolean {
@@ -90,8 +93,9 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
     if (!isClaude(model)) return geminiRequestFromOpenAI(body, { safetySettings: this.gemini.safetySettings() }, (url) => this.images.fetchInline(url));
-    const { model: _model, ...claude } = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.claude.defaultMaxTokens(model), thinkingBudgetShare: this.claude.thinkingBudgetShare() });
-    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude };
+    const { model: _model, ...claude } = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.claude.defaultMaxTokens(this.claude.claudeModel(model)), thinkingBudgetShare: this.claude.thinkingBudgetShare() });
+    // Claude on Vertex takes images inline only, as on Bedrock.
+    return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...(await inlineClaudeImages(claude, (url) => this.images.fetchInline(url))) };
   }
 
   parseResponse(body: unknown): AnswerReading {
