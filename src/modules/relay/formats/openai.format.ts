@@ -52,6 +52,8 @@ class OpenAIStreamEncoder implements StreamEncoder {
     if (typeof chunk.created === 'number') this.created = chunk.created;
     const choices = chunk.choices;
     if (Array.isArray(choices) && choices.length === 0) return '';
+    // An in-stream error goes out as OpenAI writes one: the error alone.
+    if (chunk.error !== undefined) return sseFrame(JSON.stringify({ error: chunk.error }));
     // Changed in place rather than copied without usage (a rest copy cost more than the stringify): JSON.stringify leaves out an undefined member.
     if (chunk.usage !== undefined) chunk.usage = undefined;
     chunk.model = this.options.model;
