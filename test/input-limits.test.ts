@@ -11,6 +11,7 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
   let first: MockUpstream;
   let second: MockUpstream;
   let seed: RelaySeed;
+  let root: Session;
   let alice: Session;
   let client: OpenAI;
   let token: { id: number; apiKey: string };
@@ -20,7 +21,7 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     second = await new MockUpstream().start();
     app = await startTestApp({ MAX_RESPONSE_BODY_MB: '1' });
     seed = new RelaySeed(app);
-    await setupRoot(app);
+    root = await setupRoot(app);
     alice = await registerUser(app, 'alice');
     await seed.setOption('ModelRatio', JSON.stringify({ 'limits-model': 1 }));
     await seed.setOption('RetryTimes', 2);
@@ -67,6 +68,25 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     expect(form.status).toBe(415);
     const json = await app.http.post('/api/user/login').set('content-type', 'application/json').send(credentials);
     expect(json.body.success).toBe(true);
+  });
+
+  it('answers a page number past the safe-integer range with an empty page on every paged list, never a 500', async () => {
+    const huge = '99999999999999999999999';
+    const lists: Array<[Session, string]> = [
+      [alice, '/api/token/'],
+      [alice, '/api/log/self'],
+      [alice, '/api/user/topup/self'],
+      [alice, '/api/task/self'],
+      [root, '/api/user/'],
+      [root, '/api/channel/'],
+      [root, '/api/log/'],
+      [root, '/api/redemption/'],
+      [root, '/api/mj/'],
+    ];
+    for (const [session, path] of lists) {
+      const answer = await session.get(`${path}?p=${huge}&page_size=${huge}`);
+      expect([path, answer.status, answer.body.success, answer.body.data?.items]).toEqual([path, 200, true, []]);
+    }
   });
 
   it.each([
