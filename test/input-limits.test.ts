@@ -89,6 +89,21 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     }
   });
 
+  it('takes a null field in a console body as not given, never a 500', async () => {
+    const edits: Array<[Session, string, object]> = [
+      [alice, '/api/user/self', { display_name: null }],
+      [alice, '/api/token/', { id: token.id, name: null, group: null, unlimited_quota: null, model_limits_enabled: null }],
+      [root, '/api/user/', { id: alice.id, remark: null, display_name: null }],
+    ];
+    for (const [session, path, body] of edits) {
+      const answer = await session.put(path, body);
+      expect([path, answer.status, answer.body.success]).toEqual([path, 200, true]);
+    }
+    const required = await root.put('/api/option/', { key: 'RetryTimes', value: null }).set('Accept-Language', 'en');
+    expect(required.body).toMatchObject({ success: false });
+    expect((await alice.get('/api/user/self')).body.data).toMatchObject({ display_name: 'alice', remark: '' });
+  });
+
   it.each([
     ['declared in Content-Length', () => ({ status: 200, json: chatCompletion('limits-model', 'x'.repeat(2 * 1024 * 1024)) })],
     ['sent chunked', () => ({ status: 200, text: JSON.stringify(chatCompletion('limits-model', 'x'.repeat(2 * 1024 * 1024))), contentType: 'application/json' })],
