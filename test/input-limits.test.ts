@@ -89,6 +89,23 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     }
   });
 
+  it('answers 400, never a 500, to malformed percent-encoding in a relay path', async () => {
+    await seed.setOption('DrawingEnabled', true);
+    await seed.setOption('TaskEnabled', true);
+    const headers = { authorization: `Bearer ${token.apiKey}`, 'x-goog-api-key': token.apiKey, 'content-type': 'application/json' };
+    const calls: Array<[string, string]> = [
+      ['GET', '/v1/models/%ff'],
+      ['POST', '/v1beta/models/%ff:generateContent'],
+      ['GET', '/mj/task/%E0%A4%A/fetch'],
+      ['GET', '/mj/image/%ff'],
+      ['GET', '/suno/fetch/%ff'],
+    ];
+    for (const [method, path] of calls) {
+      const answer = await fetch(`${app.baseUrl}${path}`, { method, headers, body: method === 'POST' ? '{"contents":[]}' : undefined });
+      expect([path, answer.status]).toEqual([path, 400]);
+    }
+  });
+
   it('takes a null field in a console body as not given, never a 500', async () => {
     const edits: Array<[Session, string, object]> = [
       [alice, '/api/user/self', { display_name: null }],
