@@ -89,6 +89,15 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     }
   });
 
+  it('answers 400 on the console API for a body that does not decompress as its Content-Encoding says', async () => {
+    const credentials = JSON.stringify({ username: 'alice', password: 'user-pass-1' });
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const answer = await app.http.post('/api/user/login').set('content-type', 'application/json').set('content-encoding', encoding).set('Accept-Language', 'en').send(credentials);
+      expect([encoding, answer.status, answer.body.success]).toEqual([encoding, 400, false]);
+      expect(answer.body.message).toMatch(/^Bad request: /);
+    }
+  });
+
   it('answers 400, never a 500, to malformed percent-encoding in a relay path', async () => {
     await seed.setOption('DrawingEnabled', true);
     await seed.setOption('TaskEnabled', true);
