@@ -44,7 +44,7 @@ describe('account rules, input limits and secrets in answers', () => {
   });
 
   it('refuses invisible characters in usernames and case-variants of a taken one', async () => {
-    for (const username of ['bell\u0007', 'nul\u0000x', 'esc\u001b[1m', 'zero\u200bw', 'bidi\u202eab', 'nbsp\u00a0x']) {
+    for (const username of ['bell\u0007', 'nul\u0000x', 'esc\u001b[1m', 'zero\u200bw', 'bidi\u202eab', 'nbsp\u00a0x', 'root\ufe0f', 'cgj\u034fx', 'fill\u3164x', 'fill\u115fx']) {
       const answer = await app.http.post('/api/user/register').set('Accept-Language', 'en').send({ username, password: 'abcdefgh' });
       expect([JSON.stringify(username), answer.body.success]).toEqual([JSON.stringify(username), false]);
     }

@@ -11,6 +11,7 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
   let first: MockUpstream;
   let second: MockUpstream;
   let seed: RelaySeed;
+  let root: Session;
   let alice: Session;
   let client: OpenAI;
   let token: { id: number; apiKey: string };
@@ -20,7 +21,7 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     second = await new MockUpstream().start();
     app = await startTestApp({ MAX_RESPONSE_BODY_MB: '1' });
     seed = new RelaySeed(app);
-    await setupRoot(app);
+    root = await setupRoot(app);
     alice = await registerUser(app, 'alice');
     await seed.setOption('ModelRatio', JSON.stringify({ 'limits-model': 1 }));
     await seed.setOption('RetryTimes', 2);
@@ -67,6 +68,66 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     expect(form.status).toBe(415);
     const json = await app.http.post('/api/user/login').set('content-type', 'application/json').send(credentials);
     expect(json.body.success).toBe(true);
+  });
+
+  it('answers a page number past the safe-integer range with an empty page on every paged list, never a 500', async () => {
+    const huge = '99999999999999999999999';
+    const lists: Array<[Session, string]> = [
+      [alice, '/api/token/'],
+      [alice, '/api/log/self'],
+      [alice, '/api/user/topup/self'],
+      [alice, '/api/task/self'],
+      [root, '/api/user/'],
+      [root, '/api/channel/'],
+      [root, '/api/log/'],
+      [root, '/api/redemption/'],
+      [root, '/api/mj/'],
+    ];
+    for (const [session, path] of lists) {
+      const answer = await session.get(`${path}?p=${huge}&page_size=${huge}`);
+      expect([path, answer.status, answer.body.success, answer.body.data?.items]).toEqual([path, 200, true, []]);
+    }
+  });
+
+  it('answers 400 on the console API for a body that does not decompress as its Content-Encoding says', async () => {
+    const credentials = JSON.stringify({ username: 'alice', password: 'user-pass-1' });
+    for (const encoding of ['gzip', 'deflate', 'br']) {
+      const answer = await app.http.post('/api/user/login').set('content-type', 'application/json').set('content-encoding', encoding).set('Accept-Language', 'en').send(credentials);
+      expect([encoding, answer.status, answer.body.success]).toEqual([encoding, 400, false]);
+      expect(answer.body.message).toMatch(/^Bad request: /);
+    }
+  });
+
+  it('answers 400, never a 500, to malformed percent-encoding in a relay path', async () => {
+    await seed.setOption('DrawingEnabled', true);
+    await seed.setOption('TaskEnabled', true);
+    const headers = { authorization: `Bearer ${token.apiKey}`, 'x-goog-api-key': token.apiKey, 'content-type': 'application/json' };
+    const calls: Array<[string, string]> = [
+      ['GET', '/v1/models/%ff'],
+      ['POST', '/v1beta/models/%ff:generateContent'],
+      ['GET', '/mj/task/%E0%A4%A/fetch'],
+      ['GET', '/mj/image/%ff'],
+      ['GET', '/suno/fetch/%ff'],
+    ];
+    for (const [method, path] of calls) {
+      const answer = await fetch(`${app.baseUrl}${path}`, { method, headers, body: method === 'POST' ? '{"contents":[]}' : undefined });
+      expect([path, answer.status]).toEqual([path, 400]);
+    }
+  });
+
+  it('takes a null field in a console body as not given, never a 500', async () => {
+    const edits: Array<[Session, string, object]> = [
+      [alice, '/api/user/self', { display_name: null }],
+      [alice, '/api/token/', { id: token.id, name: null, group: null, unlimited_quota: null, model_limits_enabled: null }],
+      [root, '/api/user/', { id: alice.id, remark: null, display_name: null }],
+    ];
+    for (const [session, path, body] of edits) {
+      const answer = await session.put(path, body);
+      expect([path, answer.status, answer.body.success]).toEqual([path, 200, true]);
+    }
+    const required = await root.put('/api/option/', { key: 'RetryTimes', value: null }).set('Accept-Language', 'en');
+    expect(required.body).toMatchObject({ success: false });
+    expect((await alice.get('/api/user/self')).body.data).toMatchObject({ display_name: 'alice', remark: '' });
   });
 
   it.each([

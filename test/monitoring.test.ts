@@ -139,6 +139,18 @@ describe('monitoring: scheduled channel tests, balances, notices', () => {
     expect(all.body).toMatchObject({ success: true, data: { updated: 6 } });
   });
 
+  it('runs one balance round at a time: calls while it runs join it instead of querying every provider again', async () => {
+    for (const name of ['slow-a', 'slow-b']) await seed.createChannel({ name, type: 1, base_url: upstream.url, models: 'gpt-4o-mini' });
+    upstream.handler = (request) => {
+      const reply = balanceReply(request);
+      return reply && { ...reply, delayMs: 300 };
+    };
+    const answers = await Promise.all([root.get('/api/channel/update_balance'), root.get('/api/channel/update_balance'), root.get('/api/channel/update_balance')]);
+    for (const answer of answers) expect(answer.body).toMatchObject({ success: true, data: { updated: 2 } });
+    // Each OpenAI balance is two queries (subscription, usage): one round for two channels is four.
+    expect(upstream.requests).toHaveLength(4);
+  });
+
   it('says clearly when a type has no balance API, and disables a channel whose balance is at or below zero', async () => {
     const claude = await seed.createChannel({ type: 14, base_url: upstream.url, models: 'claude-3' });
     const unsupported = await root.get(`/api/channel/update_balance/${claude}/`).set('Accept-Language', 'en');

@@ -33,11 +33,16 @@ const BODY_PARSER_MESSAGES: Record<string, MessageCode> = {
   'entity.too.deep': 'common.json_too_deep',
 };
 
-/** Body-parser errors are plain errors carrying `status` and `type`. */
+/**
+ * Body-parser errors are plain errors carrying `status` and `type`; a body that fails to
+ * decompress (Content-Encoding: gzip over bytes that are not gzip) carries a 4xx `status` and
+ * `expose` but no `type`.
+ */
 function bodyParserStatus(exception: unknown): number | undefined {
   if (typeof exception !== 'object' || exception === null) return undefined;
-  const { status, type } = exception as { status?: unknown; type?: unknown };
-  return typeof status === 'number' && typeof type === 'string' ? status : undefined;
+  const { status, type, expose } = exception as { status?: unknown; type?: unknown; expose?: unknown };
+  if (typeof status !== 'number') return undefined;
+  return typeof type === 'string' || (expose === true && status >= 400 && status < 500) ? status : undefined;
 }
 
 /**
@@ -67,9 +72,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       message = translate(code, language, params);
     } else if (parserStatus !== undefined) {
       status = parserStatus;
-      const type = (exception as { type: string }).type;
-      const code = BODY_PARSER_MESSAGES[type] ?? 'common.invalid_params';
-      message = translate(code, language);
+      const { type, message: detail } = exception as { type?: string; message: string };
+      message = type === undefined ? translate('common.bad_request', language, { detail }) : translate(BODY_PARSER_MESSAGES[type] ?? 'common.invalid_params', language);
     } else if (isDatabaseUnavailable(exception)) {
       status = 503;
       this.logger.warn(`${request.method} ${request.path}: database unavailable (${describeDatabaseError(exception)})`);

@@ -15,6 +15,12 @@ export interface Page<T> {
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
+/**
+ * The highest page number a query may ask for: past it the offset (page × MAX_PAGE_SIZE) would
+ * leave the safe-integer range and reach the database as a float, which SQL rejects.
+ * A page beyond the data answers an empty list anyway.
+ */
+export const MAX_PAGE = Math.floor(Number.MAX_SAFE_INTEGER / MAX_PAGE_SIZE);
 
 function positiveInt(raw: unknown, fallback: number): number {
   const value = typeof raw === 'string' ? Number(raw) : typeof raw === 'number' ? raw : NaN;
@@ -23,7 +29,7 @@ function positiveInt(raw: unknown, fallback: number): number {
 
 /** Pages are 1-based (`p`); a page size outside 1..100 falls back to the default or the maximum. */
 export function parsePageQuery(query: Record<string, unknown>, sizeParam = 'page_size'): PageQuery {
-  const page = positiveInt(query.p, 1);
+  const page = Math.min(positiveInt(query.p, 1), MAX_PAGE);
   const pageSize = Math.min(positiveInt(query[sizeParam] ?? query.page_size ?? query.size, DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
   return { page, pageSize, offset: (page - 1) * pageSize };
 }

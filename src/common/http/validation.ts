@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError } from '../errors/app-error';
 import { isMessageCode, MessageCode } from '../i18n/catalogue';
 
@@ -42,8 +42,28 @@ export function validationErrorToAppError(errors: ValidationError[]): AppError {
   return new AppError(GENERIC_BY_CONSTRAINT[failure.constraint] ?? 'validation.invalid', { field: failure.field });
 }
 
+const PLAIN_TYPES: unknown[] = [Object, Array, String, Number, Boolean];
+
+/**
+ * A DTO's `null` fields are dropped before validation, so `null` means "not given", as in
+ * new-api: `@IsOptional()` lets a null through, and services that tell a given field by
+ * `!== undefined` then wrote NULL into NOT NULL columns or called `.trim()` on it (500s).
+ * A required field sent as null is reported missing.
+ */
+class DtoValidationPipe extends ValidationPipe {
+  override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    const validated = metadata.type === 'body' && metadata.metatype !== undefined && !PLAIN_TYPES.includes(metadata.metatype);
+    return super.transform(validated ? withoutNullFields(value) : value, metadata);
+  }
+}
+
+function withoutNullFields(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== null));
+}
+
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new DtoValidationPipe({
     transform: true,
     whitelist: true,
     forbidUnknownValues: false,

@@ -25,6 +25,8 @@ const BALANCE_CONCURRENCY = 4;
 @Injectable()
 export class ChannelBalanceService {
   private readonly logger = new Logger(ChannelBalanceService.name);
+  /** The round of updateAll running now, if any. */
+  private round?: Promise<number>;
 
   constructor(
     private readonly channels: ChannelCacheService,
@@ -48,8 +50,17 @@ export class ChannelBalanceService {
     return updated;
   }
 
-  /** Every enabled channel whose type has a balance API; answers how many were updated. */
+  /**
+   * Every enabled channel whose type has a balance API; answers how many were updated. A call
+   * while a round is running joins it: repeated clicks and a scheduled round that overlaps a
+   * slow one would otherwise each start another round of queries to every provider.
+   */
   updateAll(): Promise<number> {
+    this.round ??= this.updateAllOnce().finally(() => (this.round = undefined));
+    return this.round;
+  }
+
+  private updateAllOnce(): Promise<number> {
     const channels = this.channels.allChannels().filter((channel) => channel.status === CHANNEL_STATUS_ENABLED && balanceQueryFor(channel));
     return runLimited(channels, BALANCE_CONCURRENCY, async (channel) => void (await this.updateBalance(channel.id)), {
       onError: (channel, error) => this.logger.warn(`balance of channel ${channel.id} failed: ${error instanceof AppError ? JSON.stringify(error.params) : String(error)}`),

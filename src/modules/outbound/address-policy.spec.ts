@@ -29,10 +29,10 @@ describe('outbound address policy', () => {
   it('classifies addresses, including IPv6 forms that carry an IPv4 address', () => {
     expect(classifyAddress('8.8.8.8')).toBe('public');
     expect(classifyAddress('2606:4700::1111')).toBe('public');
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.0.1', '::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '100.64.0.1', '::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '64:ff9b::a00:1', '::127.0.0.1', '::7f00:1', 'fec0::1']) {
       expect([address, classifyAddress(address)]).toEqual([address, 'private']);
     }
-    for (const address of ['169.254.169.254', '0.0.0.0', '0.1.2.3', '224.0.0.1', '255.255.255.255', 'fe80::1', 'ff02::1', '::', 'fd00:ec2::254', '::ffff:169.254.169.254', '2002:a9fe:a9fe::1', 'not-an-ip']) {
+    for (const address of ['169.254.169.254', '0.0.0.0', '0.1.2.3', '224.0.0.1', '255.255.255.255', 'fe80::1', 'ff02::1', '::', 'fd00:ec2::254', '::ffff:169.254.169.254', '2002:a9fe:a9fe::1', '::a9fe:a9fe', '2001::5ef5:79fd', '64:ff9b:1::a9fe:a9fe', '100::1', 'not-an-ip']) {
       expect([address, classifyAddress(address)]).toEqual([address, 'forbidden']);
     }
   });

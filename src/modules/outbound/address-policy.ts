@@ -23,6 +23,11 @@ for (const [network, prefix] of [
   ['::', 128],
   ['fe80::', 10],
   ['ff00::', 8],
+  ['100::', 64],
+  // Teredo carries an obfuscated IPv4 address; local-use NAT64 (RFC 8215) an IPv4 address at a
+  // position only the operator knows, so neither can be judged by the address it leads to.
+  ['2001::', 32],
+  ['64:ff9b:1::', 48],
   ['2001:db8::', 32],
   // AWS's IPv6 instance-metadata address sits inside the unique-local range.
   ['fd00:ec2::254', 128],
@@ -45,16 +50,18 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ['::1', 128],
   ['fc00::', 7],
+  // Deprecated site-local addresses, still routed inside some networks.
+  ['fec0::', 10],
 ] as const) {
   privateNetworks.addSubnet(network, prefix, 'ipv6');
 }
 
-/** IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4): judged by that IPv4 address. */
+/** IPv6 forms that carry an IPv4 address (mapped, deprecated IPv4-compatible, NAT64, 6to4): judged by that IPv4 address. */
 function embeddedIpv4(address: string): string | undefined {
   const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  const dotted = /^(?:::ffff:(?:0:)?|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (dotted) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
+  const hex = /^(?:::ffff:(?:0:)?|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (hex) return hexPairToIpv4(hex[1], hex[2]);
   const sixToFour = /^2002:([0-9a-f]{1,4}):([0-9a-f]{1,4}):/.exec(lower);
   if (sixToFour) return hexPairToIpv4(sixToFour[1], sixToFour[2]);

@@ -11,6 +11,8 @@ export interface WorkerCall {
   /** A JSON body; the worker protocol carries it as JSON. */
   json?: unknown;
   timeoutMs: number;
+  /** A user gave this URL: a literal private address is refused even when root allowed private networks. */
+  userSupplied?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export class WorkerFetchService implements OnApplicationShutdown {
     // WorkerUrl is stored without a trailing slash; new-api posts to the worker's root path with one.
     const worker = new URL(`${this.options.get('WorkerUrl')}/`);
     this.guard.assertUrlAllowed(worker);
-    this.guard.assertUrlAllowed(call.url);
+    this.guard.assertUrlAllowed(call.url, call.userSupplied);
     const payload = { url: call.url.href, key: this.options.get('WorkerValidKey'), method: call.method, headers: call.headers, ...(call.json === undefined ? {} : { body: call.json }) };
     return this.agent.request({
       origin: worker.origin,

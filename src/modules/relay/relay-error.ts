@@ -75,6 +75,15 @@ export class RelayError extends Error {
   }
 }
 
+/** A percent-encoded path segment (a model, a task id), decoded; malformed encoding (`%ff`) is the client's fault, not a 500. */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new RelayError('invalid_request', 'The request path is not valid percent-encoded UTF-8', 400);
+  }
+}
+
 /** The request id header every relay answer carries, so an operator can match a complaint to a log row. */
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -11,7 +11,7 @@ import { CLAUDE_FORMAT } from './formats/claude.format';
 import { GEMINI_FORMAT } from './formats/gemini.format';
 import type { WireFormat } from './providers/adaptor';
 import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec } from './relay-endpoints';
-import { RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
+import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
 import type { RelayRoute } from './stages/relay-request';
@@ -99,7 +99,7 @@ export class RelayService {
       .sort();
     const entry = (id: string) => ({ id, object: 'model', created: 1626777600, owned_by: 'gateway' });
     if (!oneModel) return sendJson(response, { object: 'list', data: models.map(entry) }, requestId);
-    const model = decodeURIComponent(oneModel);
+    const model = decodePathSegment(oneModel);
     if (!models.includes(model)) throw new RelayError('model_not_found', `The model ${model} does not exist or you do not have access to it`, 404);
     sendJson(response, entry(model), requestId);
   }
@@ -151,7 +151,7 @@ function routeFor(path: string, query: string): RelayRoute | undefined {
   if (gemini) {
     const stream = gemini[2] === 'streamGenerateContent';
     // Without alt=sse Google streams one JSON array; clients that ask so get it.
-    return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodeURIComponent(gemini[1]), stream, jsonArrayStream: stream && new URLSearchParams(query).get('alt') !== 'sse' };
+    return { spec: GEMINI_SPEC, inbound: GEMINI_FORMAT, playground: false, pathModel: decodePathSegment(gemini[1]), stream, jsonArrayStream: stream && new URLSearchParams(query).get('alt') !== 'sse' };
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../common/http/pagination';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from '../../common/http/pagination';
 import { OptionsService } from '../options/options.service';
 import { GenericTaskEntity } from './entities/generic-task.entity';
 import { MidjourneyTaskEntity } from './entities/midjourney-task.entity';
@@ -31,7 +31,7 @@ export function parseZeroBasedPage(query: Record<string, unknown>): ZeroBasedPag
   const page = Number(query.p);
   const size = Number(query.page_size ?? query.size);
   return {
-    page: Number.isInteger(page) && page >= 0 ? page : 0,
+    page: Number.isInteger(page) && page >= 0 ? Math.min(page, MAX_PAGE) : 0,
     pageSize: Number.isInteger(size) && size > 0 ? Math.min(size, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE,
   };
 }

@@ -6,7 +6,7 @@ import { nowSeconds } from '../../../database/columns';
 import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
 import type { RelayChannel } from '../../relay/caches/relay-channel';
 import type { RelayCaller } from '../../relay/relay-caller';
-import { RelayError } from '../../relay/relay-error';
+import { decodePathSegment, RelayError } from '../../relay/relay-error';
 import { MidjourneyTaskEntity } from '../entities/midjourney-task.entity';
 import { TaskCharge, taskOwnerColumns } from '../task-billing.service';
 import { isAdmin, TaskRelayService } from '../task-relay.base';
@@ -76,9 +76,9 @@ export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntit
     const fetchOne = /^\/task\/([^/]+)\/fetch$/.exec(rest);
     const image = /^\/image\/([^/]+)$/.exec(rest);
     if (submit && request.method === 'POST' && submit[1] in MJ_SUBMIT_ACTIONS) return this.submit(request, response, submit[1], mode);
-    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
+    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodePathSegment(fetchOne[1]));
     if (rest === '/task/list-by-condition' && request.method === 'POST') return this.listByCondition(request, response);
-    if (image && request.method === 'GET') return this.proxyImage(response, decodeURIComponent(image[1]));
+    if (image && request.method === 'GET') return this.proxyImage(response, decodePathSegment(image[1]));
     throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
   }
 

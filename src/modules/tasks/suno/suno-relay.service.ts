@@ -5,7 +5,7 @@ import { In, Repository } from 'typeorm';
 import { nowSeconds } from '../../../database/columns';
 import type { RelayChannel } from '../../relay/caches/relay-channel';
 import type { RelayCaller } from '../../relay/relay-caller';
-import { RelayError } from '../../relay/relay-error';
+import { decodePathSegment, RelayError } from '../../relay/relay-error';
 import { GenericTaskEntity } from '../entities/generic-task.entity';
 import { TaskCharge, taskOwnerColumns } from '../task-billing.service';
 import { isAdmin, TaskRelayService } from '../task-relay.base';
@@ -27,7 +27,7 @@ export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
     const submit = /^\/suno\/submit\/([a-zA-Z]+)$/.exec(path);
     const fetchOne = /^\/suno\/fetch\/([^/]+)$/.exec(path);
     if (submit && request.method === 'POST') return this.submit(request, response, submit[1].toLowerCase());
-    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodeURIComponent(fetchOne[1]));
+    if (fetchOne && request.method === 'GET') return this.fetchTask(request, response, decodePathSegment(fetchOne[1]));
     if (path === '/suno/fetch' && request.method === 'POST') return this.fetchMany(request, response);
     throw new RelayError('not_found', `Unknown endpoint ${request.method} ${path}`, 404);
   }

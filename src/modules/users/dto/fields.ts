@@ -1,8 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsNotEmpty, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
 
-/** No whitespace, control, zero-width, bidi or other invisible characters (Unicode C* and Z*). */
-export const USERNAME_PATTERN = /^[^\s\p{C}\p{Z}]+$/u;
+/**
+ * No whitespace, control, zero-width, bidi or other invisible characters: Unicode C* and Z*,
+ * plus the default-ignorable ones outside those (variation selectors, the combining grapheme
+ * joiner, Hangul fillers), which render as nothing and so make "root\uFE0F" look like "root".
+ */
+export const USERNAME_PATTERN = /^[^\s\p{C}\p{Z}\p{Default_Ignorable_Code_Point}]+$/u;
 
 /** The account field rules, shared by registration, admin creation and edits. */
 export const UsernameField = () =>
