@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createGatewayApp, GatewayApp } from '../../src/app.factory';
 import { AppConfig, loadAppConfig } from '../../src/config/app-config';
 import { OptionsService } from '../../src/modules/options/options.service';
-import { ALLOW_PRIVATE_OPTION, OutboundGuardService } from '../../src/modules/outbound/outbound-guard.service';
+import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
 
 export interface TestApp extends GatewayApp {
   config: AppConfig;
@@ -49,8 +49,7 @@ export async function scratchDatabase(): Promise<{ env: Record<string, string>; 
 export interface TestAppOptions {
   /**
    * Mock upstreams listen on loopback, which the outbound guard refuses by default; test apps
-   * allow private networks (as root would for Ollama), to users' image and webhook URLs too,
-   * unless a test checks the default.
+   * allow private networks (as root would for Ollama) unless a test checks the default.
    */
   allowPrivateOutbound?: boolean;
   /** MySQL only: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
@@ -75,10 +74,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Te
     ...env,
   });
   const gateway = await createGatewayApp(config, ['error']);
-  if (options.allowPrivateOutbound ?? true) {
-    await gateway.app.get(OptionsService).set(ALLOW_PRIVATE_OPTION, 'true', 100);
-    gateway.app.get(OutboundGuardService).userUrlsFollowPrivateSetting = true;
-  }
+  if (options.allowPrivateOutbound ?? true) await gateway.app.get(OptionsService).set(ALLOW_PRIVATE_OPTION, 'true', 100);
   await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', () => resolve()));
   const address = gateway.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

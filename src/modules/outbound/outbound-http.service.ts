@@ -16,8 +16,6 @@ export interface OutboundCall {
   headersTimeoutMs: number;
   /** Longest silence between two chunks of the answer's body. */
   bodyTimeoutMs: number;
-  /** A user gave this URL (an image in a chat, an alert webhook): public addresses only, whatever root allowed. */
-  userSupplied?: boolean;
 }
 
 /** Enough for a provider's or a webhook host's own redirects; a chain longer than this is refused. */
@@ -44,8 +42,6 @@ export class TooManyRedirectsError extends Error {
 @Injectable()
 export class OutboundHttpService implements OnApplicationShutdown {
   private agent: Agent;
-  /** For URLs users supplied: its connections dial public addresses only. */
-  private userSuppliedAgent: Agent;
   private tls: ConnectionOptions = {};
 
   constructor(
@@ -54,7 +50,6 @@ export class OutboundHttpService implements OnApplicationShutdown {
     options: OptionsService,
   ) {
     this.agent = this.createAgent();
-    this.userSuppliedAgent = this.createAgent(guard.userSuppliedLookup);
     // Pooled connections were judged under the old setting: start a fresh pool when it changes.
     options.onChange((key) => {
       if (key === ALLOW_PRIVATE_OPTION) this.renewAgent();
@@ -63,12 +58,11 @@ export class OutboundHttpService implements OnApplicationShutdown {
 
   send(call: OutboundCall): Promise<Dispatcher.ResponseData> {
     try {
-      this.guard.assertUrlAllowed(call.url, call.userSupplied);
+      this.guard.assertUrlAllowed(call.url);
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    const agent = call.userSupplied ? this.userSuppliedAgent : this.agent;
-    return agent.request({ ...dispatchOptions(call), signal: call.signal });
+    return this.agent.request({ ...dispatchOptions(call), signal: call.signal });
   }
 
   /**
@@ -109,21 +103,17 @@ export class OutboundHttpService implements OnApplicationShutdown {
   sendOwn(call: OutboundCall): Promise<Dispatcher.ResponseData> {
     if (!this.worker.enabled) return this.sendFollowingRedirects(call);
     const json: unknown = call.body === undefined ? undefined : JSON.parse(call.body.toString());
-    const timeoutMs = Math.max(call.headersTimeoutMs, call.bodyTimeoutMs);
-    return this.worker.send({ url: call.url, method: call.method, headers: call.headers, json, timeoutMs, userSupplied: call.userSupplied });
+    return this.worker.send({ url: call.url, method: call.method, headers: call.headers, json, timeoutMs: Math.max(call.headersTimeoutMs, call.bodyTimeoutMs) });
   }
 
   /** Tests that stand up an https server with a throwaway certificate make this client trust it. */
   trustForTests(tls: ConnectionOptions): void {
     this.tls = tls;
     this.renewAgent();
-    const previous = this.userSuppliedAgent;
-    this.userSuppliedAgent = this.createAgent(this.guard.userSuppliedLookup);
-    void previous.close();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all([this.agent.destroy(), this.userSuppliedAgent.destroy()]);
+    await this.agent.destroy();
   }
 
   private renewAgent(): void {
@@ -132,8 +122,8 @@ export class OutboundHttpService implements OnApplicationShutdown {
     void previous.close();
   }
 
-  private createAgent(lookup = this.guard.lookup): Agent {
-    return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, pipelining: 1, connections: 1024, connect: { ...this.tls, lookup } });
+  private createAgent(): Agent {
+    return new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, pipelining: 1, connections: 1024, connect: { ...this.tls, lookup: this.guard.lookup } });
   }
 }
 

@@ -11,8 +11,6 @@ export interface WorkerCall {
   /** A JSON body; the worker protocol carries it as JSON. */
   json?: unknown;
   timeoutMs: number;
-  /** A user gave this URL: a literal private address is refused even when root allowed private networks. */
-  userSupplied?: boolean;
 }
 
 /**
@@ -48,7 +46,7 @@ export class WorkerFetchService implements OnApplicationShutdown {
     // WorkerUrl is stored without a trailing slash; new-api posts to the worker's root path with one.
     const worker = new URL(`${this.options.get('WorkerUrl')}/`);
     this.guard.assertUrlAllowed(worker);
-    this.guard.assertUrlAllowed(call.url, call.userSupplied);
+    this.guard.assertUrlAllowed(call.url);
     const payload = { url: call.url.href, key: this.options.get('WorkerValidKey'), method: call.method, headers: call.headers, ...(call.json === undefined ? {} : { body: call.json }) };
     return this.agent.request({
       origin: worker.origin,

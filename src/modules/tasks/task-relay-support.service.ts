@@ -102,12 +102,10 @@ export class TaskRelaySupport {
   /**
    * A call to a URL a client or an upstream chose (an image to proxy, a notifyHook), through
    * the same outbound guard as every upstream call: no private or metadata addresses unless
-   * root allows them, no redirects. A URL the client chose (`userSupplied`) gets no private
-   * address even then.
+   * root allows them, no redirects.
    */
-  sendOutbound(url: string, method: 'GET' | 'POST', timeoutMs: number, body?: string, userSupplied = false): Promise<Dispatcher.ResponseData> {
-    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
-    return this.upstream.send({ url: new URL(url), method, headers, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs, userSupplied });
+  sendOutbound(url: string, method: 'GET' | 'POST', timeoutMs: number, body?: string): Promise<Dispatcher.ResponseData> {
+    return this.upstream.send({ url: new URL(url), method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
   }
 
   key(channel: RelayChannel): string {

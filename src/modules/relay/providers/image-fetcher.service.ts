@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { outboundRefusal } from '../../outbound/outbound-guard.service';
 import { RelayError } from '../relay-error';
 import { UpstreamClientService } from '../upstream-client.service';
 import type { InlineImage } from './gemini/gemini-content';
@@ -26,13 +25,8 @@ export class ImageFetcherService {
     }
     let answer;
     try {
-      answer = await this.upstream.sendOwn({ url: parsed, method: 'GET', headers: {}, headersTimeoutMs: FETCH_TIMEOUT_MS, bodyTimeoutMs: FETCH_TIMEOUT_MS, userSupplied: true });
-    } catch (error) {
-      // The guard may also have refused the worker's address: then the image URL is not at fault.
-      const refusedHost = outboundRefusal(error)?.host;
-      if (refusedHost === parsed.host || refusedHost === parsed.hostname) {
-        throw new RelayError('invalid_request', 'An image URL in the request points to an address the gateway does not fetch', 400);
-      }
+      answer = await this.upstream.sendOwn({ url: parsed, method: 'GET', headers: {}, headersTimeoutMs: FETCH_TIMEOUT_MS, bodyTimeoutMs: FETCH_TIMEOUT_MS });
+    } catch {
       throw new RelayError('invalid_request', 'An image URL in the request could not be fetched', 400);
     }
     if (answer.statusCode >= 400) {

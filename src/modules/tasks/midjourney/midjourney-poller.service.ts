@@ -45,7 +45,7 @@ export class MidjourneyPollerService extends TaskPoller<MidjourneyTaskEntity, Ta
     if (!task.notify_hook) return;
     const dto = toMidjourneyTaskDto(task, drawingImageUrl(task, this.options.get('MjForwardUrlEnabled'), this.options.get('ServerAddress')));
     this.support
-      .sendOutbound(task.notify_hook, 'POST', NOTIFY_TIMEOUT_MS, JSON.stringify(dto), true)
+      .sendOutbound(task.notify_hook, 'POST', NOTIFY_TIMEOUT_MS, JSON.stringify(dto))
       .then((answer) => answer.body.resume())
       .catch((error: Error) => this.logger.warn(`notifyHook of task ${task.mj_id} failed: ${error.message}`));
   }
