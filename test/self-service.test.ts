@@ -82,6 +82,16 @@ describe('self-service', () => {
     const groups = (await user.get('/api/user/self/groups')).body.data;
     expect(groups).toEqual({ default: { desc: '默认分组', ratio: 1 }, vip: { desc: 'vip分组', ratio: 1 } });
     expect((await root.get('/api/group/')).body.data).toEqual(['default', 'vip', 'svip']);
+
+    // A GroupGroupRatio entry for the user's own group is the ratio they are billed at there, so it is the one shown.
+    await root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 2, svip: 3 }) });
+    await root.put('/api/option/', { key: 'GroupGroupRatio', value: JSON.stringify({ default: { vip: 0.5 } }) });
+    try {
+      expect((await user.get('/api/user/self/groups')).body.data).toEqual({ default: { desc: '默认分组', ratio: 1 }, vip: { desc: 'vip分组', ratio: 0.5 } });
+    } finally {
+      await root.put('/api/option/', { key: 'GroupGroupRatio', value: '{}' });
+      await root.put('/api/option/', { key: 'GroupRatio', value: JSON.stringify({ default: 1, vip: 1, svip: 1 }) });
+    }
   });
 
   it('deletes its own account softly, and root cannot', async () => {

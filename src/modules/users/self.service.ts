@@ -4,6 +4,7 @@ import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
+import { PricingService } from '../pricing/pricing.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { UpdateSelfDto, UserSettingDto } from './dto/user.dto';
 import { ROLE_ROOT, UserEntity } from './entities/user.entity';
@@ -30,6 +31,7 @@ export class SelfService {
     private readonly sessions: SessionsService,
     private readonly options: OptionsService,
     private readonly ledger: QuotaLedgerService,
+    private readonly pricing: PricingService,
   ) {}
 
   async get(actor: AuthenticatedUser): Promise<UserView> {
@@ -97,12 +99,14 @@ export class SelfService {
     if (!moved) throw new AppError('user.transfer_insufficient');
   }
 
-  /** Groups the user may pick for tokens: the usable groups plus their own, each with its ratio. */
+  /**
+   * Groups the user may pick for tokens: the usable groups plus their own, each with the ratio
+   * this user is billed at there (GroupGroupRatio first, as the relay bills it).
+   */
   async groups(actor: AuthenticatedUser): Promise<Record<string, GroupChoice>> {
     const user = await this.load(actor);
-    const ratios = this.options.get('GroupRatio');
     const result: Record<string, GroupChoice> = {};
-    for (const [group, desc] of Object.entries(usableGroups(this.options, user.group))) result[group] = { desc, ratio: ratios[group] ?? 1 };
+    for (const [group, desc] of Object.entries(usableGroups(this.options, user.group))) result[group] = { desc, ratio: this.pricing.groupRatio(user.group, group).ratio };
     return result;
   }
 

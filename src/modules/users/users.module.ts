@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LogsModule } from '../logs/logs.module';
 import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
+import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UserEntity } from './entities/user.entity';
 import { GroupsController } from './groups.controller';
@@ -12,7 +13,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [BillingModule, TypeOrmModule.forFeature([UserEntity]), OptionsModule, SessionsModule, LogsModule],
+  imports: [BillingModule, TypeOrmModule.forFeature([UserEntity]), OptionsModule, PricingModule, SessionsModule, LogsModule],
   controllers: [GroupsController, UsersController],
   providers: [UsersService, SelfService, UserManagementService],
   exports: [UsersService, UserManagementService],
