@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { OptionsService } from '../src/modules/options/options.service';
+import { MidjourneyPollerService } from '../src/modules/tasks/midjourney/midjourney-poller.service';
 import { login, registerUser, ROOT_PASSWORD, ROOT_USERNAME, setupRoot, type Session } from './support/accounts';
 import { CAT_PNG, geminiReply } from './support/mock-gemini';
 import { MJ_SECRET, MockMidjourneyProxy } from './support/mock-task-upstreams';
@@ -364,6 +365,27 @@ describe('relay settings: model rate limit, sensitive words, auto groups, worker
       expect(hook).toMatchObject({ url: 'https://hooks.example.test/alert', key: WORKER_KEY, method: 'POST', headers: { authorization: 'Bearer hook-secret' } });
       expect(hook.body).toMatchObject({ type: 'quota_exceed', values: ['$1.96', '$2.00'] });
       expect(hook.headers['x-webhook-signature']).toBe(createHmac('sha256', 'hook-secret').update(JSON.stringify(hook.body)).digest('hex'));
+    });
+
+    it("calls a Midjourney client's notifyHook through the worker", async () => {
+      const mj = await new MockMidjourneyProxy().start();
+      try {
+        await seed.setOption('DrawingEnabled', true);
+        await seed.setOption('MjNotifyEnabled', true);
+        await seed.createChannel({ type: 2, base_url: mj.baseUrl, key: MJ_SECRET, models: 'mj_imagine' });
+        const { apiKey } = await newCaller();
+        const submitted = await app.http.post('/mj/submit/imagine').set('Authorization', `Bearer ${apiKey}`).send({ prompt: 'a fox', notifyHook: 'https://hooks.example.test/mj' });
+        expect(submitted.body).toMatchObject({ code: 1 });
+        await app.app.get(MidjourneyPollerService).pollOnce();
+        await until(() => worker.requests.length > 0);
+        const [hook] = workerCalls();
+        expect(hook).toMatchObject({ url: 'https://hooks.example.test/mj', key: WORKER_KEY, method: 'POST' });
+        expect(hook.body).toMatchObject({ id: submitted.body.result, status: 'IN_PROGRESS' });
+      } finally {
+        await seed.setOption('MjNotifyEnabled', false);
+        await seed.setOption('DrawingEnabled', false);
+        await mj.stop();
+      }
     });
 
     it("keeps the outbound guard on the worker's own address", async () => {

@@ -100,12 +100,12 @@ export class TaskRelaySupport {
   }
 
   /**
-   * A call to a URL a client or an upstream chose (an image to proxy, a notifyHook), through
-   * the same outbound guard as every upstream call: no private or metadata addresses unless
-   * root allows them, no redirects.
+   * A call to a URL a client or an upstream chose (an image to proxy, a notifyHook): one of the
+   * gateway's own fetches, so it leaves through the worker when WorkerUrl is set, else goes out
+   * directly, each redirect hop judged by the outbound guard like every upstream call.
    */
   sendOutbound(url: string, method: 'GET' | 'POST', timeoutMs: number, body?: string): Promise<Dispatcher.ResponseData> {
-    return this.upstream.send({ url: new URL(url), method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
+    return this.upstream.sendOwn({ url: new URL(url), method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs });
   }
 
   key(channel: RelayChannel): string {
