@@ -65,7 +65,12 @@ type Common = Pick<OptionDefinition, 'readBy' | 'secret' | 'rootOnly' | 'status'
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNonNegativeNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+/** Upper bound of a price, ratio or multiplier in the JSON maps: far above any real one, low enough that a bill stays a finite number. */
+const MAX_RATIO = 1_000_000;
+/** Upper bound of a token count in the JSON maps (claude.default_max_tokens). */
+const MAX_TOKENS_SETTING = 100_000_000;
+const isRatio = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_RATIO;
+const isTokenCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TOKENS_SETTING;
 const isNonNegativeInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const mapOf = <T>(value: unknown, item: (v: unknown) => v is T): value is Record<string, T> => isPlainObject(value) && Object.values(value).every(item);
@@ -83,10 +88,10 @@ export type RateLimitPair = [number, number];
 
 /** JSON structures, named for what they hold. */
 export const shapes = {
-  numberMap: { test: (v): v is NumberMap => mapOf(v, isNonNegativeNumber), rule: 'option.shape.number_map' },
+  numberMap: { test: (v): v is NumberMap => mapOf(v, isRatio), rule: 'option.shape.number_map' },
   stringMap: { test: (v): v is StringMap => mapOf(v, isString), rule: 'option.shape.string_map' },
   numberMapByGroup: {
-    test: (v): v is Record<string, NumberMap> => mapOf(v, (inner): inner is NumberMap => mapOf(inner, isNonNegativeNumber)),
+    test: (v): v is Record<string, NumberMap> => mapOf(v, (inner): inner is NumberMap => mapOf(inner, isRatio)),
     rule: 'option.shape.number_map_by_group',
   },
   stringList: { test: (v): v is string[] => listOf(v, isString), rule: 'option.shape.string_list' },
@@ -104,7 +109,7 @@ export const shapes = {
       mapOf(v, (headers): headers is Record<string, string[]> => mapOf(headers, (list): list is string[] => listOf(list, isString))),
     rule: 'option.shape.headers_by_model',
   },
-  intMap: { test: (v): v is NumberMap => mapOf(v, isNonNegativeInt), rule: 'option.shape.int_map' },
+  intMap: { test: (v): v is NumberMap => mapOf(v, isTokenCount), rule: 'option.shape.int_map' },
   /** {"group": [count, successCount]} */
   rateLimitByGroup: {
     test: (v): v is Record<string, RateLimitPair> =>

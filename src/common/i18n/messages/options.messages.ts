@@ -9,12 +9,12 @@ export const optionsMessages = {
   'option.too_small': { zh: '配置项 {key} 不能小于 {min}', en: '{key} must be at least {min}' },
   'option.too_large': { zh: '配置项 {key} 不能大于 {max}', en: '{key} must be at most {max}' },
   'option.invalid_json': { zh: '配置项 {key} 不是合法的 JSON 字符串', en: '{key} is not a valid JSON string' },
-  'option.shape.number_map': { zh: '配置项 {key} 必须是 JSON 对象，值为非负数字', en: '{key} must be a JSON object whose values are non-negative numbers' },
-  'option.shape.int_map': { zh: '配置项 {key} 必须是 JSON 对象，值为非负整数', en: '{key} must be a JSON object whose values are non-negative integers' },
+  'option.shape.number_map': { zh: '配置项 {key} 必须是 JSON 对象，值为 0 到 1000000 的数字', en: '{key} must be a JSON object whose values are numbers from 0 to 1000000' },
+  'option.shape.int_map': { zh: '配置项 {key} 必须是 JSON 对象，值为 0 到 100000000 的整数', en: '{key} must be a JSON object whose values are integers from 0 to 100000000' },
   'option.shape.string_map': { zh: '配置项 {key} 必须是 JSON 对象，值为字符串', en: '{key} must be a JSON object whose values are strings' },
   'option.shape.number_map_by_group': {
-    zh: '配置项 {key} 必须是 JSON 对象，每个分组对应一个值为非负数字的对象',
-    en: '{key} must be a JSON object mapping each group to an object of non-negative numbers',
+    zh: '配置项 {key} 必须是 JSON 对象，每个分组对应一个值为 0 到 1000000 的数字的对象',
+    en: '{key} must be a JSON object mapping each group to an object of numbers from 0 to 1000000',
   },
   'option.shape.string_list': { zh: '配置项 {key} 必须是字符串组成的 JSON 数组', en: '{key} must be a JSON array of strings' },
   'option.shape.pay_methods': {
