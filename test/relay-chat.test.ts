@@ -261,5 +261,15 @@ describe('relay: chat, streaming, billing', () => {
       body: JSON.stringify({ model: 'test-model', messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(wrongUser.status).toBe(401);
+
+    // Only a group UserUsableGroups lists: names an object inherits (toString, constructor) are not groups.
+    for (const group of ['toString', 'constructor', 'no-such-group']) {
+      const refused = await fetch(`${app.baseUrl}/pg/chat/completions`, {
+        method: 'POST',
+        headers: { cookie: alice.cookie, 'new-api-user': String(alice.id), 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'test-model', group, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect({ group, status: refused.status, code: ((await refused.json()) as { error: { code: string } }).error.code }).toEqual({ group, status: 403, code: 'group_not_allowed' });
+    }
   });
 });

@@ -41,7 +41,7 @@ export class PlaygroundAuthService {
   /** The group asked for in the body, if the user may use it. */
   chooseGroup(caller: RelayCaller, requested: unknown): string {
     if (typeof requested !== 'string' || requested === '' || requested === caller.user.group) return caller.user.group;
-    if (!(requested in this.options.get('UserUsableGroups'))) {
+    if (!Object.hasOwn(this.options.get('UserUsableGroups'), requested)) {
       throw new RelayError('group_not_allowed', `The group ${requested} is not available to you`, 403);
     }
     return requested;
