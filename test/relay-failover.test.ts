@@ -149,7 +149,7 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     expect(first.requests.length + second.requests.length).toBe(total);
   });
 
-  it('auto-disables a channel on 401 or a keyword, never on 429/5xx or with auto_ban off', async () => {
+  it('auto-disables a channel on 401 or a keyword (in a 429 too), never on other 429/5xx or with auto_ban off', async () => {
     await seed.setOption('AutomaticDisableChannelEnabled', true);
     const broken = await seed.createChannel({ name: 'broken', base_url: first.url, models: 'fo-model', priority: 10 });
     const backup = await seed.createChannel({ name: 'backup', base_url: second.url, models: 'fo-model', priority: 0 });
@@ -165,6 +165,12 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     first.handler = () => ({ status: 403, json: { error: { message: 'Your Credit Balance Is Too Low to access the API' } } });
     await chat(client);
     expect(await seed.channelStatusEventually(keyword, 3)).toBe(3);
+
+    // OpenAI answers an exhausted account with 429; its message is one of the default keywords.
+    const exhausted = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 25 });
+    first.handler = () => ({ status: 429, json: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota' } } });
+    await chat(client);
+    expect(await seed.channelStatusEventually(exhausted, 3)).toBe(3);
 
     const flaky = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 30 });
     first.handler = () => ({ status: 429, json: { error: { message: 'rate limited' } } });

@@ -13,8 +13,9 @@ import { scrubUpstreamMessage } from './upstream-error';
 
 /**
  * Watches upstream failures and takes a channel out of service when its account is broken:
- * a 401, or an error message containing one of AutomaticDisableKeywords. Rate limits and
- * server errors never disable a channel (they pass); a channel an admin disabled stays so.
+ * a 401, or an error message containing one of AutomaticDisableKeywords, whatever its status
+ * (OpenAI reports an exhausted account as a 429 "You exceeded your current quota", as new-api
+ * knows). Other rate limits and server errors pass; a channel an admin disabled stays so.
  */
 @Injectable()
 export class ChannelMonitorService {
@@ -30,7 +31,6 @@ export class ChannelMonitorService {
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
     if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
     if (upstreamStatus === 401) return true;
-    if (upstreamStatus === 429 || (upstreamStatus !== undefined && upstreamStatus >= 500)) return false;
     const lower = message.toLowerCase();
     return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));
   }
