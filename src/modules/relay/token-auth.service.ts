@@ -39,7 +39,7 @@ export class TokenAuthService {
     const user = await this.users.get(token.userId);
     checkUserActive(user);
     const group = token.group || user.group;
-    if (group !== user.group && !(group in this.options.get('UserUsableGroups')) && !(group === AUTO_GROUP && this.options.get('DefaultUseAutoGroup'))) {
+    if (group !== user.group && !Object.hasOwn(this.options.get('UserUsableGroups'), group) && !(group === AUTO_GROUP && this.options.get('DefaultUseAutoGroup'))) {
       throw new RelayError('group_not_allowed', `The group ${group} of this API key is not available to its user`, 403);
     }
     return { user, token, tokenKey: key, group, ip };
