@@ -172,6 +172,12 @@ describe('relay: failover, status mapping, auto-disable, probes', () => {
     await chat(client);
     expect(await seed.channelStatusEventually(exhausted, 3)).toBe(3);
 
+    // The error's type or code names a broken account, whatever the message says (new-api's list).
+    const deactivated = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 27 });
+    first.handler = () => ({ status: 400, json: { error: { message: 'Request refused', type: 'invalid_request_error', code: 'account_deactivated' } } });
+    await chat(client);
+    expect(await seed.channelStatusEventually(deactivated, 3)).toBe(3);
+
     const flaky = await seed.createChannel({ base_url: first.url, models: 'fo-model', priority: 30 });
     first.handler = () => ({ status: 429, json: { error: { message: 'rate limited' } } });
     await chat(client);

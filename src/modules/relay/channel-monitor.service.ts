@@ -11,9 +11,29 @@ import type { ProbeOutcome } from './channel-probe.service';
 import { ChannelNoticesService } from '../notices/channel-notices.service';
 import { scrubUpstreamMessage } from './upstream-error';
 
+const GEMINI_CHANNEL_TYPE = 24;
+
+/** Error types and codes by which providers say the account itself is broken (new-api's list): OpenAI's and Claude's shapes. */
+const ACCOUNT_ERROR_KINDS = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota', 'authentication_error', 'permission_error', 'forbidden']);
+
+/** The account-level error type or code of an upstream error body, if it names one. */
+function accountErrorKind(body: string): string | undefined {
+  if (!body.includes('"error"')) return undefined;
+  let error: unknown;
+  try {
+    error = (JSON.parse(body) as { error?: unknown }).error;
+  } catch {
+    return undefined;
+  }
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { type, code } = error as { type?: unknown; code?: unknown };
+  return [type, code].find((kind): kind is string => typeof kind === 'string' && ACCOUNT_ERROR_KINDS.has(kind));
+}
+
 /**
  * Watches upstream failures and takes a channel out of service when its account is broken:
- * a 401, or an error message containing one of AutomaticDisableKeywords, whatever its status
+ * a 401 (a 403 from Gemini), an error whose type or code says so (insufficient_quota,
+ * authentication_error, …), or a message containing one of AutomaticDisableKeywords, whatever its status
  * (OpenAI reports an exhausted account as a 429 "You exceeded your current quota", as new-api
  * knows). Other rate limits and server errors pass; a channel an admin disabled stays so.
  */
@@ -31,6 +51,9 @@ export class ChannelMonitorService {
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
     if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
     if (upstreamStatus === 401) return true;
+    // Google answers a revoked or blocked key with 403.
+    if (upstreamStatus === 403 && channel.type === GEMINI_CHANNEL_TYPE) return true;
+    if (accountErrorKind(message)) return true;
     const lower = message.toLowerCase();
     return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));
   }
