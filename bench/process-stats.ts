@@ -53,14 +53,19 @@ export function startChild(script: string, env: Record<string, string> = {}): Pr
 
 /** The child's CPU time and memory now. */
 export function stats(child: Child): Promise<StatsMessage> {
+  return request<StatsMessage>(child, 'stats', 'stats');
+}
+
+/** Sends `ask` to the child and resolves with its next message of `kind`. */
+export function request<Reply extends { kind: string }>(child: Child, ask: string, kind: Reply['kind']): Promise<Reply> {
   return new Promise((resolve) => {
-    const onMessage = (message: StatsMessage) => {
-      if (message.kind !== 'stats') return;
+    const onMessage = (message: Reply) => {
+      if (message.kind !== kind) return;
       child.process.off('message', onMessage);
       resolve(message);
     };
     child.process.on('message', onMessage);
-    child.process.send('stats');
+    child.process.send(ask);
   });
 }
 

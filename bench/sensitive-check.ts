@@ -25,9 +25,10 @@ const LANGUAGES = {
 /**
  * CPU of the prompt check on one request, in µs: a 10 K-character chat prompt against 10,000
  * words that it does not contain (the worst case: the whole prompt is scanned). Measured in
- * process, after a warm-up (long enough for V8's optimised code to be in place), in slices of
- * RUNS_PER_SLICE checks. The driver samples between its load rounds, once the servers are
- * idle again (their leftover work on the other core would slow the timing), a minute or two apart:
+ * process (bench/sensitive-check-child.ts, which does nothing else), after a warm-up (long
+ * enough for V8's optimised code to be in place), in slices of RUNS_PER_SLICE checks. The driver
+ * asks for samples between its load rounds, once the servers are idle again (their leftover
+ * work on the other core would slow the timing), a minute or two apart:
  * this machine has stalls seconds long in which every instruction runs slower, and slices
  * taken back to back (a tenth of a second in all) would all fall in the same one. The figure
  * is the median slice.
