@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
-import { Transactions } from '../../database/transactions';
-import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
 import { SetupService } from '../system/setup.service';
-import { ROLE_ROOT, USER_STATUS_ENABLED, UserEntity } from '../users/entities/user.entity';
-import { NewUser, UsersService } from '../users/users.service';
+import { ROLE_ROOT, USER_STATUS_ENABLED } from '../users/entities/user.entity';
+import { UserManagementService } from '../users/user-management.service';
+import { UsersService } from '../users/users.service';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { toUserView } from '../users/user.view';
 import { UserView } from '../users/user.wire';
@@ -29,8 +26,7 @@ export class AuthService {
     private readonly sessions: SessionsService,
     private readonly options: OptionsService,
     private readonly setup: SetupService,
-    private readonly transactions: Transactions,
-    private readonly ledger: QuotaLedgerService,
+    private readonly accounts: UserManagementService,
     private readonly emailVerification: EmailVerificationService,
   ) {}
 
@@ -63,37 +59,8 @@ export class AuthService {
     }
     const username = dto.username.trim();
     const passwordHash = await this.users.hashPassword(dto.password);
-    await this.createAccount({ username, passwordHash, email }, dto.aff_code, async (manager) => {
+    await this.accounts.createAccount({ username, passwordHash, email }, dto.aff_code, async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-    });
-  }
-
-  /**
-   * Creates an account, with the welcome quota and, when `affCode` names an inviter, the
-   * invitee's bonus and the inviter's referral reward, all through the ledger (each with its
-   * log row) in one transaction. `check` runs first inside it (uniqueness that must not race).
-   */
-  async createAccount(user: NewUser, affCode: string | undefined, check?: (manager: EntityManager) => Promise<void>): Promise<UserEntity> {
-    const code = affCode?.trim();
-    const inviter = code ? await this.users.findByAffCode(code) : null;
-    const quotaForNewUser = this.options.get('QuotaForNewUser');
-    const quotaForInvitee = inviter ? this.options.get('QuotaForInvitee') : 0;
-    const quotaForInviter = inviter ? this.options.get('QuotaForInviter') : 0;
-    return this.transactions.run(async (manager) => {
-      await check?.(manager);
-      const created = await this.users.create({ ...user, inviter_id: inviter?.id ?? 0 }, manager);
-      const credit = (reason: 'new_user' | 'invite_reward', quota: number, content: string) =>
-        this.ledger.applyDelta({ userId: created.id, username: created.username, reason, quota, content }, manager);
-      if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, translate('log.new_user_quota', 'zh', { quota: quotaForNewUser }));
-      if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, translate('log.invitee_reward', 'zh', { quota: quotaForInvitee }));
-      if (inviter) {
-        await this.users.countInvitation(inviter.id, manager);
-        if (quotaForInviter > 0) {
-          const content = translate('log.inviter_reward', 'zh', { invitee: created.username, quota: quotaForInviter });
-          await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, content }, manager);
-        }
-      }
-      return created;
     });
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
-import { AuthService } from '../auth/auth.service';
 import { OptionsService } from '../options/options.service';
 import { USER_STATUS_ENABLED, UserEntity } from '../users/entities/user.entity';
+import { UserManagementService } from '../users/user-management.service';
 import { IdentityColumn, UsersService } from '../users/users.service';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { ExternalIdentity } from './providers/external-identity';
@@ -24,7 +24,7 @@ const DISPLAY_NAME_MAX = 20;
 export class OAuthAccountsService {
   constructor(
     private readonly users: UsersService,
-    private readonly auth: AuthService,
+    private readonly accounts: UserManagementService,
     private readonly options: OptionsService,
     private readonly emailVerification: EmailVerificationService,
   ) {}
@@ -41,7 +41,7 @@ export class OAuthAccountsService {
     const prefix = USERNAME_PREFIX[identity.column];
     const username = prefix + randomAlphanumeric(USERNAME_LENGTH - prefix.length).toLowerCase();
     const email = identity.email && !(await this.users.emailTaken(identity.email)) ? identity.email.toLowerCase() : '';
-    return this.auth.createAccount(
+    return this.accounts.createAccount(
       { username, passwordHash: '', display_name: identity.displayName.slice(0, DISPLAY_NAME_MAX) || username, email, identity: { column: identity.column, value: identity.id } },
       affCode,
       async (manager) => {

@@ -184,10 +184,10 @@ export const OPTION_DEFINITIONS = {
   DefaultCollapseSidebar: bool({ default: false, readBy: ['console'], status: 'default_collapse_sidebar' }),
   DemoSiteEnabled: bool({ default: false, readBy: ['console'], status: 'demo_site_enabled' }),
   SelfUseModeEnabled: bool({ default: false, readBy: ['relay', 'console'], status: 'self_use_mode_enabled' }),
-  QuotaForNewUser: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
+  QuotaForNewUser: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['users'] }),
   PreConsumedQuota: int({ default: 500, min: 0, max: MAX_QUOTA, readBy: ['relay'] }),
-  QuotaForInviter: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
-  QuotaForInvitee: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['auth'] }),
+  QuotaForInviter: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['users'] }),
+  QuotaForInvitee: int({ default: 0, min: 0, max: MAX_QUOTA, readBy: ['users'] }),
   QuotaRemindThreshold: int({ default: 1000, min: 0, max: MAX_QUOTA, readBy: ['monitoring'] }),
   /** Upstream stream chunks queued for a slow client before the upstream is paused (0: pause as soon as the client's buffer is full). */
   StreamCacheQueueLength: int({ default: 0, min: 0, max: 100_000, readBy: ['relay'] }),

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { Page, PageQuery } from '../../common/http/pagination';
@@ -8,13 +9,15 @@ import { OptionsService } from '../options/options.service';
 import { SessionsService } from '../sessions/sessions.service';
 import { CreateUserDto, ManageAction, UpdateUserDto } from './dto/user.dto';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
-import { EditableUserColumn, UsersService } from './users.service';
+import { EditableUserColumn, NewUser, UsersService } from './users.service';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { toUserView } from './user.view';
 import { UserView } from './user.wire';
 
 /**
- * What administrators do to accounts. The rules: nobody acts on the same or a higher role
+ * What administrators do to accounts, and the creation of every account (registration,
+ * third-party sign-in, an administrator's), so each gets the same welcome quota and invitation
+ * rewards through the ledger. The rules: nobody acts on the same or a higher role
  * (root may act on admins), only root promotes to admin, and root itself can be neither
  * disabled, deleted nor demoted.
  */
@@ -48,15 +51,38 @@ export class UserManagementService {
     if (![ROLE_USER, ROLE_ADMIN].includes(role) || role >= actor.role) throw new AppError('user.cannot_create_same_or_higher');
     const username = dto.username.trim();
     const passwordHash = await this.users.hashPassword(dto.password);
-    const welcomeQuota = this.options.get('QuotaForNewUser');
-    await this.transactions.run(async (manager) => {
+    // A new user is a new user however the account was made: new-api credits QuotaForNewUser here too.
+    await this.createAccount({ username, passwordHash, display_name: dto.display_name?.trim(), role }, undefined, async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
-      const created = await this.users.create({ username, passwordHash, display_name: dto.display_name?.trim(), role }, manager);
-      // A new user is a new user however the account was made: new-api credits QuotaForNewUser here too.
-      if (welcomeQuota > 0) {
-        const content = translate('log.new_user_quota', 'zh', { quota: welcomeQuota });
-        await this.ledger.applyDelta({ userId: created.id, username: created.username, reason: 'new_user', quota: welcomeQuota, content }, manager);
+    });
+  }
+
+  /**
+   * Creates an account, with the welcome quota and, when `affCode` names an inviter, the
+   * invitee's bonus and the inviter's referral reward, all through the ledger (each with its
+   * log row) in one transaction. `check` runs first inside it (uniqueness that must not race).
+   */
+  async createAccount(user: NewUser, affCode: string | undefined, check?: (manager: EntityManager) => Promise<void>): Promise<UserEntity> {
+    const code = affCode?.trim();
+    const inviter = code ? await this.users.findByAffCode(code) : null;
+    const quotaForNewUser = this.options.get('QuotaForNewUser');
+    const quotaForInvitee = inviter ? this.options.get('QuotaForInvitee') : 0;
+    const quotaForInviter = inviter ? this.options.get('QuotaForInviter') : 0;
+    return this.transactions.run(async (manager) => {
+      await check?.(manager);
+      const created = await this.users.create({ ...user, inviter_id: inviter?.id ?? 0 }, manager);
+      const credit = (reason: 'new_user' | 'invite_reward', quota: number, content: string) =>
+        this.ledger.applyDelta({ userId: created.id, username: created.username, reason, quota, content }, manager);
+      if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, translate('log.new_user_quota', 'zh', { quota: quotaForNewUser }));
+      if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, translate('log.invitee_reward', 'zh', { quota: quotaForInvitee }));
+      if (inviter) {
+        await this.users.countInvitation(inviter.id, manager);
+        if (quotaForInviter > 0) {
+          const content = translate('log.inviter_reward', 'zh', { invitee: created.username, quota: quotaForInviter });
+          await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, content }, manager);
+        }
       }
+      return created;
     });
   }
 
