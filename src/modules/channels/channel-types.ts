@@ -129,6 +129,9 @@ export function defaultBaseUrl(type: number): string {
 
 export const CHANNEL_TYPE_IDS: readonly number[] = Object.keys(CHANNEL_TYPES).map(Number);
 
+/** Google's Gemini API: it answers a revoked or blocked key with 403, where others answer 401. */
+export const CHANNEL_TYPE_GEMINI = 24;
+
 /** iFlytek Spark: `other` holds the API version, v2.1 when left empty. */
 export const CHANNEL_TYPE_SPARK = 18;
 export const SPARK_DEFAULT_VERSION = 'v2.1';

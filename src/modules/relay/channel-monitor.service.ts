@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { Transactions } from '../../database/transactions';
+import { CHANNEL_TYPE_GEMINI } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -10,8 +11,6 @@ import type { RelayChannel } from './caches/relay-channel';
 import type { ProbeOutcome } from './channel-probe.service';
 import { ChannelNoticesService } from '../notices/channel-notices.service';
 import { scrubUpstreamMessage } from './upstream-error';
-
-const GEMINI_CHANNEL_TYPE = 24;
 
 /** Error types and codes by which providers say the account itself is broken (new-api's list): OpenAI's and Claude's shapes. */
 const ACCOUNT_ERROR_KINDS = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota', 'authentication_error', 'permission_error', 'forbidden']);
@@ -52,7 +51,7 @@ export class ChannelMonitorService {
     if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
     if (upstreamStatus === 401) return true;
     // Google answers a revoked or blocked key with 403.
-    if (upstreamStatus === 403 && channel.type === GEMINI_CHANNEL_TYPE) return true;
+    if (upstreamStatus === 403 && channel.type === CHANNEL_TYPE_GEMINI) return true;
     if (accountErrorKind(message)) return true;
     const lower = message.toLowerCase();
     return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));

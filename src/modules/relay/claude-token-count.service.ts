@@ -8,7 +8,7 @@ import { pickChannel } from './channel-selector';
 import { countsTokens, type JsonObject, type UpstreamTarget } from './providers/adaptor';
 import { ProviderRegistry } from './providers/provider-registry';
 import type { RelayCaller } from './relay-caller';
-import { RelayError } from './relay-error';
+import { modelNotFound, RelayError } from './relay-error';
 import { parseJsonBody, readRequestBody, refuseNonJsonBody } from './request-body';
 import { checkModelAllowed, TokenAuthService } from './token-auth.service';
 import { TokenCounterService } from './token-counter.service';
@@ -44,7 +44,7 @@ export class ClaudeTokenCountService {
     if (!Array.isArray(body.messages)) throw new RelayError('invalid_request', 'messages: an array of messages is required', 400);
     checkModelAllowed(caller, model);
     // A model no channel lists is unknown, as the relay answers it (Anthropic's count answers 404 too).
-    if (!this.channels.allChannels().some((channel) => channel.models.includes(model))) throw new RelayError('model_not_found', `The model ${model} does not exist or no channel serves it`, 404);
+    if (!this.channels.listsModel(model)) throw modelNotFound(model);
     const counted = (await this.countUpstream(request, this.tiersFor(caller, model), model, body)) ?? (await this.tokenCounter.countPrompt('chat', model, body));
     return { input_tokens: counted };
   }

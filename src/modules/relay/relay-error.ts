@@ -75,6 +75,11 @@ export class RelayError extends Error {
   }
 }
 
+/** The model is listed by no channel at all, as OpenAI answers an unknown model (clients do not retry it). */
+export function modelNotFound(model: string): RelayError {
+  return new RelayError('model_not_found', `The model ${model} does not exist or no channel serves it`, 404);
+}
+
 /** A percent-encoded path segment (a model, a task id), decoded; malformed encoding (`%ff`) is the client's fault, not a 500. */
 export function decodePathSegment(segment: string): string {
   try {

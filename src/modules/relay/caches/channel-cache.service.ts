@@ -74,6 +74,12 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     return [...this.channels.values()];
   }
 
+  /** Whether any channel, enabled or not, lists the model: if none does, the model is unknown (404), not unavailable (503). */
+  listsModel(model: string): boolean {
+    for (const channel of this.channels.values()) if (channel.models.includes(model)) return true;
+    return false;
+  }
+
   tiers(group: string, model: string): PriorityTier[] {
     return this.routes.get(group)?.get(model) ?? [];
   }

@@ -10,7 +10,7 @@ import { ModelRateLimiterService } from '../model-rate-limit/model-rate-limiter.
 import type { JsonObject } from '../providers/adaptor';
 import { PlaygroundAuthService } from '../playground-auth.service';
 import type { RelayCaller } from '../relay-caller';
-import { RelayError } from '../relay-error';
+import { modelNotFound, RelayError } from '../relay-error';
 import { multipartField, parseJsonBody, readRequestBody, refuseNonJsonBody } from '../request-body';
 import { SensitiveWordsService } from '../sensitive-words/sensitive-words.service';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
@@ -122,9 +122,7 @@ export class RelayPrepareStage {
    * not retry it); 503 when channels list it but none is enabled for this group now.
    */
   private unservedModel(model: string, group: string): RelayError {
-    if (!this.channels.allChannels().some((channel) => channel.models.includes(model))) {
-      return new RelayError('model_not_found', `The model ${model} does not exist or no channel serves it`, 404);
-    }
+    if (!this.channels.listsModel(model)) return modelNotFound(model);
     return new RelayError('no_available_channel', `No channel is available for the model ${model} in group ${group} now`, 503);
   }
 
