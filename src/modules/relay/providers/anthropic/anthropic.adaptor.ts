@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
-import { addThinkingBudget, ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
+import { ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
 
@@ -37,11 +37,8 @@ export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, 
 
   /** A Claude client's body: the upstream model, max_tokens when missing, and the thinking adapter for a `-thinking` model. */
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
-    const model = this.settings.claudeModel(target.upstreamModel);
-    body.model = model;
-    if (typeof body.max_tokens !== 'number') body.max_tokens = this.settings.defaultMaxTokens(model);
-    const share = this.settings.thinkingShareFor(target.upstreamModel);
-    if (share !== undefined) addThinkingBudget(body, share);
+    body.model = this.settings.claudeModel(target.upstreamModel);
+    this.settings.fitClientBody(body, target.upstreamModel);
     return body;
   }
 
@@ -50,8 +47,7 @@ export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, 
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    const model = target.upstreamModel;
-    return Promise.resolve(claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() }));
+    return Promise.resolve(claudeRequestFromOpenAI(body, this.settings.requestOptions(target.upstreamModel)));
   }
 
   countTokensUrl(channel: RelayChannel): URL {

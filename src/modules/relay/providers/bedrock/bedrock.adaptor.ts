@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
 import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { addThinkingBudget, claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
+import { claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { sseFrame } from '../sse-decoder';
 import { reframedStream, type StreamFramer } from '../stream-framing';
@@ -103,9 +103,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     const fitted: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
     for (const field of BEDROCK_MESSAGES_FIELDS) if (body[field] !== undefined) fitted[field] = body[field];
-    if (typeof fitted.max_tokens !== 'number') fitted.max_tokens = this.settings.defaultMaxTokens(this.settings.claudeModel(target.upstreamModel));
-    const share = this.settings.thinkingShareFor(target.upstreamModel);
-    if (share !== undefined) addThinkingBudget(fitted, share);
+    this.settings.fitClientBody(fitted, target.upstreamModel);
     const betas = this.settings.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']);
     if (betas.length > 0) fitted.anthropic_beta = betas;
     return fitted;
@@ -120,8 +118,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, Cl
    * metadata, which Bedrock refuses). Bedrock takes images inline only: linked ones are fetched.
    */
   async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    const model = target.upstreamModel;
-    const claude = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.settings.defaultMaxTokens(this.settings.claudeModel(model)), thinkingBudgetShare: this.settings.thinkingBudgetShare() });
+    const claude = claudeRequestFromOpenAI(body, this.settings.requestOptions(target.upstreamModel));
     return this.fitRequest(target, await inlineClaudeImages(claude, (url) => this.images.fetchInline(url)));
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../../../options/options.service';
-import { THINKING_SUFFIX } from './claude-messages';
+import type { JsonObject } from '../adaptor';
+import { addThinkingBudget, type ClaudeRequestOptions, THINKING_SUFFIX } from './claude-messages';
 
 /** The claude.* settings, typed, for every channel that speaks Claude's format. */
 @Injectable()
@@ -26,6 +27,18 @@ export class ClaudeSettings {
   /** The model Claude knows: without the suffix that asked the thinking adapter for a budget. */
   claudeModel(model: string): string {
     return this.thinkingShareFor(model) === undefined ? model : model.slice(0, -THINKING_SUFFIX.length);
+  }
+
+  /** What claudeRequestFromOpenAI needs to convert a body for the upstream model. */
+  requestOptions(model: string): ClaudeRequestOptions {
+    return { model, defaultMaxTokens: this.defaultMaxTokens(this.claudeModel(model)), thinkingBudgetShare: this.thinkingBudgetShare() };
+  }
+
+  /** A Claude-format body for the upstream model: max_tokens when missing, and the thinking adapter's budget for a `-thinking` model. */
+  fitClientBody(body: JsonObject, model: string): void {
+    if (typeof body.max_tokens !== 'number') body.max_tokens = this.defaultMaxTokens(this.claudeModel(model));
+    const share = this.thinkingShareFor(model);
+    if (share !== undefined) addThinkingBudget(body, share);
   }
 
   /**

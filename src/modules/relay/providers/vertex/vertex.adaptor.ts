@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { defaultOther } from '../../../channels/channel-types';
 import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { addThinkingBudget, claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
+import { claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
@@ -80,9 +80,8 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     if (!isClaude(target.upstreamModel)) return body;
     const { model: _model, ...claude } = body;
-    const fitted = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude, max_tokens: typeof body.max_tokens === 'number' ? body.max_tokens : this.claude.defaultMaxTokens(this.claude.claudeModel(target.upstreamModel)) };
-    const share = this.claude.thinkingShareFor(target.upstreamModel);
-    if (share !== undefined) addThinkingBudget(fitted, share);
+    const fitted: JsonObject = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude };
+    this.claude.fitClientBody(fitted, target.upstreamModel);
     return fitted;
   }
 
@@ -93,7 +92,7 @@ export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, 
   async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     const model = target.upstreamModel;
     if (!isClaude(model)) return geminiRequestFromOpenAI(body, { safetySettings: this.gemini.safetySettings() }, (url) => this.images.fetchInline(url));
-    const { model: _model, ...claude } = claudeRequestFromOpenAI(body, { model, defaultMaxTokens: this.claude.defaultMaxTokens(this.claude.claudeModel(model)), thinkingBudgetShare: this.claude.thinkingBudgetShare() });
+    const { model: _model, ...claude } = claudeRequestFromOpenAI(body, this.claude.requestOptions(model));
     // Claude on Vertex takes images inline only, as on Bedrock.
     return { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...(await inlineClaudeImages(claude, (url) => this.images.fetchInline(url))) };
   }
