@@ -164,6 +164,14 @@ export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarg
   return typeof passThrough.clientFormatFor === 'function' && passThrough.clientFormatFor(target) === client;
 }
 
+/**
+ * OpenAI's in-stream error chunk, the internal shape of an error an upstream sends mid-stream
+ * (Claude's `error` event, Google's `{error}`): each client's encoder renders it in its format.
+ */
+export function streamErrorChunk(message: unknown, type: unknown, code: number | null = null): JsonObject {
+  return { error: { message: typeof message === 'string' ? message : 'The upstream stream failed', type: typeof type === 'string' ? type : 'api_error', code } };
+}
+
 export function canReadRawUsage(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & RawUsageReader {
   return typeof (adaptor as Partial<RawUsageReader>).readUsageFromBytes === 'function';
 }

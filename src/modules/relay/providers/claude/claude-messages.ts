@@ -1,5 +1,5 @@
 import { openAIUsageOf } from '../../formats/openai.format';
-import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
+import { streamErrorChunk, type AnswerReading, type JsonObject, type StreamDecoder } from '../adaptor';
 import type { ImageFetcher } from '../gemini/gemini-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
@@ -302,7 +302,7 @@ export class ClaudeEventTranslator {
       case 'error': {
         // Overloaded and the like, after the answer began: OpenAI's in-stream error chunk, which the client's encoder renders in its own format.
         const error = (event.error ?? {}) as JsonObject;
-        return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.type === 'string' ? error.type : 'api_error', code: null } }];
+        return [streamErrorChunk(error.message, error.type)];
       }
       default:
         return [];

@@ -1,5 +1,5 @@
 import { openAIUsageOf } from '../../formats/openai.format';
-import type { AnswerReading, JsonObject } from '../adaptor';
+import { streamErrorChunk, type AnswerReading, type JsonObject } from '../adaptor';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
 /**
@@ -273,7 +273,7 @@ export class GeminiChunkTranslator {
     if (typeof answer.error === 'object' && answer.error !== null) {
       // Google's in-stream error ({error:{code, message, status}}) as OpenAI's in-stream error chunk.
       const error = answer.error as JsonObject;
-      return [{ error: { message: typeof error.message === 'string' ? error.message : 'The upstream stream failed', type: typeof error.status === 'string' ? error.status : 'api_error', code: typeof error.code === 'number' ? error.code : null } }];
+      return [streamErrorChunk(error.message, error.status, typeof error.code === 'number' ? error.code : null)];
     }
     this.usage.add(readGeminiUsage(answer.usageMetadata));
     const candidate = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[])[0] : blockedCandidates(answer)[0];
