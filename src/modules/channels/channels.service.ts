@@ -21,7 +21,7 @@ import {
   normaliseTag,
   splitList,
 } from './channel-fields';
-import { CHANNEL_TYPE_SPARK, CHANNEL_TYPES, channelKeys, SPARK_DEFAULT_VERSION } from './channel-types';
+import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow } from './channel-types';
 import { toChannelView, toTagRow } from './channel.view';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
@@ -81,13 +81,13 @@ export class ChannelsService {
   async create(dto: CreateChannelDto): Promise<ChannelView[]> {
     const name = dto.name.trim();
     const keyField = dto.key.trim();
-    const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? 1, keyField) : [keyField];
+    const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? CHANNEL_TYPE.OPENAI, keyField) : [keyField];
     if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
     keys.forEach(assertKeyLength);
     await this.assertBaseUrlAllowed(dto);
     const template = this.channels.create({
       name,
-      type: 1,
+      type: CHANNEL_TYPE.OPENAI,
       status: CHANNEL_STATUS_ENABLED,
       group: 'default',
       base_url: '',
@@ -333,7 +333,8 @@ export class ChannelsService {
     if (dto.auto_ban != null) channel.auto_ban = dto.auto_ban;
     if (dto.max_input_tokens != null) channel.max_input_tokens = dto.max_input_tokens;
     if (dto.status != null) channel.status = dto.status;
-    if (channel.type === CHANNEL_TYPE_SPARK && !channel.other) channel.other = SPARK_DEFAULT_VERSION;
+    const otherField = channelTypeRow(channel.type)?.otherField;
+    if (otherField?.filledOnSave && !channel.other) channel.other = otherField.default;
   }
 
   private async saveWithAbilities(manager: EntityManager, channels: ChannelEntity[]): Promise<ChannelEntity[]> {

@@ -1,3 +1,5 @@
+import { CHANNEL_TYPE } from '../channels/channel-types';
+
 /**
  * How to ask a provider for an account's balance: one row per channel type that has a balance
  * API (new-api's list), as data. The query goes to the channel's base URL when one is set
@@ -38,12 +40,15 @@ const openai: BalanceQuery = {
   },
 };
 
+/** By channel type; the catalogue's `balance` marks the same types (a spec checks both agree) with the currency. */
 export const BALANCE_QUERIES: Readonly<Record<number, BalanceQuery>> = {
-  1: openai,
+  [CHANNEL_TYPE.OPENAI]: openai,
   // Custom: only with a base URL of its own (checked by the caller), answering like OpenAI.
-  8: { ...openai, officialBaseUrl: '' },
+  [CHANNEL_TYPE.CUSTOM]: { ...openai, officialBaseUrl: '' },
+  // Another gateway of this kind (new-api, one-api, this one): OpenAI's billing answers, at its own address.
+  [CHANNEL_TYPE.GATEWAY]: { ...openai, officialBaseUrl: '' },
   // OpenRouter: {"data": {"total_credits": 20, "total_usage": 4.5}}
-  20: {
+  [CHANNEL_TYPE.OPENROUTER]: {
     officialBaseUrl: 'https://openrouter.ai/api',
     path: () => '/v1/credits',
     headers: bearer,
@@ -55,28 +60,28 @@ export const BALANCE_QUERIES: Readonly<Record<number, BalanceQuery>> = {
     },
   },
   // AIProxy: {"success": true, "data": {"totalPoints": 12.3}}, key in Api-Key.
-  21: {
+  [CHANNEL_TYPE.AIPROXY]: {
     officialBaseUrl: 'https://aiproxy.io',
     path: () => '/api/report/getUserOverview',
     headers: (key) => ({ 'api-key': key }),
     read: (answer) => (object(answer)?.success === true ? amount(object(object(answer)?.data)?.totalPoints) : undefined),
   },
   // Moonshot: {"code": 0, "data": {"available_balance": 49.58, …}, "status": true} (CNY)
-  25: {
+  [CHANNEL_TYPE.MOONSHOT]: {
     officialBaseUrl: 'https://api.moonshot.cn',
     path: () => '/v1/users/me/balance',
     headers: bearer,
     read: (answer) => amount(object(object(answer)?.data)?.available_balance),
   },
   // SiliconFlow: {"code": 20000, "status": true, "data": {"totalBalance": "88.00", …}} (CNY)
-  40: {
+  [CHANNEL_TYPE.SILICONFLOW]: {
     officialBaseUrl: 'https://api.siliconflow.cn',
     path: () => '/v1/user/info',
     headers: bearer,
     read: (answer) => amount(object(object(answer)?.data)?.totalBalance),
   },
   // DeepSeek: {"is_available": true, "balance_infos": [{"currency": "CNY", "total_balance": "110.00", …}]}
-  43: {
+  [CHANNEL_TYPE.DEEPSEEK]: {
     officialBaseUrl: 'https://api.deepseek.com',
     path: () => '/user/balance',
     headers: bearer,

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { Transactions } from '../../database/transactions';
-import { CHANNEL_TYPE_GEMINI } from '../channels/channel-types';
+import { channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -31,7 +31,7 @@ function accountErrorKind(body: string): string | undefined {
 
 /**
  * Watches upstream failures and takes a channel out of service when its account is broken:
- * a 401 (a 403 from Gemini), an error whose type or code says so (insufficient_quota,
+ * a 401 (or a status the type's catalogue row names, as Gemini's 403), an error whose type or code says so (insufficient_quota,
  * authentication_error, …), or a message containing one of AutomaticDisableKeywords, whatever its status
  * (OpenAI reports an exhausted account as a 429 "You exceeded your current quota", as new-api
  * knows). Other rate limits and server errors pass; a channel an admin disabled stays so.
@@ -50,8 +50,8 @@ export class ChannelMonitorService {
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
     if (!this.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return false;
     if (upstreamStatus === 401) return true;
-    // Google answers a revoked or blocked key with 403.
-    if (upstreamStatus === 403 && channel.type === CHANNEL_TYPE_GEMINI) return true;
+    // Some providers answer a revoked or blocked key with another status (Google: 403); the catalogue names them.
+    if (upstreamStatus !== undefined && channelTypeRow(channel.type)?.brokenKeyStatuses?.includes(upstreamStatus)) return true;
     if (accountErrorKind(message)) return true;
     const lower = message.toLowerCase();
     return this.options.get('AutomaticDisableKeywords').some((keyword) => lower.includes(keyword.toLowerCase()));

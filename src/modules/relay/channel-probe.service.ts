@@ -7,7 +7,7 @@ import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
-import { canListModels, hasKnownModels, type UpstreamTarget } from './providers/adaptor';
+import { canListModels, hasKnownModels, readsAnswerErrors, type UpstreamTarget } from './providers/adaptor';
 import { RelayError } from './relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { refusalToAppError } from '../outbound/outbound-guard.service';
@@ -123,6 +123,12 @@ export class ChannelProbeService {
     }
     const elapsedMs = performance.now() - started;
     const time = secondsSince(started);
+    // Some providers answer an error with status 200 (Baidu's error_code, MiniMax's base_resp): judged as its status.
+    const answerError = status < 400 && readsAnswerErrors(adaptor) ? adaptor.answerError(parseJsonOrUndefined(text)) : undefined;
+    if (answerError) {
+      const errorText = JSON.stringify({ error: { message: answerError.message, code: answerError.code } });
+      return { success: false, message: `status ${answerError.status}: ${scrubUpstreamMessage(answerError.message, channel)}`, time, status: answerError.status, errorText };
+    }
     if (status >= 400) {
       return { success: false, message: `status ${status}: ${scrubUpstreamMessage(readUpstreamError(text).message, channel)}`, time, status, errorText: text };
     }
@@ -187,6 +193,14 @@ export class ChannelProbeService {
     }
   }
 
+}
+
+function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function secondsSince(started: number): number {

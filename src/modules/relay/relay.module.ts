@@ -24,14 +24,7 @@ import { ModelRateLimiterService } from './model-rate-limit/model-rate-limiter.s
 import { RelayHttpHandler } from './relay-http.handler';
 import { SensitiveWordsService } from './sensitive-words/sensitive-words.service';
 import { RelayService } from './relay.service';
-import { AnthropicAdaptor } from './providers/anthropic/anthropic.adaptor';
-import { BedrockAdaptor } from './providers/bedrock/bedrock.adaptor';
-import { ClaudeSettings } from './providers/claude/claude-settings';
-import { VertexAdaptor } from './providers/vertex/vertex.adaptor';
-import { VertexTokenService } from './providers/vertex/vertex-token.service';
-import { GeminiAdaptor } from './providers/gemini/gemini.adaptor';
-import { GeminiSettings } from './providers/gemini/gemini-settings';
-import { ImageFetcherService } from './providers/image-fetcher.service';
+import { NATIVE_PROVIDERS } from './providers/native';
 import { ProviderRegistry } from './providers/provider-registry';
 import { RelayBillingService } from './stages/billing-hold';
 import { RelayDeliverStage } from './stages/deliver.stage';
@@ -55,14 +48,7 @@ import { UpstreamClientService } from './upstream-client.service';
     ChannelMonitorService,
     UpstreamClientService,
     ChannelProbeService,
-    ClaudeSettings,
-    AnthropicAdaptor,
-    GeminiSettings,
-    ImageFetcherService,
-    GeminiAdaptor,
-    BedrockAdaptor,
-    VertexTokenService,
-    VertexAdaptor,
+    ...NATIVE_PROVIDERS,
     ProviderRegistry,
     RelayBillingService,
     SensitiveWordsService,

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { OPENAI_COMPATIBLE_PROVIDERS } from './providers/openai-compatible/openai-channel-types';
+import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../channels/channel-types';
 import { OpenAICompatibleAdaptor } from './providers/openai-compatible/openai-compatible.adaptor';
 import { followUpstream, readableSource, relayEventStream } from './sse-passthrough';
 
@@ -24,7 +24,7 @@ class RecordingResponse extends EventEmitter {
   }
 }
 
-const adaptor = new OpenAICompatibleAdaptor(OPENAI_COMPATIBLE_PROVIDERS[0]);
+const adaptor = new OpenAICompatibleAdaptor(channelTypeRow(CHANNEL_TYPE.OPENAI) as ChannelTypeRow);
 const CONTENT = 'data: {"choices":[{"index":0,"delta":{"content":"héllo"}}]}';
 const USAGE_ONLY = 'data: {"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5}}';
 

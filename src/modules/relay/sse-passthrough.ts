@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { AnswerReading, ProviderAdaptor } from './providers/adaptor';
+import type { AnswerReading, JsonObject, ProviderAdaptor } from './providers/adaptor';
 import { UsageMeter, type Usage } from './providers/usage';
 import { REQUEST_ID_HEADER } from './relay-error';
 
@@ -16,6 +16,8 @@ export interface StreamOutcome {
   clientGone: boolean;
   /** The upstream broke off (timeout between chunks, reset) before the end. */
   upstreamFailed: boolean;
+  /** The in-stream error chunk that ended a translated stream before any answer (its `error` member), so the attempt fails as that error. */
+  earlyError?: JsonObject;
 }
 
 /**

@@ -25,12 +25,14 @@ export function relayTranslatedStream(
   return new Promise((resolve) => {
     let text = '';
     let answered = false;
+    let earlyError: JsonObject | undefined;
 
     const send = (chunks: JsonObject[]): boolean => {
       let out = '';
       for (const chunk of chunks) {
         if (!answered && chunk.error !== undefined) {
           // An error before any answer (overloaded, throttled) fails the attempt, so another channel may answer.
+          earlyError = chunk.error as JsonObject;
           upstream.destroy();
           return true;
         }
@@ -65,7 +67,7 @@ export function relayTranslatedStream(
           }
           writer.end(tail);
         }
-        resolve({ usage: usage.total, firstChunkAt: writer.firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text });
+        resolve({ usage: usage.total, firstChunkAt: writer.firstChunkAt, clientGone: clientGone(), upstreamFailed, deliveredText: () => text, earlyError });
       },
       queueLength,
     );

@@ -5,7 +5,7 @@ import { CACHE_NAMES } from '../../../common/cache/cache-names';
 import { CacheSyncService } from '../../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
 import { AbilityEntity } from '../../channels/entities/ability.entity';
-import { channelKeys } from '../../channels/channel-types';
+import { channelKeys, channelTypeRow, isRelayable } from '../../channels/channel-types';
 import { CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
 import { parseJsonObject } from './json-setting';
 import type { ChannelSetting, RelayChannel } from './relay-channel';
@@ -105,7 +105,8 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     const routes = new Map<string, Map<string, PriorityTier[]>>();
     for (const ability of abilities) {
       const channel = channels.get(ability.channel_id);
-      if (!channel || channel.status !== CHANNEL_STATUS_ENABLED) continue;
+      // A retired type (PaLM2) keeps its channels for the console, but nothing can answer through them.
+      if (!channel || channel.status !== CHANNEL_STATUS_ENABLED || !isRelayable(channelTypeRow(channel.type))) continue;
       let models = routes.get(ability.group);
       if (!models) routes.set(ability.group, (models = new Map()));
       let tiers = models.get(ability.model);

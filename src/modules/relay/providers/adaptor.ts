@@ -97,6 +97,42 @@ export interface ProviderAdaptor {
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder;
 }
 
+/**
+ * A provider with an adaptor of its own (listed in `native.ts`): it names the catalogue types
+ * it serves, whose rows say `servedBy: 'native'`.
+ */
+export interface NativeAdaptor extends ProviderAdaptor {
+  readonly channelTypes: readonly number[];
+}
+
+/**
+ * An error an upstream reports inside a successful (2xx) answer, read by `AnswerErrors`, in the
+ * terms the relay's rules read: a bad key is status 401 (auto-disable), an exhausted account
+ * code `insufficient_quota` (auto-disable), a rate limit 429 and a provider fault 5xx (failover);
+ * anything else is the request's fault (400) and reaches the client.
+ */
+export interface AnswerError {
+  status: number;
+  message: string;
+  /** The error's code as the relay's rules know it (`insufficient_quota`), or the provider's own. */
+  code?: string;
+}
+
+/**
+ * Optional: the provider answers some errors with status 200 and an error body (Baidu's
+ * `error_code`, MiniMax's `base_resp`, Tencent's `Response.Error`). The relay asks before
+ * delivering a complete answer, and for a stream before its first event goes out, so such an
+ * error fails the attempt like a 4xx/5xx would (failover, auto-disable, the client's error shape).
+ */
+export interface AnswerErrors {
+  /** The error a complete answer (or one stream event's data) reports, or undefined when it is no error. */
+  answerError(body: unknown): AnswerError | undefined;
+}
+
+export function readsAnswerErrors(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & AnswerErrors {
+  return typeof (adaptor as Partial<AnswerErrors>).answerError === 'function';
+}
+
 /** Optional: the provider can list its models (GET /api/channel/fetch_models). */
 export interface ModelListing {
   modelsUrl(channel: RelayChannel): URL;
@@ -170,6 +206,14 @@ export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarg
  */
 export function streamErrorChunk(message: unknown, type: unknown, code: number | null = null): JsonObject {
   return { error: { message: typeof message === 'string' ? message : 'The upstream stream failed', type: typeof type === 'string' ? type : 'api_error', code } };
+}
+
+/**
+ * An `AnswerError` met in a stream, as the in-stream error chunk. Before any answer it fails
+ * the attempt with the error's status (failover, auto-disable); later it reaches the client.
+ */
+export function answerErrorChunk(error: AnswerError): JsonObject {
+  return { error: { message: error.message, type: error.code ?? 'upstream_error', code: error.code ?? null, status: error.status } };
 }
 
 export function canReadRawUsage(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & RawUsageReader {

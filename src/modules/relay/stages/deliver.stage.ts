@@ -7,7 +7,7 @@ import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
-import { canReadRawUsage, canReframeStreams, takesClientFormat } from '../providers/adaptor';
+import { canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
 import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
@@ -15,8 +15,18 @@ import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
 
-/** Once a stream has sent its first byte the attempt counts as delivered, so it is never retried. */
-export type AttemptResult = { ok: true; delivery: Delivery } | { ok: false; error: RelayError };
+/**
+ * Once a stream has sent its first byte the attempt counts as delivered, so it is never retried.
+ * An error the upstream reported inside a 2xx answer comes back as `refused`, for the dispatch
+ * stage to treat like an error status (failover, auto-disable).
+ */
+export type AttemptResult = { ok: true; delivery: Delivery } | { ok: false; error: RelayError } | { ok: false; refused: UpstreamRefusal };
+
+/** An upstream error as its status and an OpenAI-shaped error body. */
+export interface UpstreamRefusal {
+  status: number;
+  text: string;
+}
 
 /** A complete answer: its usage, its generated text (read lazily) and the client's bytes. */
 interface AnswerBytes {
@@ -52,6 +62,7 @@ export class RelayDeliverStage {
         : await this.translateStream(request, adaptor, target, body, response, writer, queueLength);
       if (outcome.firstChunkAt === undefined) {
         if (request.clientGone()) return failed(clientGoneError());
+        if (typeof outcome.earlyError?.status === 'number') return refusedWith(outcome.earlyError);
         return failed(new RelayError('channel:bad_response', 'The upstream stream ended before sending anything', 502));
       }
       return delivered(target, { usage: outcome.usage, text: outcome.deliveredText, firstByteAt: outcome.firstChunkAt });
@@ -73,6 +84,7 @@ export class RelayDeliverStage {
     if (upstreamType.includes('json')) {
       const read = passThrough ? readJsonAnswer(adaptor, bytes) : translateJsonAnswer(request, adaptor, target, bytes);
       if (!read) return failed(new RelayError('channel:bad_response', 'The upstream answered with invalid JSON, or JSON not shaped as its format', 502));
+      if ('ok' in read) return read;
       reading = read;
     } else if (upstreamType.startsWith('text/')) {
       const text = bytes.toString('utf8');
@@ -99,6 +111,12 @@ export function clientGoneError(): RelayError {
 
 function failed(error: RelayError): AttemptResult {
   return { ok: false, error };
+}
+
+/** An error reported inside a 2xx answer (`AnswerErrors`, or a stream's early error chunk carrying its status). */
+function refusedWith(error: { status?: unknown; message?: unknown; code?: unknown }): AttemptResult {
+  const status = typeof error.status === 'number' ? error.status : 502;
+  return { ok: false, refused: { status, text: JSON.stringify({ error: { message: error.message, code: error.code ?? undefined } }) } };
 }
 
 function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'upstreamModel'>): AttemptResult {
@@ -137,9 +155,11 @@ function readJsonAnswer(adaptor: ProviderAdaptor, bytes: Buffer): AnswerBytes | 
 }
 
 /** A complete answer in the channel's format, converted into the client's through OpenAI's shape. */
-function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, bytes: Buffer): AnswerBytes | undefined {
+function translateJsonAnswer(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, bytes: Buffer): AnswerBytes | AttemptResult | undefined {
   const parsed = parseJson(bytes);
   if (parsed === undefined || typeof parsed !== 'object' || parsed === null) return undefined;
+  const answerError = readsAnswerErrors(adaptor) ? adaptor.answerError(parsed) : undefined;
+  if (answerError) return refusedWith(answerError);
   try {
     const reading = adaptor.parseResponse(parsed);
     const answer = adaptor.toOpenAIResponse(parsed, target);

@@ -12,7 +12,7 @@ import { withMembers } from '../request-body';
 import { attemptsAllowed } from '../retry-policy';
 import { mappedStatus, upstreamFailure } from '../upstream-error';
 import { transportError, UpstreamClientService } from '../upstream-client.service';
-import { clientGoneError, RelayDeliverStage, type AttemptResult } from './deliver.stage';
+import { clientGoneError, RelayDeliverStage, type AttemptResult, type UpstreamRefusal } from './deliver.stage';
 import type { Delivery, PreparedRequest } from './relay-request';
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -44,8 +44,8 @@ export class RelayDispatchStage {
       request.tried.push(channel.id);
       const result = await this.attempt(request, channel, response);
       if (result.ok) return result.delivery;
-      lastError = result.error;
-      if (result.error.skipRetry || request.clientGone()) break;
+      lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
+      if (lastError.skipRetry || request.clientGone()) break;
     }
     throw lastError ?? new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
   }
@@ -92,15 +92,23 @@ export class RelayDispatchStage {
     }
     if (answer.statusCode >= 400) {
       const text = await readLimited(answer.body, ERROR_BODY_LIMIT).catch(() => '');
-      // The channel's status_code_mapping speaks first: retry and auto-disable see the mapped status.
-      const status = mappedStatus(channel, answer.statusCode);
-      const disable = this.monitor.shouldDisable(channel, status, text);
-      if (disable) {
-        this.monitor.disableChannel(channel, `status ${answer.statusCode}: ${text.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
-      }
-      return failed(upstreamFailure(channel, status, text, disable));
+      return { ok: false, refused: { status: answer.statusCode, text } };
     }
     return this.deliver.deliver(request, adaptor, target, answer, response);
+  }
+
+  /**
+   * An upstream's error answer (an error status, or an error inside a 2xx answer) as the
+   * attempt's error, disabling the channel when the error says its account is broken.
+   */
+  private refusal(channel: RelayChannel, refused: UpstreamRefusal): RelayError {
+    // The channel's status_code_mapping speaks first: retry and auto-disable see the mapped status.
+    const status = mappedStatus(channel, refused.status);
+    const disable = this.monitor.shouldDisable(channel, status, refused.text);
+    if (disable) {
+      this.monitor.disableChannel(channel, `status ${refused.status}: ${refused.text.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
+    }
+    return upstreamFailure(channel, status, refused.text, disable);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { channelTypesServedBy } from '../../channels/channel-types';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -25,7 +26,7 @@ import {
 import { drawingImageUrl, toMidjourneyTaskDto } from './midjourney-task.view';
 
 /** Channel types that speak Midjourney-Proxy: 2 Midjourney Proxy, 5 Midjourney Proxy Plus. */
-export const MIDJOURNEY_CHANNEL_TYPES = [2, 5];
+export const MIDJOURNEY_CHANNEL_TYPES = channelTypesServedBy('midjourney');
 const IMAGE_TIMEOUT_MS = 60_000;
 
 /** `/mj/…` or `/{mode}/mj/…`: the mode (fast, turbo, relax) and the rest of the path. */

@@ -1,9 +1,10 @@
+import { channelTypesServedBy } from '../../channels/channel-types';
 import type { GenericTaskEntity } from '../entities/generic-task.entity';
 import { parseJsonText } from '../task-relay-support.service';
 
 export const SUNO_PLATFORM = 'suno';
-/** Channel type 36: a Suno API server. */
-export const SUNO_CHANNEL_TYPES = [36];
+/** Channels of the Suno type: a Suno API server. */
+export const SUNO_CHANNEL_TYPES = channelTypesServedBy('suno');
 export const SUNO_ACTIONS: Record<string, { action: string; model: string }> = {
   music: { action: 'MUSIC', model: 'suno_music' },
   lyrics: { action: 'LYRICS', model: 'suno_lyrics' },

@@ -23,7 +23,7 @@ import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/S
 import { readJson, StorageKey, writeJson } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelWrite } from './api';
-import { CHANNEL_TYPE_OPTIONS, CHANNEL_TYPE_SPARK, channelProvider, SPARK_DEFAULT_VERSION, type ChannelProviderInfo } from './channelTypes';
+import { CHANNEL_TYPE_OPTIONS, channelProvider, type ChannelTypeRow } from './channelTypes';
 import { isValidPriority, isValidWeight } from './InlineNumberField';
 import { ModelPicker } from './ModelPicker';
 
@@ -110,9 +110,10 @@ export function isJsonObjectOrEmpty(text: string): boolean {
   }
 }
 
-/** The body sent to the server: trailing slash removed from the base URL, Spark's version defaulted. */
+/** The body sent to the server: trailing slash removed from the base URL, the `other` field's default filled where the type stores it (Spark's version). */
 export function toWrite(values: ChannelForm): ChannelWrite {
-  const other = values.type === CHANNEL_TYPE_SPARK && !values.other.trim() ? SPARK_DEFAULT_VERSION : values.other.trim();
+  const otherField = channelProvider(values.type)?.otherField;
+  const other = otherField?.filledOnSave && !values.other.trim() ? otherField.default : values.other.trim();
   return {
     type: values.type,
     name: values.name.trim(),
@@ -147,7 +148,7 @@ function isJson(text: string): boolean {
 const MONOSPACE = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 13 };
 
 /** The key's format from the provider table, with its translated explanation when it has one. */
-function keyFormatHelp(provider: ChannelProviderInfo | undefined, t: TFunction): string | undefined {
+function keyFormatHelp(provider: ChannelTypeRow | undefined, t: TFunction): string | undefined {
   if (!provider) return undefined;
   const format = t('channels:editor.keyFormat', { format: provider.keyFormat });
   return provider.keyHint ? `${format} — ${t(`channels:editor.keyHints.${provider.keyHint}`)}` : format;
@@ -297,9 +298,9 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   const keyOnLines = (isNew && batch) || !!provider?.keyIsJson;
   const keyHelp = isNew && batch ? t(provider?.keyIsJson ? 'channels:editor.keyJsonBatchHelp' : 'channels:editor.keyBatchHelp') : keyFormatHelp(provider, t);
   const otherField = provider?.otherField;
-  const otherLabel = type === CHANNEL_TYPE_SPARK ? t('channels:fields.sparkVersion') : otherField ? t(`channels:fields.otherMeaning.${otherField.meaning}`) : t('channels:fields.other');
-  const otherPlaceholder = type === CHANNEL_TYPE_SPARK ? SPARK_DEFAULT_VERSION : otherField?.default;
-  const otherHelp = type === CHANNEL_TYPE_SPARK ? t('channels:editor.sparkHelp') : otherField ? t(`channels:editor.otherHelp.${otherField.meaning}`, { default: otherField.default }) : undefined;
+  const otherLabel = otherField ? t(`channels:fields.otherMeaning.${otherField.meaning}`) : t('channels:fields.other');
+  const otherPlaceholder = otherField?.default || undefined;
+  const otherHelp = otherField ? t(`channels:editor.otherHelp.${otherField.meaning}`, { default: otherField.default }) : undefined;
 
   return (
     <SideDrawer
@@ -315,8 +316,8 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
         <Box component="form" id="channel-form" noValidate onSubmit={handleSubmit(onSubmit)}>
           <Stack spacing={2.25}>
             <FormTextField name="type" control={control} select label={t('channels:fields.type')} data-testid="channel-type">
-              {CHANNEL_TYPE_OPTIONS.map((option) => (
-                <MenuItem key={option.id} value={option.id}>
+              {CHANNEL_TYPE_OPTIONS.filter((option) => !option.retired || option.id === type).map((option) => (
+                <MenuItem key={option.id} value={option.id} disabled={option.retired}>
                   {option.name}
                 </MenuItem>
               ))}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { defaultBaseUrl } from '../../../channels/channel-types';
+import { defaultBaseUrl, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { JsonObject, ModelListing, OutgoingCall, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
+import type { JsonObject, ModelListing, OutgoingCall, NativeAdaptor, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
 import { ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
@@ -11,7 +11,8 @@ import { ClaudeSettings } from '../claude/claude-settings';
  * chat requests convert to Messages and back.
  */
 @Injectable()
-export class AnthropicAdaptor extends ClaudeAnswers implements ProviderAdaptor, ModelListing, TokenCounting {
+export class AnthropicAdaptor extends ClaudeAnswers implements NativeAdaptor, ModelListing, TokenCounting {
+  readonly channelTypes = [CHANNEL_TYPE.ANTHROPIC];
   readonly format = 'claude';
 
   constructor(private readonly settings: ClaudeSettings) {

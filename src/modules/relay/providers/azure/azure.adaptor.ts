@@ -1,17 +1,20 @@
-import { defaultOther } from '../../../channels/channel-types';
+import { Injectable } from '@nestjs/common';
+import { CHANNEL_TYPE, channelTypeRow, defaultOther, type ChannelTypeRow } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
-import type { UpstreamTarget } from '../adaptor';
+import type { NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
-
 
 /**
  * Azure OpenAI: OpenAI's bodies, but a deployment URL, an api-version query and an api-key
  * header. The deployment is the upstream model name without dots (Azure forbids them).
  */
-export class AzureAdaptor extends OpenAICompatibleAdaptor {
+@Injectable()
+export class AzureAdaptor extends OpenAICompatibleAdaptor implements NativeAdaptor {
+  readonly channelTypes = [CHANNEL_TYPE.AZURE];
+
   constructor() {
-    super({ type: 3, name: 'Azure OpenAI', streamUsage: true });
+    super({ ...(channelTypeRow(CHANNEL_TYPE.AZURE) as ChannelTypeRow), streamUsage: true });
   }
 
   override buildUrl(target: UpstreamTarget): URL | undefined {

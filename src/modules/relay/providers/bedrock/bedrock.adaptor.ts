@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '../../../channels/channel-types';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { SignatureV4 } from '@smithy/signature-v4';
@@ -5,7 +6,7 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
-import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, NativeAdaptor, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
 import { claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { sseFrame } from '../sse-decoder';
@@ -54,7 +55,8 @@ export function parseBedrockKey(key: string): BedrockCredentials {
  * clients convert.
  */
 @Injectable()
-export class BedrockAdaptor extends ClaudeAnswers implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
+export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
+  readonly channelTypes = [CHANNEL_TYPE.AWS];
   readonly format = 'bedrock';
 
   constructor(

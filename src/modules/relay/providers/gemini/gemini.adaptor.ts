@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { defaultBaseUrl } from '../../../channels/channel-types';
+import { defaultBaseUrl, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, NativeAdaptor, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget } from '../adaptor';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { SseJsonDecoder } from '../sse-decoder';
 import { JsonArrayFramer, reframedStream } from '../stream-framing';
@@ -17,7 +17,8 @@ import { GeminiSettings } from './gemini-settings';
  * URL that reaches a log or an error carries it.
  */
 @Injectable()
-export class GeminiAdaptor implements ProviderAdaptor, ModelListing, StreamReframing {
+export class GeminiAdaptor implements NativeAdaptor, ModelListing, StreamReframing {
+  readonly channelTypes = [CHANNEL_TYPE.GEMINI];
   readonly format = 'gemini';
   readonly streamUsageMarker = /"usageMetadata"/;
 

@@ -1,15 +1,15 @@
 import type { RelayChannel } from '../../caches/relay-channel';
-import { defaultBaseUrl } from '../../../channels/channel-types';
-import { endpointSpec } from '../../relay-endpoints';
+import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
+import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
-import type { OpenAICompatibleProvider } from './openai-channel-types';
 
 /**
- * Every provider that speaks OpenAI's wire format. Requests and answers pass through as they
- * are; only the URL, the headers and a few body fields (model, stream usage) change.
+ * Every provider that speaks OpenAI's wire format, configured by its catalogue row alone.
+ * Requests and answers pass through as they are; only the URL (the row's base URL and API
+ * path), the headers and a few body fields (model, stream usage) change.
  */
 export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
   readonly format = 'openai';
@@ -22,19 +22,22 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
    */
   private readonly urls = new WeakMap<RelayChannel, Map<string, URL>>();
 
-  constructor(readonly provider: OpenAICompatibleProvider) {}
+  constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
+    if (!this.provider.capabilities.includes(ENDPOINT_CAPABILITY[target.endpoint])) return undefined;
     let byEndpoint = this.urls.get(target.channel);
     if (!byEndpoint) this.urls.set(target.channel, (byEndpoint = new Map()));
     let url = byEndpoint.get(target.endpoint);
-    if (!url) byEndpoint.set(target.endpoint, (url = new URL(`${this.baseUrl(target.channel)}/v1${endpointSpec(target.endpoint).path}`)));
+    if (!url) byEndpoint.set(target.endpoint, (url = new URL(`${this.apiRoot(target.channel)}${endpointSpec(target.endpoint).path}`)));
     return url;
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
     const headers: Record<string, string> = { authorization: `Bearer ${target.key}` };
     if (target.channel.openaiOrganization) headers['openai-organization'] = target.channel.openaiOrganization;
+    const otherHeader = this.provider.otherField?.header;
+    if (otherHeader && target.channel.other.trim()) headers[otherHeader] = target.channel.other.trim();
     return headers;
   }
 
@@ -105,7 +108,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   }
 
   modelsUrl(channel: RelayChannel): URL {
-    return new URL(`${this.baseUrl(channel)}/v1/models`);
+    return new URL(`${this.apiRoot(channel)}/models`);
   }
 
   parseModelList(body: unknown): string[] {
@@ -114,12 +117,33 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return data.map((entry) => (entry as { id?: unknown }).id).filter((id): id is string => typeof id === 'string');
   }
 
-  protected baseUrl(channel: RelayChannel): string {
-    const base = (channel.baseUrl || defaultBaseUrl(this.provider.type)).replace(/\/+$/, '');
-    // Operators often paste a base URL ending in /v1; we add /v1 ourselves.
-    return base.replace(/\/v1$/, '');
+  /** Where OpenAI's `/v1` lies on this channel: the base URL and the type's API path (`/v1` unless the row says otherwise). */
+  protected apiRoot(channel: RelayChannel): string {
+    const apiPath = (this.provider.apiPath ?? '/v1').replace('{other}', encodeURIComponent(channel.other.trim()));
+    return `${this.baseUrl(channel, apiPath)}${apiPath}`;
+  }
+
+  /** The channel's base URL, or the type's default; a pasted API path at its end (`…/v1`) is dropped, since we add it ourselves. */
+  protected baseUrl(channel: RelayChannel, apiPath = '/v1'): string {
+    const base = (channel.baseUrl || this.provider.defaultBaseUrl).replace(/\/+$/, '');
+    return apiPath && base.endsWith(apiPath) ? base.slice(0, -apiPath.length) : base;
   }
 }
+
+/** The catalogue capability an endpoint needs. */
+const ENDPOINT_CAPABILITY: Readonly<Record<RelayEndpoint, ProviderCapability>> = {
+  chat: 'chat',
+  completions: 'chat',
+  moderations: 'chat',
+  embeddings: 'embeddings',
+  images: 'images',
+  image_edits: 'images',
+  audio_speech: 'audio',
+  audio_transcription: 'audio',
+  audio_translation: 'audio',
+  rerank: 'rerank',
+  responses: 'responses',
+};
 
 const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
-import { defaultOther } from '../../../channels/channel-types';
-import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import { defaultOther, CHANNEL_TYPE } from '../../../channels/channel-types';
+import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, NativeAdaptor, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
 import { claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
@@ -40,7 +40,8 @@ function isClaude(model: string): boolean {
  * through to the models of their own format (clientFormatFor).
  */
 @Injectable()
-export class VertexAdaptor implements ProviderAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
+export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
+  readonly channelTypes = [CHANNEL_TYPE.VERTEX];
   readonly format = 'vertex';
   readonly streamUsageMarker = /"usageMetadata"|"type"\s*:\s*"message_(start|delta)"/;
 

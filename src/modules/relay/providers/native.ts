@@ -1,0 +1,31 @@
+import type { Provider, Type } from '@nestjs/common';
+import type { NativeAdaptor } from './adaptor';
+import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
+import { AzureAdaptor } from './azure/azure.adaptor';
+import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
+import { ClaudeSettings } from './claude/claude-settings';
+import { GeminiAdaptor } from './gemini/gemini.adaptor';
+import { GeminiSettings } from './gemini/gemini-settings';
+import { ImageFetcherService } from './image-fetcher.service';
+import { VertexAdaptor } from './vertex/vertex.adaptor';
+import { VertexTokenService } from './vertex/vertex-token.service';
+
+/**
+ * Every provider with an adaptor of its own (a folder beside this file). Each adaptor names the
+ * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
+ * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
+ */
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor];
+
+/** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
+export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService];
+
+/** The injection token of the native adaptors' instances, as the registry receives them. */
+export const NATIVE_ADAPTOR_INSTANCES = Symbol('NATIVE_ADAPTOR_INSTANCES');
+
+/** Nest's providers for the native adaptors, their services and the list of their instances. */
+export const NATIVE_PROVIDERS: Provider[] = [
+  ...PROVIDER_SERVICES,
+  ...NATIVE_ADAPTORS,
+  { provide: NATIVE_ADAPTOR_INSTANCES, useFactory: (...adaptors: NativeAdaptor[]) => adaptors, inject: [...NATIVE_ADAPTORS] },
+];
