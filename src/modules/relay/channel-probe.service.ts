@@ -7,7 +7,7 @@ import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
-import { canListModels, hasKnownModels, readsAnswerErrors, type UpstreamTarget } from './providers/adaptor';
+import { canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, type UpstreamTarget } from './providers/adaptor';
 import { RelayError } from './relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { refusalToAppError } from '../outbound/outbound-guard.service';
@@ -103,16 +103,16 @@ export class ChannelProbeService {
       if (!url) throw new AppError('relay.channel_type_unsupported');
       const body = JSON.stringify(await adaptor.convertRequest(target, { model: testModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }));
       const headers = await adaptor.buildHeaders(target, { url, body });
-      const answer = await this.upstream.send({
-        url,
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body,
-        headersTimeoutMs: timeoutMs,
-        bodyTimeoutMs: timeoutMs,
-      });
-      status = answer.statusCode;
-      text = await answer.body.text();
+      const call = { url, method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs };
+      if (hasOwnTransport(adaptor)) {
+        const answer = await adaptor.call(target, call);
+        status = answer.statusCode;
+        text = ((await answer.collect(PROBE_ANSWER_LIMIT)) ?? Buffer.alloc(0)).toString('utf8');
+      } else {
+        const answer = await this.upstream.send(call);
+        status = answer.statusCode;
+        text = await answer.body.text();
+      }
     } catch (error) {
       if (error instanceof AppError) throw error;
       const refused = outboundRefusal(error);
@@ -194,6 +194,9 @@ export class ChannelProbeService {
   }
 
 }
+
+/** A channel test's answer is short; past this it is cut (a transport of the adaptor's own answers like undici's). */
+const PROBE_ANSWER_LIMIT = 1024 * 1024;
 
 function parseJsonOrUndefined(text: string): unknown {
   try {

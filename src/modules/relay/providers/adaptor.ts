@@ -1,4 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { UpstreamAnswer } from '../../outbound/upstream-answer';
+import type { UpstreamCall } from '../upstream-client.service';
 import type { RelayChannel } from '../caches/relay-channel';
 import type { RelayEndpoint } from '../relay-endpoints';
 import type { UsageMeter, UsageReport } from './usage';
@@ -131,6 +133,21 @@ export interface AnswerErrors {
 
 export function readsAnswerErrors(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & AnswerErrors {
   return typeof (adaptor as Partial<AnswerErrors>).answerError === 'function';
+}
+
+/**
+ * Optional: a provider whose call is not one HTTP request (iFlytek Spark's WebSocket,
+ * Replicate's prediction followed by its stream). The adaptor makes the call itself, through
+ * the gateway's guarded client (and the outbound guard's address check for other protocols),
+ * and answers what an HTTP call would: a status, headers, and a body in the provider's framing.
+ * The relay and the channel test use it in place of their own HTTP call.
+ */
+export interface OwnTransport {
+  call(target: UpstreamTarget, request: UpstreamCall): Promise<UpstreamAnswer>;
+}
+
+export function hasOwnTransport(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & OwnTransport {
+  return typeof (adaptor as Partial<OwnTransport>).call === 'function';
 }
 
 /** Optional: the provider can list its models (GET /api/channel/fetch_models). */

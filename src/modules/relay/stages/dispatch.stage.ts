@@ -5,7 +5,7 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
-import { takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
+import { hasOwnTransport, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { RelayError } from '../relay-error';
 import { withMembers } from '../request-body';
@@ -70,15 +70,16 @@ export class RelayDispatchStage {
       const headers = await adaptor.buildHeaders(target, { url, body });
       // A signing adaptor has already set (and signed) the content type.
       headers['content-type'] ??= body === request.rawBody ? request.contentType : 'application/json';
-      answer = await this.upstream.relay({
+      const call = {
         url,
-        method: 'POST',
+        method: 'POST' as const,
         headers,
         body,
         signal: request.abort,
         headersTimeoutMs: this.config.relay.timeoutMs,
         bodyTimeoutMs: request.stream ? this.config.relay.streamingTimeoutMs : this.config.relay.timeoutMs,
-      });
+      };
+      answer = hasOwnTransport(adaptor) ? await adaptor.call(target, call) : await this.upstream.relay(call);
     } catch (error) {
       if (error instanceof RelayError) return failed(error);
       if (request.clientGone()) return failed(clientGoneError());
