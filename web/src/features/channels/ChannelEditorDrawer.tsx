@@ -23,6 +23,7 @@ import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/S
 import { readJson, StorageKey, writeJson } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelWrite } from './api';
+import { CHANNEL_TYPE, isRelayable } from '@shared/channel-types';
 import { CHANNEL_TYPE_OPTIONS, channelProvider, type ChannelTypeRow } from './channelTypes';
 import { isValidPriority, isValidWeight } from './InlineNumberField';
 import { ModelPicker } from './ModelPicker';
@@ -52,7 +53,7 @@ export interface ChannelForm {
 
 /** Spec defaults for a new channel: type 1, auto-ban on, group default, priority 0, weight 0. */
 export const NEW_CHANNEL: ChannelForm = {
-  type: 1,
+  type: CHANNEL_TYPE.OPENAI,
   name: '',
   key: '',
   batch: false,
@@ -308,7 +309,7 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
       onClose={onClose}
       title={isNew ? t('channels:editor.addTitle') : t('channels:editor.editTitle')}
       testId="channel-editor"
-      actions={<DrawerFormActions formId="channel-form" disabled={!loaded || formState.isSubmitting} onCancel={onClose} submitTestId="channel-submit" />}
+      actions={<DrawerFormActions formId="channel-form" disabled={!loaded || formState.isSubmitting || (provider !== undefined && !isRelayable(provider))} onCancel={onClose} submitTestId="channel-submit" />}
     >
       {!loaded ? (
         <DrawerLoading />
@@ -322,6 +323,11 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
                 </MenuItem>
               ))}
             </FormTextField>
+            {provider && !isRelayable(provider) && (
+              <Alert severity="error" data-testid="channel-retired">
+                {t(`channels:editor.retired.${provider.retiredReason ?? 'unserved'}`)}
+              </Alert>
+            )}
             <FormTextField name="name" control={control} label={t('channels:fields.name')} rules={nameKeyRule} slotProps={{ htmlInput: { 'data-testid': 'channel-name' } }} />
             {isNew && (
               <Controller
@@ -363,7 +369,7 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
                 {t('channels:editor.v1Warning')}
               </Alert>
             )}
-            {type === 1 && <FormTextField name="openai_organization" control={control} label={t('channels:fields.organization')} />}
+            {type === CHANNEL_TYPE.OPENAI && <FormTextField name="openai_organization" control={control} label={t('channels:fields.organization')} />}
             <FormTextField name="other" control={control} label={otherLabel} placeholder={otherPlaceholder} helperText={otherHelp} slotProps={{ htmlInput: { 'data-testid': 'channel-other' } }} />
 
             <SectionTitle>{t('channels:editor.sectionModels')}</SectionTitle>

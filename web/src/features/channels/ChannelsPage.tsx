@@ -48,6 +48,7 @@ import { withToggled } from '../../lib/sets';
 import { toast } from '../../lib/toast';
 import { CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, channelsApi, isTagRow, type Channel, type ChannelTagRow } from './api';
 import { ChannelEditorDrawer } from './ChannelEditorDrawer';
+import { channelTypeRow, isRelayable } from '@shared/channel-types';
 import { channelTypeName, renderBalance } from './channelTypes';
 import { InlineNumberField, isValidPriority, isValidWeight } from './InlineNumberField';
 import { ChannelStatusChip, ResponseTimeChip } from './labels';
@@ -231,6 +232,7 @@ export function ChannelsPage() {
           </Typography>
           <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: 'nowrap' }}>
             {channelTypeName(channel.type)}
+            {!isRelayable(channelTypeRow(channel.type)) ? ` · ${t('channels:retiredType')}` : ''}
             {channel.tag && !nested ? ` · #${channel.tag}` : ''}
           </Typography>
         </TableCell>
