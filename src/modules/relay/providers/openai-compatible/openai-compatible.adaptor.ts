@@ -20,17 +20,22 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
    * channel is a new RelayChannel, so the WeakMap lets the old one's go. Shared between
    * requests, so never modified.
    */
-  private readonly urls = new WeakMap<RelayChannel, Map<string, URL>>();
+  private readonly urls = new WeakMap<RelayChannel, Map<string, URL | null>>();
 
   constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
-    if (!this.provider.capabilities.includes(ENDPOINT_CAPABILITY[target.endpoint])) return undefined;
     let byEndpoint = this.urls.get(target.channel);
     if (!byEndpoint) this.urls.set(target.channel, (byEndpoint = new Map()));
     let url = byEndpoint.get(target.endpoint);
-    if (!url) byEndpoint.set(target.endpoint, (url = new URL(`${this.apiRoot(target.channel)}${endpointSpec(target.endpoint).path}`)));
-    return url;
+    if (url === undefined) byEndpoint.set(target.endpoint, (url = this.endpointUrl(target.channel, target.endpoint)));
+    return url ?? undefined;
+  }
+
+  /** The URL of an endpoint on a channel, or null when the type does not offer it (the catalogue row's capabilities). */
+  private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint): URL | null {
+    if (!this.provider.capabilities.includes(ENDPOINT_CAPABILITY[endpoint])) return null;
+    return new URL(`${this.apiRoot(channel)}${endpointSpec(endpoint).path}`);
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
