@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../../../../config/app-config';
 import type { UpstreamAnswer } from '../../../outbound/upstream-answer';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
+import type { RelayEndpoint } from '../../relay-endpoints';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
 import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
@@ -13,6 +14,23 @@ import { BaiduTokenRefusedError, BaiduTokenService, parseBaiduKey } from './baid
 import { bufferedAnswer, errorAnswer } from './buffered-answer';
 
 const WENXINWORKSHOP = '/rpc/2.0/ai_custom/v1/wenxinworkshop';
+
+/** What differs between ERNIE's two endpoints: its path and the conversions of its bodies. */
+interface ErnieEndpoint {
+  path: 'chat' | 'embeddings';
+  request(body: JsonObject): JsonObject;
+  answer(body: JsonObject, model: string): JsonObject;
+}
+
+const ERNIE_ENDPOINTS: Partial<Record<RelayEndpoint, ErnieEndpoint>> = {
+  chat: { path: 'chat', request: ernieRequestFromOpenAI, answer: openAIResponseFromErnie },
+  embeddings: { path: 'embeddings', request: ernieEmbeddingsFromOpenAI, answer: openAIEmbeddingsFromErnie },
+};
+
+/** The endpoint of a target the adaptor offers (buildUrl refuses the others before any conversion). */
+function ernieEndpointOf(target: UpstreamTarget): ErnieEndpoint {
+  return ERNIE_ENDPOINTS[target.endpoint] ?? (ERNIE_ENDPOINTS.chat as ErnieEndpoint);
+}
 
 /**
  * Baidu Wenxin (channel type 15): ERNIE chat and embeddings on the legacy wenxinworkshop API,
@@ -35,10 +53,10 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
   ) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
-    if (target.endpoint !== 'chat' && target.endpoint !== 'embeddings') return undefined;
-    const embeddings = target.endpoint === 'embeddings';
-    const segment = encodeURIComponent(ernieEndpoint(target.upstreamModel, embeddings));
-    return new URL(`${baseUrl(target.channel)}${WENXINWORKSHOP}/${embeddings ? 'embeddings' : 'chat'}/${segment}`);
+    const endpoint = ERNIE_ENDPOINTS[target.endpoint];
+    if (!endpoint) return undefined;
+    const segment = encodeURIComponent(ernieEndpoint(target.upstreamModel, endpoint.path === 'embeddings'));
+    return new URL(`${baseUrl(target.channel)}${WENXINWORKSHOP}/${endpoint.path}/${segment}`);
   }
 
   /** No header: the access token goes in the URL's query, added by `call`. */
@@ -56,7 +74,7 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    return Promise.resolve(target.endpoint === 'embeddings' ? ernieEmbeddingsFromOpenAI(body) : ernieRequestFromOpenAI(body));
+    return Promise.resolve(ernieEndpointOf(target).request(body));
   }
 
   parseResponse(body: unknown): AnswerReading {
@@ -64,16 +82,12 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    if (target.endpoint === 'embeddings') return openAIEmbeddingsFromErnie(body as JsonObject, target.upstreamModel);
-    return openAIResponseFromErnie(body as JsonObject, target.upstreamModel);
+    return ernieEndpointOf(target).answer(body as JsonObject, target.upstreamModel);
   }
 
   parseStreamEvent(data: string): AnswerReading | undefined {
-    try {
-      return readErnieAnswer(JSON.parse(data));
-    } catch {
-      return undefined;
-    }
+    const event = parseJson(data);
+    return event === undefined ? undefined : readErnieAnswer(event);
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
@@ -123,18 +137,18 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
   private async readIfError(answer: UpstreamAnswer): Promise<{ answer: UpstreamAnswer; refusesToken: boolean }> {
     if (answer.statusCode >= 300 || !(answer.header('content-type') ?? '').includes('json')) return { answer, refusesToken: false };
     const bytes = await answer.collect(this.config.relay.maxResponseBodyBytes);
-    const reread = bufferedAnswer(answer.statusCode, answer.headers, bytes);
-    if (!bytes) return { answer: reread, refusesToken: false };
-    let body: unknown;
-    try {
-      body = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      return { answer: reread, refusesToken: false };
-    }
-    return { answer: reread, refusesToken: rejectsAccessToken(body) };
+    return { answer: bufferedAnswer(answer.statusCode, answer.headers, bytes), refusesToken: bytes !== undefined && rejectsAccessToken(parseJson(bytes.toString('utf8'))) };
   }
 }
 
 function baseUrl(channel: RelayChannel): string {
   return (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
