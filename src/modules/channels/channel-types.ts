@@ -147,7 +147,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.BAIDU,
     name: 'Baidu Wenxin',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'API Key|Secret Key',
     keyHint: 'api_key_secret_key',
     defaultBaseUrl: 'https://aip.baidubce.com',

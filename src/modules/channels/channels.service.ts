@@ -21,7 +21,7 @@ import {
   normaliseTag,
   splitList,
 } from './channel-fields';
-import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow } from './channel-types';
+import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow, SAVABLE_CHANNEL_TYPE_IDS } from './channel-types';
 import { toChannelView, toTagRow } from './channel.view';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
@@ -84,6 +84,7 @@ export class ChannelsService {
     const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? CHANNEL_TYPE.OPENAI, keyField) : [keyField];
     if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
     keys.forEach(assertKeyLength);
+    assertSavableType(dto.type);
     await this.assertBaseUrlAllowed(dto);
     const template = this.channels.create({
       name,
@@ -121,6 +122,7 @@ export class ChannelsService {
     await this.assertBaseUrlAllowed(dto);
     const saved = await this.transactions.run(async (manager) => {
       const channel = await this.load(manager, dto.id);
+      assertSavableType(dto.type, channel.type);
       this.applyFields(channel, dto);
       if (dto.name !== undefined && dto.name !== null) {
         channel.name = dto.name.trim();
@@ -371,4 +373,15 @@ export class ChannelsService {
   private invalidate(): Promise<void> {
     return this.cacheSync.invalidate(CACHE_NAMES.channels);
   }
+}
+
+/**
+ * A channel may be saved as a type something serves. A retired type (PaLM2) stays on a channel
+ * that already has it, so an imported channel can still be edited, disabled or deleted through
+ * the editor's full save; no channel is created as one or switched to one.
+ */
+function assertSavableType(type: number | undefined, current?: number): void {
+  if (type == null || type === current || SAVABLE_CHANNEL_TYPE_IDS.includes(type)) return;
+  if (channelTypeRow(type)?.servedBy === 'retired') throw new AppError('channel.type_retired', { name: CHANNEL_TYPES[type] });
+  throw new AppError('channel.invalid_type');
 }

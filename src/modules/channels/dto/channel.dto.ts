@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { SAVABLE_CHANNEL_TYPE_IDS } from '../channel-types';
+import { CHANNEL_TYPE_IDS } from '../channel-types';
 
 /** Long enough for a few hundred model names or a large mapping; far inside a TEXT column. */
 export const MAX_LIST_TEXT = 30_000;
@@ -16,9 +16,10 @@ export type ChannelMode = (typeof CHANNEL_MODES)[number];
 
 /** Fields a channel write may carry besides name, key and models; JSON fields are checked by the service. */
 class ChannelFieldsDto {
+  /** Any catalogue type; which may be saved (not a retired one, unless the channel already has it) is the service's rule. */
   @IsOptional()
   @IsInt({ message: 'channel.invalid_type' })
-  @IsIn(SAVABLE_CHANNEL_TYPE_IDS, { message: 'channel.invalid_type' })
+  @IsIn(CHANNEL_TYPE_IDS, { message: 'channel.invalid_type' })
   type?: number;
 
   @IsOptional()

@@ -80,6 +80,21 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     return false;
   }
 
+  /**
+   * The provider name of a retired type (PaLM2) when only its channels list the model: no
+   * channel can ever serve it, which the client is told rather than "not available now".
+   */
+  retiredProviderListing(model: string): string | undefined {
+    let retired: string | undefined;
+    for (const channel of this.channels.values()) {
+      if (!channel.models.includes(model)) continue;
+      const row = channelTypeRow(channel.type);
+      if (row?.servedBy !== 'retired') return undefined;
+      retired = row.name;
+    }
+    return retired;
+  }
+
   tiers(group: string, model: string): PriorityTier[] {
     return this.routes.get(group)?.get(model) ?? [];
   }

@@ -2,6 +2,8 @@ import type { Provider, Type } from '@nestjs/common';
 import type { NativeAdaptor } from './adaptor';
 import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
+import { BaiduAdaptor } from './baidu/baidu.adaptor';
+import { BaiduTokenService } from './baidu/baidu-token.service';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './claude/claude-settings';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
@@ -15,10 +17,10 @@ import { VertexTokenService } from './vertex/vertex-token.service';
  * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
  * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
  */
-export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor];
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor, BaiduAdaptor];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
-export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService];
+export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService, BaiduTokenService];
 
 /** The injection token of the native adaptors' instances, as the registry receives them. */
 export const NATIVE_ADAPTOR_INSTANCES = Symbol('NATIVE_ADAPTOR_INSTANCES');

@@ -119,10 +119,13 @@ export class RelayPrepareStage {
 
   /**
    * 404 model_not_found when no channel lists the model at all, as OpenAI answers (clients do
-   * not retry it); 503 when channels list it but none is enabled for this group now.
+   * not retry it), or only channels of a retired provider do; 503 when channels list it but
+   * none is enabled for this group now.
    */
   private unservedModel(model: string, group: string): RelayError {
     if (!this.channels.listsModel(model)) return modelNotFound(model);
+    const retired = this.channels.retiredProviderListing(model);
+    if (retired) return new RelayError('model_not_found', `The model ${model} is listed only by ${retired} channels, whose provider shut its API down: no channel can serve it`, 404);
     return new RelayError('no_available_channel', `No channel is available for the model ${model} in group ${group} now`, 503);
   }
 
