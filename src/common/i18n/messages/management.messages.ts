@@ -11,6 +11,7 @@ export const managementMessages = {
   'channel.model_name_too_long': { zh: '模型名称过长：{model}', en: 'Model name too long: {model}' },
   'channel.group_name_too_long': { zh: '分组名称过长：{group}', en: 'Group name too long: {group}' },
   'channel.invalid_type': { zh: '不支持的渠道类型', en: 'Unsupported channel type' },
+  'channel.other_required': { zh: '此渠道类型必须在“其他”字段中填写 {field}', en: 'This channel type needs its {field} in the “other” field' },
   'channel.invalid_mode': { zh: '添加方式只能是 single 或 batch', en: 'The mode must be single or batch' },
   'channel.invalid_status': { zh: '渠道状态只能是 1（启用）、2（手动禁用）或 3（自动禁用）', en: 'The channel status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)' },
   'channel.invalid_json': { zh: '{field} 必须是合法的 JSON 对象', en: '{field} must be a valid JSON object' },
