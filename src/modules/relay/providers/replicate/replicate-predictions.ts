@@ -88,6 +88,8 @@ function withVersion(body: JsonObject, target: PredictionTarget): JsonObject {
 }
 
 function promptOf(turns: JsonObject[]): string {
+  // Nothing to answer: Replicate refuses the empty prompt (422), as the request's own fault.
+  if (turns.length === 0) return '';
   if (turns.length === 1 && turns[0].role === 'user') return messageText(turns[0]);
   const transcript = turns.map((turn) => `${turn.role === 'assistant' ? 'Assistant' : 'User'}: ${messageText(turn)}`);
   return [...transcript, 'Assistant:'].join('\n\n');
