@@ -102,20 +102,23 @@ describe('relay: Replicate channels (type 56)', () => {
     await root.delete(`/api/channel/${id}`).expect(200);
   });
 
-  it('streams through the prediction’s stream URL (a second request), billed by counting', async () => {
+  it('streams through the prediction’s stream URL (a second request), billed from the finished prediction’s metrics', async () => {
     const stream = await openai.chat.completions.create({ model: LLAMA, messages: [{ role: 'user', content: 'Say hello.' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    let usage;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? '';
+      usage = chunk.usage ?? usage;
+    }
     expect(text).toBe(REPLICATE_REPLY_TEXT);
-    const [created, followed] = replicate.requests;
+    expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 9 });
+    const [created, followed, read] = replicate.requests;
     expect(created.body).toMatchObject({ stream: true, input: { prompt: 'Say hello.' } });
     expect(created.headers.prefer).toBeUndefined();
     expect(followed).toMatchObject({ method: 'GET', path: '/v1/streams/pred1' });
     expect(followed.headers.authorization).toBe(`Bearer ${KEY}`);
-    // The stream carries no metrics: both counts are the gateway's own, billed exactly as logged.
-    const log = await lastLog();
-    expect(log.completion_tokens).toBeGreaterThan(0);
-    expect(log.quota).toBe(Number(log.prompt_tokens) + Number(log.completion_tokens) * 2);
+    expect(read).toMatchObject({ method: 'GET', path: '/v1/predictions/pred1' });
+    expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 20, completion_tokens: 9 });
   });
 
   it('never calls a stream URL on another host: the prediction is polled on the channel’s host instead, billed from its metrics', async () => {

@@ -209,7 +209,8 @@ export class ReplicateStreamDecoder implements StreamDecoder {
   }
 }
 
-function parseObject(text: string): JsonObject | undefined {
+/** The JSON object a text holds, or undefined. */
+export function parseObject(text: string): JsonObject | undefined {
   try {
     const value: unknown = JSON.parse(text);
     return typeof value === 'object' && value !== null ? (value as JsonObject) : undefined;
@@ -218,10 +219,15 @@ function parseObject(text: string): JsonObject | undefined {
   }
 }
 
+/** One event in the framing of Replicate's output stream: a multi-line text is one data line per line, as Replicate sends it. */
+export function sseEvent(event: SseEvent): string {
+  const name = event.event ? `event: ${event.event}\n` : '';
+  return `${name}${event.data.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`;
+}
+
 /** A finished prediction in the framing of Replicate's output stream, for a stream request answered by polling. */
 export function predictionAsStream(prediction: JsonObject): string {
   const text = predictionText(prediction);
-  // SSE data cannot hold a newline: each line of the text is a data line of the same event, as Replicate sends it.
-  const output = text ? `event: output\n${text.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n` : '';
-  return `${output}event: done\ndata: ${JSON.stringify({ metrics: prediction.metrics ?? {} })}\n\n`;
+  const output = text ? sseEvent({ event: 'output', data: text }) : '';
+  return `${output}${sseEvent({ event: 'done', data: JSON.stringify({ metrics: prediction.metrics ?? {} }) })}`;
 }

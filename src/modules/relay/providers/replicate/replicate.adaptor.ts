@@ -5,10 +5,12 @@ import type { RelayChannel } from '../../caches/relay-channel';
 import { RelayError } from '../../relay-error';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
 import type { AnswerReading, JsonObject, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { SseDecoder, type SseEvent } from '../sse-decoder';
 import type { UsageMeter } from '../usage';
 import {
   FINISHED_STATUSES,
   openAIChatFromPrediction,
+  parseObject,
   openAIImagesFromPrediction,
   predictionAsStream,
   predictionFromOpenAIChat,
@@ -16,6 +18,7 @@ import {
   predictionTarget,
   readPrediction,
   ReplicateStreamDecoder,
+  sseEvent,
 } from './replicate-predictions';
 
 /** A prediction answer is small (text, or image URLs); past this it is not read. */
@@ -30,8 +33,9 @@ const POLL_INTERVAL_MS = 500;
  *   `processing` when Replicate stops waiting is polled on the channel's host until it finishes,
  *   within the relay timeout, else the attempt fails with 504 (and the prediction is cancelled);
  * - a stream is created, then its `urls.stream` followed with a second request, only when that
- *   URL is on the channel's own host (the key goes nowhere else); otherwise the stream URL is
- *   never called and the prediction is polled instead, its output sent as one stream event.
+ *   URL is on the channel's own host (the key goes nowhere else), and the finished prediction is
+ *   read for its metrics before the stream ends; otherwise the stream URL is never called and
+ *   the prediction is polled instead, its output sent as one stream event.
  * Replicate's problem+json errors become OpenAI-shaped errors of the same status (402, no
  * credit, as `insufficient_quota`), so a bad key (401) or an empty account disables the channel.
  */
@@ -104,7 +108,51 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
       return bufferedAnswer(200, 'text/event-stream', Buffer.from(predictionAsStream((await readJson(answer)) ?? {})));
     }
     const stream = await this.upstream.relay({ ...request, url: streamUrl, method: 'GET', headers: { authorization: `Bearer ${target.key}`, accept: 'text/event-stream' }, body: undefined });
-    return stream.statusCode >= 400 ? openAIError(stream) : stream;
+    if (stream.statusCode >= 400) return openAIError(stream);
+    return this.withMetrics(target, request, String(prediction.id ?? ''), stream);
+  }
+
+  /**
+   * The output stream as it comes, but for its `done` event, which waits until the finished
+   * prediction has been read (on the channel's host) and then carries its `metrics`: the
+   * stream is billed from Replicate's own token counts. Without them it ends as it came.
+   */
+  private withMetrics(target: UpstreamTarget, request: UpstreamCall, id: string, stream: UpstreamAnswer): UpstreamAnswer {
+    const answer = new UpstreamAnswerReader(undefined, undefined);
+    answer.onConnect(() => stream.destroy());
+    answer.onHeaders(200, [Buffer.from('content-type'), Buffer.from('text/event-stream')], () => undefined);
+    const events = new SseDecoder();
+    let done: SseEvent | undefined;
+    const pass = (read: SseEvent[]) => {
+      for (const event of read) {
+        if (event.event === 'done') done = event;
+        else answer.onData(Buffer.from(sseEvent(event)));
+      }
+    };
+    stream.follow(
+      (chunk) => pass(events.push(chunk)),
+      (failed) => {
+        if (failed) return answer.onError(new Error('The prediction stream broke off'));
+        pass(events.end());
+        if (!done) return answer.onComplete();
+        const ended = done;
+        void this.metricsOf(target, request, id).then((metrics) => {
+          answer.onData(Buffer.from(sseEvent({ event: 'done', data: JSON.stringify({ ...parseObject(ended.data), ...(metrics ? { metrics } : {}) }) })));
+          answer.onComplete();
+        });
+      },
+    );
+    return answer;
+  }
+
+  /** The finished prediction's metrics, or undefined when it cannot be read. */
+  private async metricsOf(target: UpstreamTarget, request: UpstreamCall, id: string): Promise<unknown> {
+    try {
+      const polled = await this.upstream.relay({ ...request, url: predictionUrl(target.channel, id), method: 'GET', headers: { authorization: `Bearer ${target.key}` }, body: undefined });
+      return polled.statusCode === 200 ? (await readJson(polled))?.metrics : (polled.destroy(), undefined);
+    } catch {
+      return undefined;
+    }
   }
 
   /** The prediction once it has finished: as it came, or read again on the channel's host until it does. */
