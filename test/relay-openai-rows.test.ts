@@ -220,6 +220,20 @@ describe('relay: OpenAI-compatible rows (Cloudflare, Volcengine Ark, xAI, Perple
     });
   });
 
+  it("disables Ark's, xAI's and Perplexity's channels on their own bad-key answers (401, xAI's 400 'Incorrect API key provided')", async () => {
+    await seed.setOption('AutomaticDisableChannelEnabled', true);
+    const types = { 'ark-bad-model': CHANNEL_TYPE.VOLCENGINE, 'xai-bad-model': CHANNEL_TYPE.XAI, 'pplx-bad-model': CHANNEL_TYPE.PERPLEXITY };
+    await seed.setOption('ModelRatio', JSON.stringify({ ...PRICES.ModelRatio, ...Object.fromEntries(Object.keys(types).map((model) => [model, 1])) }));
+    for (const [model, type] of Object.entries(types)) {
+      const id = await seed.createChannel({ name: model, type, base_url: upstream.url, key: 'revoked-key-0001', models: model });
+      const refused = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ status: 502 });
+      expect(JSON.stringify(refused)).not.toContain('revoked-key');
+      expect({ model, status: await seed.channelStatusEventually(id, 3) }).toEqual({ model, status: 3 });
+    }
+    await seed.setOption('AutomaticDisableChannelEnabled', false);
+  });
+
   describe('Perplexity (type 27)', () => {
     it('calls /chat/completions without /v1, and passes citations and search results through untouched', async () => {
       const answer = (await openai.chat.completions.create({ model: 'sonar', messages: [{ role: 'user', content: 'news?' }] })) as OpenAI.ChatCompletion & { citations?: unknown; search_results?: unknown };
