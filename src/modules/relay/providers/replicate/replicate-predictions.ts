@@ -1,3 +1,4 @@
+import type { RelayEndpoint } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
 import { answerErrorChunk } from '../adaptor';
 import { SseDecoder, type SseEvent } from '../sse-decoder';
@@ -58,6 +59,16 @@ const ASPECT_RATIOS: Readonly<Record<string, string>> = {
   '1536x1024': '3:2',
   '1024x1536': '2:3',
 };
+
+/** The create-prediction body of an OpenAI request to a model: an image generation, or a chat. */
+export function predictionFromOpenAI(endpoint: RelayEndpoint, body: JsonObject, target: PredictionTarget, stream: boolean): JsonObject {
+  return endpoint === 'images' ? predictionFromOpenAIImage(body, target) : predictionFromOpenAIChat(body, target, stream);
+}
+
+/** A succeeded prediction as OpenAI's answer to the endpoint asked: an image list, or a chat completion. */
+export function openAIFromPrediction(endpoint: RelayEndpoint, prediction: JsonObject, model: string): JsonObject {
+  return endpoint === 'images' ? openAIImagesFromPrediction(prediction) : openAIChatFromPrediction(prediction, model);
+}
 
 /** The create-prediction body of an OpenAI chat request. */
 export function predictionFromOpenAIChat(body: JsonObject, target: PredictionTarget, stream: boolean): JsonObject {

@@ -9,12 +9,10 @@ import { SseDecoder, type SseEvent } from '../sse-decoder';
 import type { UsageMeter } from '../usage';
 import {
   FINISHED_STATUSES,
-  openAIChatFromPrediction,
+  openAIFromPrediction,
   parseObject,
-  openAIImagesFromPrediction,
   predictionAsStream,
-  predictionFromOpenAIChat,
-  predictionFromOpenAIImage,
+  predictionFromOpenAI,
   predictionTarget,
   readPrediction,
   ReplicateStreamDecoder,
@@ -70,9 +68,7 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    const prediction = predictionTarget(target.upstreamModel) ?? { path: '' };
-    if (target.endpoint === 'images') return Promise.resolve(predictionFromOpenAIImage(body, prediction));
-    return Promise.resolve(predictionFromOpenAIChat(body, prediction, target.stream));
+    return Promise.resolve(predictionFromOpenAI(target.endpoint, body, predictionTarget(target.upstreamModel) ?? { path: '' }, target.stream));
   }
 
   parseResponse(body: unknown): AnswerReading {
@@ -80,8 +76,7 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    if (target.endpoint === 'images') return openAIImagesFromPrediction(body as JsonObject);
-    return openAIChatFromPrediction(body as JsonObject, target.upstreamModel);
+    return openAIFromPrediction(target.endpoint, body as JsonObject, target.upstreamModel);
   }
 
   /** Only the gateway's own stream of a polled prediction carries usage (in its `done` event). */
