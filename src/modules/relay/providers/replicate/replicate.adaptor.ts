@@ -114,7 +114,12 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
    */
   private withMetrics(target: UpstreamTarget, request: UpstreamCall, id: string, stream: UpstreamAnswer): UpstreamAnswer {
     const answer = new UpstreamAnswerReader(undefined, undefined);
-    answer.onConnect(() => stream.destroy());
+    // Dropped by the relay (the client went away): the upstream stream goes too, and nothing more is written.
+    let dropped = false;
+    answer.onConnect(() => {
+      dropped = true;
+      stream.destroy();
+    });
     answer.onHeaders(200, [Buffer.from('content-type'), Buffer.from('text/event-stream')], () => undefined);
     const events = new SseDecoder();
     let done: SseEvent | undefined;
@@ -127,11 +132,13 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
     stream.follow(
       (chunk) => pass(events.push(chunk)),
       (failed) => {
+        if (dropped) return;
         if (failed) return answer.onError(new Error('The prediction stream broke off'));
         pass(events.end());
         if (!done) return answer.onComplete();
         const ended = done;
         void this.metricsOf(target, request, id).then((metrics) => {
+          if (dropped) return;
           answer.onData(Buffer.from(sseEvent({ event: 'done', data: JSON.stringify({ ...parseObject(ended.data), ...(metrics ? { metrics } : {}) }) })));
           answer.onComplete();
         });
