@@ -93,7 +93,7 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
     const created = await this.upstream.relay(request);
     if (created.statusCode >= 300) return created.statusCode >= 400 ? openAIError(created) : created;
     const prediction = await readJson(created);
-    if (!prediction) return bufferedAnswer(502, 'application/json', Buffer.from(JSON.stringify({ error: { message: 'Replicate answered with invalid JSON' } })));
+    if (!prediction) return errorAnswer(502, 'Replicate answered with invalid JSON', 'bad_response');
     if (!target.stream) return this.finished(target, request, prediction, deadline);
     const streamUrl = sameOrigin(target.channel, (prediction.urls as JsonObject | undefined)?.stream);
     if (!streamUrl) {
