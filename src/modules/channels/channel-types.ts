@@ -74,6 +74,8 @@ export interface OtherField {
   filledOnSave?: boolean;
   /** For OpenAI-compatible types: the request header that carries the value (Qianfan's `appid`). */
   header?: string;
+  /** No channel of the type works without it (Cloudflare's account id is in every URL): a channel saved without it is refused. */
+  required?: boolean;
 }
 
 /** One channel type and everything the gateway knows about it. */
@@ -202,7 +204,8 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     capabilities: OPENAI_CHAT,
     modelPrefixes: ZHIPU_MODELS,
   },
-  { type: CHANNEL_TYPE.PERPLEXITY, name: 'Perplexity', servedBy: 'openai-compatible', keyFormat: 'pplx-…', defaultBaseUrl: 'https://api.perplexity.ai', capabilities: CHAT, modelPrefixes: ['sonar', 'r1-1776'], streamUsage: true, apiPath: '' },
+  // Perplexity's API has no /v1 (POST /chat/completions). Its streams carry usage in their last chunk unasked, so no stream_options is sent.
+  { type: CHANNEL_TYPE.PERPLEXITY, name: 'Perplexity', servedBy: 'openai-compatible', keyFormat: 'pplx-…', defaultBaseUrl: 'https://api.perplexity.ai', capabilities: CHAT, modelPrefixes: ['sonar', 'r1-1776'], streamUsage: false, apiPath: '' },
   { type: CHANNEL_TYPE.LINGYIWANWU, name: '01.AI', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT, modelPrefixes: ['yi-'], streamUsage: false },
   { type: CHANNEL_TYPE.AWS, name: 'AWS Claude', servedBy: 'native', keyFormat: 'AK|SK|region', keyHint: 'aws_credentials', defaultBaseUrl: '', capabilities: CHAT, modelPrefixes: CLAUDE_MODELS },
   { type: CHANNEL_TYPE.COHERE, name: 'Cohere', servedBy: 'unserved', keyFormat: 'API key', defaultBaseUrl: 'https://api.cohere.com', capabilities: ['chat', 'embeddings', 'rerank'], modelPrefixes: ['command', 'embed-', 'rerank-', 'c4ai-'] },
@@ -216,11 +219,14 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     servedBy: 'openai-compatible',
     keyFormat: 'API token',
     defaultBaseUrl: 'https://api.cloudflare.com',
-    capabilities: OPENAI_CHAT,
+    // Workers AI's OpenAI-compatible API: chat/completions, embeddings and responses under /ai/v1 of the account.
+    capabilities: ['chat', 'embeddings', 'responses'],
     modelPrefixes: ['@cf/', '@hf/'],
     streamUsage: true,
     apiPath: '/client/v4/accounts/{other}/ai/v1',
-    otherField: { meaning: 'account_id', default: '' },
+    otherField: { meaning: 'account_id', default: '', required: true },
+    // Cloudflare answers a token that is invalid or lacks Workers AI on the account with 403 (code 10000, "Authentication error").
+    brokenKeyStatuses: [403],
   },
   { type: CHANNEL_TYPE.SILICONFLOW, name: 'SiliconCloud', servedBy: 'openai-compatible', keyFormat: 'sk-…', defaultBaseUrl: 'https://api.siliconflow.cn', capabilities: OPENAI_ALL, modelPrefixes: [], streamUsage: true, balance: { currency: 'CNY' } },
   {
@@ -238,7 +244,18 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   { type: CHANNEL_TYPE.MISTRAL, name: 'Mistral', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT, modelPrefixes: ['mistral', 'open-mistral', 'codestral', 'pixtral', 'ministral'], streamUsage: false },
   { type: CHANNEL_TYPE.DEEPSEEK, name: 'DeepSeek', servedBy: 'openai-compatible', keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT, modelPrefixes: ['deepseek'], streamUsage: true, balance: { currency: 'CNY' } },
   { type: CHANNEL_TYPE.MOKAAI, name: 'MokaAI M3E', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.moka.ai', capabilities: ['embeddings'], modelPrefixes: ['m3e'], streamUsage: false },
-  { type: CHANNEL_TYPE.VOLCENGINE, name: 'Volcengine Doubao', servedBy: 'openai-compatible', keyFormat: 'Ark API key', defaultBaseUrl: 'https://ark.cn-beijing.volces.com', capabilities: OPENAI_CHAT, modelPrefixes: ['doubao', 'ep-'], streamUsage: true, apiPath: '/api/v3' },
+  // Ark: an endpoint id (ep-…) is given as the model, usually through the channel's model mapping.
+  {
+    type: CHANNEL_TYPE.VOLCENGINE,
+    name: 'Volcengine Doubao',
+    servedBy: 'openai-compatible',
+    keyFormat: 'Ark API key',
+    defaultBaseUrl: 'https://ark.cn-beijing.volces.com',
+    capabilities: ['chat', 'embeddings', 'images', 'responses'],
+    modelPrefixes: ['doubao', 'ep-'],
+    streamUsage: true,
+    apiPath: '/api/v3',
+  },
   {
     type: CHANNEL_TYPE.BAIDU_V2,
     name: 'Baidu Qianfan v2',
@@ -254,7 +271,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   { type: CHANNEL_TYPE.XINFERENCE, name: 'Xinference', servedBy: 'openai-compatible', keyFormat: 'any text', defaultBaseUrl: '', capabilities: ['chat', 'embeddings', 'rerank'], modelPrefixes: [], streamUsage: false },
   { type: CHANNEL_TYPE.XAI, name: 'xAI', servedBy: 'openai-compatible', keyFormat: 'xai-…', defaultBaseUrl: 'https://api.x.ai', capabilities: ['chat', 'images', 'responses'], modelPrefixes: ['grok'], streamUsage: true },
   { type: CHANNEL_TYPE.COZE, name: 'Coze', servedBy: 'unserved', keyFormat: 'pat_… (personal access token)', defaultBaseUrl: 'https://api.coze.cn', capabilities: CHAT, modelPrefixes: [] },
-  { type: CHANNEL_TYPE.REPLICATE, name: 'Replicate', servedBy: 'unserved', keyFormat: 'r8_…', defaultBaseUrl: 'https://api.replicate.com', capabilities: ['chat', 'images'], modelPrefixes: [] },
+  { type: CHANNEL_TYPE.REPLICATE, name: 'Replicate', servedBy: 'native', keyFormat: 'r8_…', defaultBaseUrl: 'https://api.replicate.com', capabilities: ['chat', 'images'], modelPrefixes: [] },
   { type: CHANNEL_TYPE.GATEWAY, name: 'Another gateway (new-api, one-api)', servedBy: 'openai-compatible', keyFormat: 'sk-… (a token of that gateway)', defaultBaseUrl: '', capabilities: OPENAI_ALL, modelPrefixes: [], streamUsage: true, balance: { currency: 'USD' } },
 ];
 

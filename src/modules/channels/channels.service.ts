@@ -337,6 +337,7 @@ export class ChannelsService {
     if (dto.status != null) channel.status = dto.status;
     const otherField = channelTypeRow(channel.type)?.otherField;
     if (otherField?.filledOnSave && !channel.other) channel.other = otherField.default;
+    if (otherField?.required && !channel.other) throw new AppError('channel.other_required', { field: otherField.meaning });
   }
 
   private async saveWithAbilities(manager: EntityManager, channels: ChannelEntity[]): Promise<ChannelEntity[]> {

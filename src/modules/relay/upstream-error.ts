@@ -26,9 +26,11 @@ export function scrubUpstreamMessage(message: string, channel: Pick<RelayChannel
 /** The message and code of an upstream error body in OpenAI's (or a similar) shape. */
 export function readUpstreamError(text: string): { message: string; code?: string } {
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string; message?: unknown };
+    const body = JSON.parse(text) as { error?: { message?: unknown; code?: unknown } | string; message?: unknown; errors?: unknown };
     if (typeof body.error === 'string') return { message: body.error };
-    const message = body.error?.message ?? body.message;
+    // Cloudflare's API: {"success": false, "errors": [{"code": 10000, "message": "Authentication error"}]}
+    const listed = Array.isArray(body.errors) ? (body.errors[0] as { message?: unknown } | undefined) : undefined;
+    const message = body.error?.message ?? body.message ?? listed?.message;
     const code = body.error?.code;
     if (typeof message === 'string') return { message, code: typeof code === 'string' ? code : undefined };
   } catch {

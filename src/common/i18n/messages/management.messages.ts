@@ -15,6 +15,7 @@ export const managementMessages = {
     zh: '{name} 的接口已被服务商关闭：不能再新建或改为该类型的渠道（已有渠道仍可禁用或删除）',
     en: 'The {name} API was shut down by its provider: no channel can be created as or switched to this type (existing ones can still be disabled or deleted)',
   },
+  'channel.other_required': { zh: '此渠道类型必须在“其他”字段中填写 {field}', en: 'This channel type needs its {field} in the “other” field' },
   'channel.invalid_mode': { zh: '添加方式只能是 single 或 batch', en: 'The mode must be single or batch' },
   'channel.invalid_status': { zh: '渠道状态只能是 1（启用）、2（手动禁用）或 3（自动禁用）', en: 'The channel status must be 1 (enabled), 2 (disabled) or 3 (auto-disabled)' },
   'channel.invalid_json': { zh: '{field} 必须是合法的 JSON 对象', en: '{field} must be a valid JSON object' },

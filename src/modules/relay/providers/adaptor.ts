@@ -12,9 +12,10 @@ export type JsonObject = Record<string, unknown>;
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing), as is `baidu` (Baidu's ERNIE API): no client speaks them.
+ * URLs, auth and framing). The providers' own formats that no client speaks (`baidu`, `replicate`, …)
+ * are upstream only too: requests to them always convert.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'replicate';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

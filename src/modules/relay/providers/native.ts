@@ -9,6 +9,7 @@ import { ClaudeSettings } from './claude/claude-settings';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
+import { ReplicateAdaptor } from './replicate/replicate.adaptor';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
 
@@ -17,10 +18,24 @@ import { VertexTokenService } from './vertex/vertex-token.service';
  * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
  * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
  */
-export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor, BaiduAdaptor];
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [
+  AzureAdaptor,
+  AnthropicAdaptor,
+  GeminiAdaptor,
+  BedrockAdaptor,
+  VertexAdaptor,
+  BaiduAdaptor,
+  ReplicateAdaptor,
+];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
-export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService, BaiduTokenService];
+export const PROVIDER_SERVICES: readonly Provider[] = [
+  ClaudeSettings,
+  GeminiSettings,
+  ImageFetcherService,
+  VertexTokenService,
+  BaiduTokenService,
+];
 
 /** The injection token of the native adaptors' instances, as the registry receives them. */
 export const NATIVE_ADAPTOR_INSTANCES = Symbol('NATIVE_ADAPTOR_INSTANCES');

@@ -1,6 +1,7 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
 import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
+import { RelayError } from '../../relay-error';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
@@ -124,7 +125,11 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
 
   /** Where OpenAI's `/v1` lies on this channel: the base URL and the type's API path (`/v1` unless the row says otherwise). */
   protected apiRoot(channel: RelayChannel): string {
-    const apiPath = (this.provider.apiPath ?? '/v1').replace('{other}', encodeURIComponent(channel.other.trim()));
+    const template = this.provider.apiPath ?? '/v1';
+    const other = channel.other.trim();
+    // A channel saved before its type required the field (or imported): it fails over, saying what is missing.
+    if (!other && template.includes('{other}')) throw new RelayError('channel:bad_response', `The channel's ${this.provider.otherField?.meaning ?? 'other field'} is empty, and its type needs it in every URL`, 502);
+    const apiPath = template.replace('{other}', encodeURIComponent(other));
     return `${this.baseUrl(channel, apiPath)}${apiPath}`;
   }
 
