@@ -12,9 +12,11 @@ export type JsonObject = Record<string, unknown>;
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing): no client speaks them.
+ * URLs, auth and framing): no client speaks them. So are the providers' own formats, even
+ * OpenAI-shaped ones that report errors inside 2xx answers and streams (MiniMax, FastGPT):
+ * their answers are always read and translated, never passed through.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'minimax' | 'fastgpt' | 'dify' | 'coze';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {
