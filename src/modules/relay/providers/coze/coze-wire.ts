@@ -185,6 +185,8 @@ function failure(error: JsonObject): AnswerError {
 export class CozeStreamDecoder implements StreamDecoder, CozeEventSink {
   private readonly reader = new CozeEventReader(this);
   private out: JsonObject[] = [];
+  private started = false;
+  /** The answer message the last text came from: another one's text starts after a blank line. */
   private lastMessage?: string;
   private chatId = '';
 
@@ -206,19 +208,20 @@ export class CozeStreamDecoder implements StreamDecoder, CozeEventSink {
   text({ messageId, chatId, content, reasoning }: AnswerPiece): void {
     if (chatId) this.chatId = chatId;
     if (!content && !reasoning) return;
-    const delta: JsonObject = this.lastMessage === undefined ? { role: 'assistant' } : {};
-    const parted = this.lastMessage !== undefined && this.lastMessage !== messageId;
-    if (content) delta.content = parted ? `\n\n${content}` : content;
+    const delta: JsonObject = this.started ? {} : { role: 'assistant' };
+    this.started = true;
+    if (content) {
+      delta.content = this.lastMessage !== undefined && this.lastMessage !== messageId ? `\n\n${content}` : content;
+      this.lastMessage = messageId;
+    }
     if (reasoning) delta.reasoning_content = reasoning;
-    if (content) this.lastMessage = messageId;
-    else this.lastMessage ??= '';
     this.out.push(this.chunk(delta, null));
   }
 
   completed(chat: JsonObject): void {
     this.chatId = String(chat.id ?? this.chatId);
     this.usage.add(cozeUsage(chat));
-    this.out.push(this.chunk(this.lastMessage === undefined ? { role: 'assistant', content: '' } : {}, 'stop'));
+    this.out.push(this.chunk(this.started ? {} : { role: 'assistant', content: '' }, 'stop'));
   }
 
   failed(error: JsonObject): void {

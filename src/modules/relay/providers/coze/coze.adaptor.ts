@@ -49,8 +49,8 @@ export class CozeAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport {
     return false;
   }
 
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    return Promise.resolve(cozeRequestFromOpenAI(body, target.upstreamModel));
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    return cozeRequestFromOpenAI(body, target.upstreamModel);
   }
 
   /** The stream as it comes for a streaming client; collected into one JSON answer for the others. */

@@ -36,8 +36,8 @@ export class DifyAdaptor implements NativeAdaptor, AnswerErrors {
     return false;
   }
 
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    return Promise.resolve(difyRequestFromOpenAI(body, target.stream));
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    return difyRequestFromOpenAI(body, target.stream);
   }
 
   answerError(body: unknown): AnswerError | undefined {

@@ -36,8 +36,8 @@ export class MiniMaxAdaptor extends OpenAICompatibleAdaptor implements NativeAda
     return path ? new URL(`${this.baseUrl(target.channel)}${path}`) : undefined;
   }
 
-  override convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    if (target.endpoint === 'embeddings') return Promise.resolve(miniMaxEmbeddingsRequest(body, target.upstreamModel));
+  override async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    if (target.endpoint === 'embeddings') return miniMaxEmbeddingsRequest(body, target.upstreamModel);
     return super.convertRequest(target, body);
   }
 
