@@ -1,9 +1,5 @@
-import OpenAI from 'openai';
-import type { Session } from './support/accounts';
 import { COZE_BROKE_TOKEN, COZE_REPLY_TEXT, cozeReply } from './support/mock-coze';
-import type { MockUpstream } from './support/mock-upstream';
-import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { useProviderRelay } from './support/provider-relay';
 
 const TOKEN = 'pat_upstream_secret_token';
 const BOT = '7379462189365198898';
@@ -12,46 +8,28 @@ const COZE_QUOTA = 41;
 const PRICES = { ModelRatio: { 'coze-bot': 1, 'coze-bad': 1, 'coze-broke': 1 }, CompletionRatio: { 'coze-bot': 2 } };
 
 describe('relay: Coze channels (type 49)', () => {
-  let coze: MockUpstream;
-  let seed: RelaySeed;
-  let root: Session;
-  let token: { id: number; key: string; apiKey: string };
-  let openai: OpenAI;
-  let stop: () => Promise<void>;
+  const relay = useProviderRelay(PRICES, () => cozeReply(TOKEN));
   let channel: number;
-
   beforeAll(async () => {
-    ({ native: coze, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
     // The model name is the bot id: the channel maps its clients' name onto it.
-    channel = await seed.createChannel({ name: 'coze', type: 49, base_url: coze.url, models: 'coze-bot', key: TOKEN, model_mapping: JSON.stringify({ 'coze-bot': BOT }) });
+    channel = await relay.seed.createChannel({ name: 'coze', type: 49, base_url: relay.native.url, models: 'coze-bot', key: TOKEN, model_mapping: JSON.stringify({ 'coze-bot': BOT }) });
   });
-  afterAll(() => stop());
-  beforeEach(async () => {
-    coze.reset();
-    coze.handler = cozeReply(TOKEN);
-    await seed.flush();
-  });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
 
   it('answers a non-streaming client from a collected stream, billed from the chat’s usage exactly', async () => {
-    const answer = await openai.chat.completions.create({ model: 'coze-bot', user: 'alice-42', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] });
+    const answer = await relay.openai.chat.completions.create({ model: 'coze-bot', user: 'alice-42', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] });
     expect(answer.choices[0].message.content).toBe(COZE_REPLY_TEXT);
     expect(answer.model).toBe('coze-bot');
     expect(answer.usage).toEqual({ prompt_tokens: 25, completion_tokens: 8, total_tokens: 33 });
-    expect(coze.requests).toHaveLength(1);
-    const sent = coze.requests[0];
+    expect(relay.native.requests).toHaveLength(1);
+    const sent = relay.native.requests[0];
     expect(sent.path).toBe('/v3/chat');
     expect(sent.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(sent.body).toEqual({ bot_id: BOT, user_id: 'alice-42', stream: true, auto_save_history: false, additional_messages: [{ role: 'user', content: 'hi', content_type: 'text' }] });
-    expect(await lastLog()).toMatchObject({ quota: COZE_QUOTA, prompt_tokens: 25, completion_tokens: 8 });
+    expect(await relay.lastLog()).toMatchObject({ quota: COZE_QUOTA, prompt_tokens: 25, completion_tokens: 8 });
   });
 
   it('streams the answer deltas (reasoning apart), billed from conversation.chat.completed', async () => {
-    const stream = await openai.chat.completions.create({ model: 'coze-bot', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await relay.openai.chat.completions.create({ model: 'coze-bot', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     let reasoning = '';
     const usages = [];
@@ -63,27 +41,19 @@ describe('relay: Coze channels (type 49)', () => {
     }
     expect({ text, reasoning }).toEqual({ text: COZE_REPLY_TEXT, reasoning: 'Greeting back.' });
     expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 25, completion_tokens: 8 })]);
-    expect(coze.requests[0].body).toMatchObject({ user_id: 'api-gateway', stream: true });
-    expect(await lastLog()).toMatchObject({ quota: COZE_QUOTA, prompt_tokens: 25, completion_tokens: 8 });
+    expect(relay.native.requests[0].body).toMatchObject({ user_id: 'api-gateway', stream: true });
+    expect(await relay.lastLog()).toMatchObject({ quota: COZE_QUOTA, prompt_tokens: 25, completion_tokens: 8 });
   });
 
   it('tests a Coze channel through the collected stream', async () => {
-    expect((await root.get(`/api/channel/test/${channel}?model=coze-bot`).expect(200)).body).toMatchObject({ success: true });
-    expect(coze.requests[0].body).toMatchObject({ bot_id: BOT, stream: true });
+    expect((await relay.root.get(`/api/channel/test/${channel}?model=coze-bot`).expect(200)).body).toMatchObject({ success: true });
+    expect(relay.native.requests[0].body).toMatchObject({ bot_id: BOT, stream: true });
   });
 
-  it('disables a channel whose token Coze refuses ({code: 4100} in a 200 answer), and one out of quota (4028), never showing the token', async () => {
-    await seed.setOption('AutomaticDisableChannelEnabled', true);
-    const bad = await seed.createChannel({ name: 'coze-bad', type: 49, base_url: coze.url, models: 'coze-bad', key: 'pat_wrong_secret_token' });
-    const refused = await openai.chat.completions.create({ model: 'coze-bad', messages: [{ role: 'user', content: 'hi' }], stream: true }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OpenAI.APIError);
-    expect(JSON.stringify((refused as InstanceType<typeof OpenAI.APIError>).error)).not.toContain('pat_wrong_secret_token');
-    expect(await seed.channelStatusEventually(bad, 3)).toBe(3);
-
-    const broke = await seed.createChannel({ name: 'coze-broke', type: 49, base_url: coze.url, models: 'coze-broke', key: COZE_BROKE_TOKEN });
-    await expect(openai.chat.completions.create({ model: 'coze-broke', messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(OpenAI.APIError);
-    expect(await seed.channelStatusEventually(broke, 3)).toBe(3);
-    expect(JSON.stringify(await seed.consumeLogs({ tokenId: token.id }))).not.toContain(TOKEN);
-    await seed.setOption('AutomaticDisableChannelEnabled', false);
+  it('disables a channel whose token Coze refuses ({code: 4100} in a 200 answer), and one out of quota (4028)', async () => {
+    const chat = (stream: boolean) => (model: string) => relay.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream });
+    await relay.expectAutoDisabled({ type: 49, key: 'pat_wrong_secret_token', model: 'coze-bad' }, chat(true));
+    await relay.expectAutoDisabled({ type: 49, key: COZE_BROKE_TOKEN, model: 'coze-broke' }, chat(false));
+    expect(JSON.stringify(await relay.seed.consumeLogs({ tokenId: relay.token.id }))).not.toContain(TOKEN);
   });
 });

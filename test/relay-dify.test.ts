@@ -1,8 +1,5 @@
-import OpenAI from 'openai';
 import { DIFY_REPLY_TEXT, difyReply } from './support/mock-dify';
-import type { MockUpstream } from './support/mock-upstream';
-import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { useProviderRelay } from './support/provider-relay';
 
 const KEY = 'app-upstream-secret-key';
 /** At QuotaPerUnit 500000 a ratio r costs r quota per token: 50 prompt + 10 completion × 2 = 70. */
@@ -10,30 +7,11 @@ const DIFY_QUOTA = 70;
 const PRICES = { ModelRatio: { 'dify-app': 1, 'dify-bad': 1 }, CompletionRatio: { 'dify-app': 2 } };
 
 describe('relay: Dify channels (type 37)', () => {
-  let dify: MockUpstream;
-  let seed: RelaySeed;
-  let token: { id: number; key: string; apiKey: string };
-  let openai: OpenAI;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ native: dify, seed, token, openai, stop } = await startNativeRelayTestbed(PRICES));
-    await seed.createChannel({ name: 'dify', type: 37, base_url: dify.url, models: 'dify-app', key: KEY });
-  });
-  afterAll(() => stop());
-  beforeEach(async () => {
-    dify.reset();
-    dify.handler = difyReply(KEY);
-    await seed.flush();
-  });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
+  const relay = useProviderRelay(PRICES, () => difyReply(KEY));
+  beforeAll(() => relay.seed.createChannel({ name: 'dify', type: 37, base_url: relay.native.url, models: 'dify-app', key: KEY }));
 
   it('asks the app in blocking mode with the conversation as its query, and bills metadata.usage exactly', async () => {
-    const answer = await openai.chat.completions.create({
+    const answer = await relay.openai.chat.completions.create({
       model: 'dify-app',
       user: 'alice-42',
       messages: [
@@ -45,7 +23,7 @@ describe('relay: Dify channels (type 37)', () => {
     expect(answer.choices[0].message.content).toBe(DIFY_REPLY_TEXT);
     expect(answer.model).toBe('dify-app');
     expect(answer.usage).toEqual({ prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 });
-    const sent = dify.requests[0];
+    const sent = relay.native.requests[0];
     expect(sent.path).toBe('/v1/chat-messages');
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent.body).toEqual({
@@ -57,11 +35,11 @@ describe('relay: Dify channels (type 37)', () => {
       files: [{ type: 'image', transfer_method: 'remote_url', url: 'https://example.com/cat.png' }],
     });
     expect(sent.body).not.toHaveProperty('conversation_id');
-    expect(await lastLog()).toMatchObject({ quota: DIFY_QUOTA, prompt_tokens: 50, completion_tokens: 10 });
+    expect(await relay.lastLog()).toMatchObject({ quota: DIFY_QUOTA, prompt_tokens: 50, completion_tokens: 10 });
   });
 
   it('streams message and agent_message text, billed from message_end, under the default user', async () => {
-    const stream = await openai.chat.completions.create({ model: 'dify-app', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await relay.openai.chat.completions.create({ model: 'dify-app', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     const usages = [];
     for await (const chunk of stream) {
@@ -70,24 +48,18 @@ describe('relay: Dify channels (type 37)', () => {
     }
     expect(text).toBe(DIFY_REPLY_TEXT);
     expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 50, completion_tokens: 10 })]);
-    expect(dify.requests[0].body).toMatchObject({ query: 'hi', response_mode: 'streaming', user: 'api-gateway' });
-    expect(await lastLog()).toMatchObject({ quota: DIFY_QUOTA, prompt_tokens: 50, completion_tokens: 10 });
+    expect(relay.native.requests[0].body).toMatchObject({ query: 'hi', response_mode: 'streaming', user: 'api-gateway' });
+    expect(await relay.lastLog()).toMatchObject({ quota: DIFY_QUOTA, prompt_tokens: 50, completion_tokens: 10 });
   });
 
   it('fails a stream over when Dify reports an error event before any answer', async () => {
-    dify.handler = () => ({ status: 200, text: 'data: {"event":"error","status":400,"code":"completion_request_error","message":"the model failed"}\n\n', contentType: 'text/event-stream' });
-    const stream = openai.chat.completions.create({ model: 'dify-app', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    relay.native.handler = () => ({ status: 200, text: 'data: {"event":"error","status":400,"code":"completion_request_error","message":"the model failed"}\n\n', contentType: 'text/event-stream' });
+    const stream = relay.openai.chat.completions.create({ model: 'dify-app', messages: [{ role: 'user', content: 'hi' }], stream: true });
     await expect(stream).rejects.toMatchObject({ status: 400 });
   });
 
-  it('disables a channel whose app key Dify refuses (401), never showing the key', async () => {
-    await seed.setOption('AutomaticDisableChannelEnabled', true);
-    const bad = await seed.createChannel({ name: 'dify-bad', type: 37, base_url: dify.url, models: 'dify-bad', key: 'app-wrong-secret-key' });
-    const refused = await openai.chat.completions.create({ model: 'dify-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OpenAI.APIError);
-    expect(JSON.stringify((refused as InstanceType<typeof OpenAI.APIError>).error)).not.toContain('app-wrong-secret-key');
-    expect(await seed.channelStatusEventually(bad, 3)).toBe(3);
-    expect(JSON.stringify(await seed.consumeLogs({ tokenId: token.id }))).not.toContain(KEY);
-    await seed.setOption('AutomaticDisableChannelEnabled', false);
+  it('disables a channel whose app key Dify refuses (401)', async () => {
+    await relay.expectAutoDisabled({ type: 37, key: 'app-wrong-secret-key', model: 'dify-bad' }, (model) => relay.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }));
+    expect(JSON.stringify(await relay.seed.consumeLogs({ tokenId: relay.token.id }))).not.toContain(KEY);
   });
 });

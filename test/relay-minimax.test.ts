@@ -1,9 +1,5 @@
-import OpenAI from 'openai';
 import { MINIMAX_BROKE_KEY, MINIMAX_REPLY_TEXT, miniMaxReply } from './support/mock-minimax';
-import type { MockUpstream } from './support/mock-upstream';
-import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
-import type { TestApp } from './support/test-app';
+import { useProviderRelay } from './support/provider-relay';
 
 const KEY = 'mm-upstream-secret-key';
 /** At QuotaPerUnit 500000 a ratio r costs r quota per token: 21 prompt + 9 completion × 2 = 39. */
@@ -11,44 +7,24 @@ const CHAT_QUOTA = 39;
 const PRICES = { ModelRatio: { 'minimax-test': 1, 'embo-test': 1, 'minimax-bad': 1, 'minimax-broke': 1 }, CompletionRatio: { 'minimax-test': 2 } };
 
 describe('relay: MiniMax channels (type 35)', () => {
-  let app: TestApp;
-  let minimax: MockUpstream;
-  let seed: RelaySeed;
-  let token: { id: number; key: string; apiKey: string };
-  let openai: OpenAI;
-  let stop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ app, native: minimax, seed, token, openai, stop } = await startNativeRelayTestbed(PRICES));
-    await seed.createChannel({ name: 'minimax', type: 35, base_url: minimax.url, models: 'minimax-test,embo-test', key: KEY });
-  });
-  afterAll(() => stop());
-  beforeEach(async () => {
-    minimax.reset();
-    minimax.handler = miniMaxReply(KEY);
-    await seed.flush();
-  });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
+  const relay = useProviderRelay(PRICES, () => miniMaxReply(KEY));
+  beforeAll(() => relay.seed.createChannel({ name: 'minimax', type: 35, base_url: relay.native.url, models: 'minimax-test,embo-test', key: KEY }));
 
   it('relays a chat to chat completion v2 and bills its usage exactly, without MiniMax’s own fields', async () => {
-    const answer = await openai.chat.completions.create({ model: 'minimax-test', messages: [{ role: 'user', content: 'hi' }] });
+    const answer = await relay.openai.chat.completions.create({ model: 'minimax-test', messages: [{ role: 'user', content: 'hi' }] });
     expect(answer.choices[0].message).toEqual({ role: 'assistant', content: MINIMAX_REPLY_TEXT });
     expect(answer.model).toBe('minimax-test');
     expect(answer).not.toHaveProperty('base_resp');
     expect(answer.usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 9 });
-    const sent = minimax.requests[0];
+    const sent = relay.native.requests[0];
     expect(sent.path).toBe('/v1/text/chatcompletion_v2');
     expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent.body).toMatchObject({ model: 'minimax-test', messages: [{ role: 'user', content: 'hi' }] });
-    expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 21, completion_tokens: 9 });
+    expect(await relay.lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 21, completion_tokens: 9 });
   });
 
   it('streams the deltas once (the last event’s repeated message is not sent again), billed from the last event’s usage', async () => {
-    const stream = await openai.chat.completions.create({ model: 'minimax-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await relay.openai.chat.completions.create({ model: 'minimax-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     const usages = [];
     const finishes = [];
@@ -60,41 +36,30 @@ describe('relay: MiniMax channels (type 35)', () => {
     expect(text).toBe(MINIMAX_REPLY_TEXT);
     expect(finishes).toEqual(['stop']);
     expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 21, completion_tokens: 9 })]);
-    expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 21, completion_tokens: 9 });
+    expect(await relay.lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 21, completion_tokens: 9 });
   });
 
   it('converts embeddings to MiniMax’s texts and back, billed from total_tokens', async () => {
-    const result = await openai.embeddings.create({ model: 'embo-test', input: ['one', 'two'], encoding_format: 'float' });
+    const result = await relay.openai.embeddings.create({ model: 'embo-test', input: ['one', 'two'], encoding_format: 'float' });
     expect(result.data.map((entry) => entry.embedding)).toEqual([[0, 0.5, 0.25], [1, 0.5, 0.25]]);
-    expect(minimax.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { model: 'embo-test', texts: ['one', 'two'], type: 'db' } });
+    expect(relay.native.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { model: 'embo-test', texts: ['one', 'two'], type: 'db' } });
     // The SDK's default asks for base64, which the gateway encodes from MiniMax's floats.
-    const encoded = await openai.embeddings.create({ model: 'embo-test', input: 'one' });
+    const encoded = await relay.openai.embeddings.create({ model: 'embo-test', input: 'one' });
     expect(encoded.data[0].embedding).toEqual([0, 0.5, 0.25]);
-    expect(await lastLog()).toMatchObject({ quota: 6, prompt_tokens: 6, completion_tokens: 0 });
+    expect(await relay.lastLog()).toMatchObject({ quota: 6, prompt_tokens: 6, completion_tokens: 0 });
   });
 
-  it('disables a channel whose key MiniMax refuses inside a 200 answer (1004), and one without balance (1008), never showing the key', async () => {
-    await seed.setOption('AutomaticDisableChannelEnabled', true);
-    const bad = await seed.createChannel({ name: 'minimax-bad', type: 35, base_url: minimax.url, models: 'minimax-bad', key: 'mm-wrong-secret-key' });
-    const refused = await openai.chat.completions.create({ model: 'minimax-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(OpenAI.APIError);
-    expect(JSON.stringify((refused as InstanceType<typeof OpenAI.APIError>).error)).not.toContain('mm-wrong-secret-key');
-    expect(await seed.channelStatusEventually(bad, 3)).toBe(3);
-
-    const broke = await seed.createChannel({ name: 'minimax-broke', type: 35, base_url: minimax.url, models: 'minimax-broke', key: MINIMAX_BROKE_KEY });
-    const stream = openai.chat.completions.create({ model: 'minimax-broke', messages: [{ role: 'user', content: 'hi' }], stream: true });
-    await expect(stream).rejects.toBeInstanceOf(OpenAI.APIError);
-    expect(await seed.channelStatusEventually(broke, 3)).toBe(3);
-    const log = JSON.stringify(await seed.consumeLogs({ tokenId: token.id }));
-    expect(log).not.toContain(KEY);
-    expect(log).not.toContain('mm-wrong-secret-key');
-    await seed.setOption('AutomaticDisableChannelEnabled', false);
+  it('disables a channel whose key MiniMax refuses inside a 200 answer (1004), and one without balance (1008)', async () => {
+    const chat = (stream: boolean) => (model: string) => relay.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }], stream });
+    await relay.expectAutoDisabled({ type: 35, key: 'mm-wrong-secret-key', model: 'minimax-bad' }, chat(false));
+    await relay.expectAutoDisabled({ type: 35, key: MINIMAX_BROKE_KEY, model: 'minimax-broke' }, chat(true));
+    expect(JSON.stringify(await relay.seed.consumeLogs({ tokenId: relay.token.id }))).not.toContain(KEY);
   });
 
   it('answers a Claude client through the same channel', async () => {
-    const response = await fetch(`${app.baseUrl}/v1/messages`, {
+    const response = await fetch(`${relay.app.baseUrl}/v1/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': token.apiKey, 'anthropic-version': '2023-06-01' },
+      headers: { 'content-type': 'application/json', 'x-api-key': relay.token.apiKey, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model: 'minimax-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(await response.json()).toMatchObject({ type: 'message', content: [{ type: 'text', text: MINIMAX_REPLY_TEXT }], usage: { input_tokens: 21, output_tokens: 9 } });

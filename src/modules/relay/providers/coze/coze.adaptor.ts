@@ -1,11 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config';
 import type { UpstreamAnswer } from '../../../outbound/upstream-answer';
-import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
-import type { RelayChannel } from '../../caches/relay-channel';
+import { CHANNEL_TYPE } from '../../../channels/channel-types';
 import { RelayError } from '../../relay-error';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
 import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { AppChatAdaptor } from '../app-chat.adaptor';
 import type { UsageMeter } from '../usage';
 import { CollectedAnswer } from './collected-answer';
 import { collectCozeStream, collectedAnswerText, cozeAnswerError, cozeRequestFromOpenAI, CozeStreamDecoder, cozeUsage, openAIResponseFromCoze, type CollectedCozeChat } from './coze-wire';
@@ -22,31 +22,17 @@ import { collectCozeStream, collectedAnswerText, cozeAnswerError, cozeRequestFro
  * as soon as the chat ends. Errors come as `{code, msg}`, in a 200 answer or the stream.
  */
 @Injectable()
-export class CozeAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport {
+export class CozeAdaptor extends AppChatAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport {
   readonly channelTypes = [CHANNEL_TYPE.COZE];
   readonly format = 'coze';
-  readonly streamUsageMarker = /conversation\.chat\.completed|"usage"/;
+  readonly streamUsageMarker = /"usage"/;
+  protected readonly chatPath = '/v3/chat';
 
   constructor(
     private readonly upstream: UpstreamClientService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
-
-  buildUrl(target: UpstreamTarget): URL | undefined {
-    return target.endpoint === 'chat' ? new URL(`${baseUrl(target.channel)}/v3/chat`) : undefined;
-  }
-
-  buildHeaders(target: UpstreamTarget): Record<string, string> {
-    return { authorization: `Bearer ${target.key}` };
-  }
-
-  /** No client speaks Coze's format: bodies always convert. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
+  ) {
+    super();
   }
 
   async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -77,17 +63,7 @@ export class CozeAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport {
     return openAIResponseFromCoze(body as CollectedCozeChat, target.upstreamModel);
   }
 
-  /** Coze's streams are always translated (no client speaks them): their events are not read one by one. */
-  parseStreamEvent(): undefined {
-    return undefined;
-  }
-
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
     return new CozeStreamDecoder(target.upstreamModel, usage);
   }
-}
-
-/** The channel's base URL without a pasted API version at its end: the path adds `/v3`. */
-function baseUrl(channel: RelayChannel): string {
-  return (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '').replace(/\/v[13]$/, '');
 }
