@@ -52,7 +52,7 @@ describe('relay: Dify channels (type 37)', () => {
     expect(await relay.lastLog()).toMatchObject({ quota: DIFY_QUOTA, prompt_tokens: 50, completion_tokens: 10 });
   });
 
-  it('fails a stream over when Dify reports an error event before any answer', async () => {
+  it('answers an error event met before any answer as the attempt’s error, in its status (the request’s fault: 400)', async () => {
     relay.native.handler = () => ({ status: 200, text: 'data: {"event":"error","status":400,"code":"completion_request_error","message":"the model failed"}\n\n', contentType: 'text/event-stream' });
     const stream = relay.openai.chat.completions.create({ model: 'dify-app', messages: [{ role: 'user', content: 'hi' }], stream: true });
     await expect(stream).rejects.toMatchObject({ status: 400 });
