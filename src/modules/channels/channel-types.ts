@@ -172,7 +172,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   { type: CHANNEL_TYPE.AI360, name: '360', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://ai.360.cn', capabilities: OPENAI_CHAT, modelPrefixes: ['360'], streamUsage: false },
   { type: CHANNEL_TYPE.OPENROUTER, name: 'OpenRouter', servedBy: 'openai-compatible', keyFormat: 'sk-or-…', defaultBaseUrl: 'https://openrouter.ai/api', capabilities: OPENAI_CHAT, modelPrefixes: [], streamUsage: true, balance: { currency: 'USD' } },
   { type: CHANNEL_TYPE.AIPROXY, name: 'AI Proxy', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.aiproxy.io', capabilities: OPENAI_CHAT, modelPrefixes: [], streamUsage: true, balance: { currency: 'USD' } },
-  { type: CHANNEL_TYPE.FASTGPT, name: 'FastGPT', servedBy: 'unserved', keyFormat: 'fastgpt-… (the app’s API key)', defaultBaseUrl: 'https://api.fastgpt.in/api', capabilities: CHAT, modelPrefixes: [] },
+  { type: CHANNEL_TYPE.FASTGPT, name: 'FastGPT', servedBy: 'native', keyFormat: 'fastgpt-… (the app’s API key)', defaultBaseUrl: 'https://api.fastgpt.in/api', capabilities: CHAT, modelPrefixes: [] },
   {
     type: CHANNEL_TYPE.TENCENT,
     name: 'Tencent Hunyuan',
@@ -209,9 +209,9 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   { type: CHANNEL_TYPE.LINGYIWANWU, name: '01.AI', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT, modelPrefixes: ['yi-'], streamUsage: false },
   { type: CHANNEL_TYPE.AWS, name: 'AWS Claude', servedBy: 'native', keyFormat: 'AK|SK|region', keyHint: 'aws_credentials', defaultBaseUrl: '', capabilities: CHAT, modelPrefixes: CLAUDE_MODELS },
   { type: CHANNEL_TYPE.COHERE, name: 'Cohere', servedBy: 'unserved', keyFormat: 'API key', defaultBaseUrl: 'https://api.cohere.com', capabilities: ['chat', 'embeddings', 'rerank'], modelPrefixes: ['command', 'embed-', 'rerank-', 'c4ai-'] },
-  { type: CHANNEL_TYPE.MINIMAX, name: 'MiniMax', servedBy: 'unserved', keyFormat: 'API key', defaultBaseUrl: 'https://api.minimax.chat', capabilities: OPENAI_CHAT, modelPrefixes: ['abab', 'minimax', 'embo-'] },
+  { type: CHANNEL_TYPE.MINIMAX, name: 'MiniMax', servedBy: 'native', keyFormat: 'API key', defaultBaseUrl: 'https://api.minimaxi.com', capabilities: OPENAI_CHAT, modelPrefixes: ['abab', 'minimax', 'embo-'] },
   { type: CHANNEL_TYPE.SUNO, name: 'Suno', servedBy: 'suno', keyFormat: 'the Suno API server’s key', defaultBaseUrl: '', capabilities: [], modelPrefixes: ['suno_'] },
-  { type: CHANNEL_TYPE.DIFY, name: 'Dify', servedBy: 'unserved', keyFormat: 'app-… (the app’s API key)', keyHint: 'dify_app_key', defaultBaseUrl: 'https://api.dify.ai', capabilities: CHAT, modelPrefixes: [] },
+  { type: CHANNEL_TYPE.DIFY, name: 'Dify', servedBy: 'native', keyFormat: 'app-… (the app’s API key)', keyHint: 'dify_app_key', defaultBaseUrl: 'https://api.dify.ai', capabilities: CHAT, modelPrefixes: [] },
   { type: CHANNEL_TYPE.JINA, name: 'Jina', servedBy: 'openai-compatible', keyFormat: 'jina_…', defaultBaseUrl: 'https://api.jina.ai', capabilities: ['embeddings', 'rerank'], modelPrefixes: ['jina'], streamUsage: false },
   {
     type: CHANNEL_TYPE.CLOUDFLARE,
@@ -270,7 +270,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   },
   { type: CHANNEL_TYPE.XINFERENCE, name: 'Xinference', servedBy: 'openai-compatible', keyFormat: 'any text', defaultBaseUrl: '', capabilities: ['chat', 'embeddings', 'rerank'], modelPrefixes: [], streamUsage: false },
   { type: CHANNEL_TYPE.XAI, name: 'xAI', servedBy: 'openai-compatible', keyFormat: 'xai-…', defaultBaseUrl: 'https://api.x.ai', capabilities: ['chat', 'images', 'responses'], modelPrefixes: ['grok'], streamUsage: true },
-  { type: CHANNEL_TYPE.COZE, name: 'Coze', servedBy: 'unserved', keyFormat: 'pat_… (personal access token)', defaultBaseUrl: 'https://api.coze.cn', capabilities: CHAT, modelPrefixes: [] },
+  { type: CHANNEL_TYPE.COZE, name: 'Coze', servedBy: 'native', keyFormat: 'pat_… (personal access token); the model name is the bot id', defaultBaseUrl: 'https://api.coze.cn', capabilities: CHAT, modelPrefixes: [] },
   { type: CHANNEL_TYPE.REPLICATE, name: 'Replicate', servedBy: 'native', keyFormat: 'r8_…', defaultBaseUrl: 'https://api.replicate.com', capabilities: ['chat', 'images'], modelPrefixes: [] },
   { type: CHANNEL_TYPE.GATEWAY, name: 'Another gateway (new-api, one-api)', servedBy: 'openai-compatible', keyFormat: 'sk-… (a token of that gateway)', defaultBaseUrl: '', capabilities: OPENAI_ALL, modelPrefixes: [], streamUsage: true, balance: { currency: 'USD' } },
 ];

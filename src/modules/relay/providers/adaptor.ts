@@ -12,10 +12,12 @@ export type JsonObject = Record<string, unknown>;
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing). The providers' own formats that no client speaks (`baidu`, `replicate`, …)
- * are upstream only too: requests to them always convert.
+ * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
+ * `replicate`, …), even OpenAI-shaped ones that report errors inside 2xx answers and streams
+ * (MiniMax, FastGPT): requests to them always convert, and their answers are always read and
+ * translated, never passed through.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'replicate';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'replicate' | 'minimax' | 'fastgpt' | 'dify' | 'coze';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

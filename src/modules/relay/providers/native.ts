@@ -6,10 +6,14 @@ import { BaiduAdaptor } from './baidu/baidu.adaptor';
 import { BaiduTokenService } from './baidu/baidu-token.service';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './claude/claude-settings';
+import { CozeAdaptor } from './coze/coze.adaptor';
+import { DifyAdaptor } from './dify/dify.adaptor';
+import { FastGPTAdaptor } from './fastgpt/fastgpt.adaptor';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
 import { ReplicateAdaptor } from './replicate/replicate.adaptor';
+import { MiniMaxAdaptor } from './minimax/minimax.adaptor';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
 
@@ -26,6 +30,10 @@ export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [
   VertexAdaptor,
   BaiduAdaptor,
   ReplicateAdaptor,
+  MiniMaxAdaptor,
+  FastGPTAdaptor,
+  DifyAdaptor,
+  CozeAdaptor,
 ];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */

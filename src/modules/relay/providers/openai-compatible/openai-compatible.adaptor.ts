@@ -2,7 +2,7 @@ import type { RelayChannel } from '../../caches/relay-channel';
 import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
 import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
@@ -13,7 +13,8 @@ import { topLevelUsage } from './usage-at-end';
  * path), the headers and a few body fields (model, stream usage) change.
  */
 export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
-  readonly format = 'openai';
+  /** OpenAI's; a subclass for a provider with quirks of its own (errors inside answers) names its own format. */
+  readonly format: WireFormat = 'openai';
   readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
 
   /**

@@ -1,0 +1,47 @@
+import { defaultBaseUrl } from '../../channels/channel-types';
+import type { RelayChannel } from '../caches/relay-channel';
+import type { AnswerReading, JsonObject, UpstreamTarget, WireFormat } from './adaptor';
+
+/**
+ * What the app platforms' adaptors share (Dify's apps, Coze's bots): one chat endpoint at a
+ * path under the base URL, the key as a bearer token, and a format no client speaks, so every
+ * body converts and every answer translates. The app decides the model; the request's model
+ * name only routes (Coze's names the bot).
+ */
+export abstract class AppChatAdaptor {
+  abstract readonly format: WireFormat;
+  /** The chat endpoint's path under the base URL (which may end in a pasted API version). */
+  protected abstract readonly chatPath: string;
+
+  abstract parseResponse(body: unknown): AnswerReading;
+
+  buildUrl(target: UpstreamTarget): URL | undefined {
+    return target.endpoint === 'chat' ? new URL(`${appBaseUrl(target.channel)}${this.chatPath}`) : undefined;
+  }
+
+  buildHeaders(target: UpstreamTarget): Record<string, string> {
+    return { authorization: `Bearer ${target.key}` };
+  }
+
+  /** No client speaks the app's format: bodies always convert, so nothing is fitted. */
+  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
+    return body;
+  }
+
+  keepsClientBody(): boolean {
+    return false;
+  }
+
+  parseStreamEvent(data: string): AnswerReading | undefined {
+    try {
+      return this.parseResponse(JSON.parse(data));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The channel's base URL without the API version a pasted URL ends with (`/v1`, `/v3`): the chat path adds it. */
+function appBaseUrl(channel: RelayChannel): string {
+  return (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '').replace(/\/v\d+$/, '');
+}
