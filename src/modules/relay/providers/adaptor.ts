@@ -12,9 +12,10 @@ export type JsonObject = Record<string, unknown>;
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing): no client speaks them.
+ * URLs, auth and framing), as are the providers' own formats (`zhipu`: Zhipu's v3 model API,
+ * `dashscope`: Alibaba's DashScope API): no client speaks them.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'zhipu' | 'dashscope';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {
@@ -133,6 +134,26 @@ export interface AnswerErrors {
 
 export function readsAnswerErrors(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & AnswerErrors {
   return typeof (adaptor as Partial<AnswerErrors>).answerError === 'function';
+}
+
+/**
+ * Optional: the provider's error answers (status 4xx/5xx) name what is wrong in a shape or code
+ * of its own (Zhipu's business codes, DashScope's `Arrearage` under a 400), which the relay's
+ * rules would not read. The relay asks before judging an error answer, so a bad key or an
+ * exhausted account disables the channel and fails over like OpenAI's own errors do.
+ */
+export interface ErrorAnswers {
+  /** The error an error answer's body reports in the relay's terms, or undefined to read it as it came. */
+  errorAnswer(status: number, body: unknown): AnswerError | undefined;
+}
+
+export function readsErrorAnswers(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ErrorAnswers {
+  return typeof (adaptor as Partial<ErrorAnswers>).errorAnswer === 'function';
+}
+
+/** An `AnswerError` as the OpenAI-shaped error body the relay's refusal rules read (auto-disable, failover, the client's message). */
+export function answerErrorText(error: AnswerError): string {
+  return JSON.stringify({ error: { message: error.message, code: error.code } });
 }
 
 /**

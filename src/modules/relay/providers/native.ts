@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { NativeAdaptor } from './adaptor';
+import { AliAdaptor } from './ali/ali.adaptor';
 import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
@@ -9,16 +10,19 @@ import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
+import { ZhipuAdaptor } from './zhipu/zhipu.adaptor';
+import { ZhipuTokenService } from './zhipu/zhipu-token.service';
+import { ZhipuV4Adaptor } from './zhipu/zhipu-v4.adaptor';
 
 /**
  * Every provider with an adaptor of its own (a folder beside this file). Each adaptor names the
  * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
  * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
  */
-export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor];
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor, ZhipuAdaptor, ZhipuV4Adaptor, AliAdaptor];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
-export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService];
+export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService, ZhipuTokenService];
 
 /** The injection token of the native adaptors' instances, as the registry receives them. */
 export const NATIVE_ADAPTOR_INSTANCES = Symbol('NATIVE_ADAPTOR_INSTANCES');
