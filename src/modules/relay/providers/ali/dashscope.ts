@@ -189,14 +189,16 @@ export function dashScopeEmbeddingsFromOpenAI(body: JsonObject, model: string): 
   return { model, input: { texts: inputs.map((input) => String(input)) }, ...(Object.keys(parameters).length > 0 ? { parameters } : {}) };
 }
 
-/** A text-embedding answer as OpenAI's embeddings answer (all tokens are input). */
+/** A text-embedding answer as OpenAI's embeddings answer, in input order (all tokens are input). */
 export function openAIEmbeddingsFromDashScope(answer: JsonObject, model: string): JsonObject {
   const embeddings = Array.isArray((answer.output as JsonObject | undefined)?.embeddings) ? ((answer.output as JsonObject).embeddings as JsonObject[]) : [];
   const usage = openAIUsageOf(readUsage(answer.usage));
   return {
     object: 'list',
     model,
-    data: embeddings.map((embedding, index) => ({ object: 'embedding', index: typeof embedding.text_index === 'number' ? embedding.text_index : index, embedding: embedding.embedding ?? [] })),
+    data: embeddings
+      .map((embedding, index) => ({ object: 'embedding', index: typeof embedding.text_index === 'number' ? embedding.text_index : index, embedding: embedding.embedding ?? [] }))
+      .sort((a, b) => a.index - b.index),
     ...(usage ? { usage } : {}),
   };
 }
