@@ -4,7 +4,7 @@ import type { Session } from './support/accounts';
 import { DASHSCOPE_KEY, DASHSCOPE_REPLY_TEXT, dashScopeReply, WEATHER_CALL } from './support/mock-dashscope';
 import type { MockUpstream } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 import type { TestApp } from './support/test-app';
 
 /**
@@ -27,10 +27,11 @@ describe('relay: Alibaba Qwen channels (type 17): DashScope native and compatibl
   let root: Session;
   let token: { id: number; key: string; apiKey: string };
   let openai: OpenAI;
+  let lastLog: NativeRelayTestbed['lastLog'];
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ app, native: dashscope, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
+    ({ app, native: dashscope, seed, root, token, openai, lastLog, stop } = await startNativeRelayTestbed(PRICES));
     await seed.setOption('AutomaticDisableChannelEnabled', true);
     await seed.createChannel({ name: 'qwen-native', type: 17, base_url: dashscope.url, models: 'qwen-test,text-embedding-v3', key: DASHSCOPE_KEY });
     await seed.createChannel({ name: 'qwen-compatible', type: 17, base_url: `${dashscope.url}/compatible-mode/v1`, models: 'qwen-compat,compat-embed', key: DASHSCOPE_KEY });
@@ -41,11 +42,6 @@ describe('relay: Alibaba Qwen channels (type 17): DashScope native and compatibl
     dashscope.handler = dashScopeReply;
     await seed.flush();
   });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
 
   function expectNoSecret(error: unknown): void {
     const text = JSON.stringify(error) + String((error as Error).message);

@@ -3,7 +3,7 @@ import type { Session } from './support/accounts';
 import type { MockUpstream } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
 import { ZHIPU_ID, ZHIPU_KEY, ZHIPU_PLAIN_KEY, ZHIPU_REPLY_TEXT, ZHIPU_SECRET, zhipuReply } from './support/mock-zhipu';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 /**
  * At QuotaPerUnit 500000 a ratio r costs r quota per token. The mock Zhipu reports 21 prompt
@@ -23,10 +23,11 @@ describe('relay: Zhipu channels (v3, type 16; v4, type 26)', () => {
   let token: { id: number; key: string; apiKey: string };
   let openai: OpenAI;
   let v4Channel: number;
+  let lastLog: NativeRelayTestbed['lastLog'];
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ native: zhipu, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
+    ({ native: zhipu, seed, root, token, openai, lastLog, stop } = await startNativeRelayTestbed(PRICES));
     await seed.setOption('AutomaticDisableChannelEnabled', true);
     await seed.createChannel({ name: 'zhipu-v3', type: 16, base_url: zhipu.url, models: 'chatglm_turbo', key: ZHIPU_KEY });
     v4Channel = await seed.createChannel({ name: 'zhipu-v4', type: 26, base_url: zhipu.url, models: 'glm-4-flash,embedding-3', key: ZHIPU_KEY });
@@ -38,11 +39,6 @@ describe('relay: Zhipu channels (v3, type 16; v4, type 26)', () => {
     zhipu.handler = zhipuReply;
     await seed.flush();
   });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
 
   /** An error the client got, with nothing secret in it. */
   function expectNoSecret(error: unknown): void {

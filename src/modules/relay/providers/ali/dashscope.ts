@@ -1,6 +1,6 @@
 import { openAIUsageOf } from '../../formats/openai.format';
 import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
-import { openAIAnswerText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
+import { openAIAnswerText, openAIChatCompletion, openAIMessageText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from '../usage';
 
 /**
@@ -75,18 +75,9 @@ export function isDashScopeAnswer(body: unknown): body is JsonObject {
   return typeof body === 'object' && body !== null && typeof (body as JsonObject).output === 'object' && !Array.isArray((body as JsonObject).output);
 }
 
-function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as JsonObject[])
-    .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
-    .join('\n');
-}
-
 /** One OpenAI message as DashScope's: text content (text-generation takes no images), tool calls and results kept. */
 function dashScopeMessage(message: JsonObject): JsonObject {
-  const converted: JsonObject = { role: message.role, content: messageText(message.content) };
+  const converted: JsonObject = { role: message.role, content: openAIMessageText(message.content) };
   if (Array.isArray(message.tool_calls)) converted.tool_calls = message.tool_calls;
   if (typeof message.tool_call_id === 'string') converted.tool_call_id = message.tool_call_id;
   if (typeof message.name === 'string') converted.name = message.name;
@@ -135,20 +126,13 @@ export function readDashScopeAnswer(answer: JsonObject): AnswerReading {
 
 /** A complete text-generation answer as an OpenAI chat completion. */
 export function openAIResponseFromDashScope(answer: JsonObject, model: string): JsonObject {
-  const usage = openAIUsageOf(readUsage(answer.usage));
-  return {
-    id: typeof answer.request_id === 'string' ? answer.request_id : 'chatcmpl-dashscope',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: outputChoices(answer).map((choice, index) => {
-      const fields = openAIMessageFields((choice.message ?? {}) as JsonObject);
-      // A message that only calls tools has no content, as OpenAI writes it (DashScope writes "").
-      const content = fields.tool_calls && !fields.content ? null : (fields.content ?? '');
-      return { index, message: { role: 'assistant', ...fields, content }, finish_reason: finishReason(choice.finish_reason) ?? 'stop' };
-    }),
-    ...(usage ? { usage } : {}),
-  };
+  const choices = outputChoices(answer).map((choice, index) => {
+    const fields = openAIMessageFields((choice.message ?? {}) as JsonObject);
+    // A message that only calls tools has no content, as OpenAI writes it (DashScope writes "").
+    const content = fields.tool_calls && !fields.content ? null : (fields.content ?? '');
+    return { index, message: { role: 'assistant', ...fields, content }, finish_reason: finishReason(choice.finish_reason) ?? 'stop' };
+  });
+  return openAIChatCompletion(typeof answer.request_id === 'string' ? answer.request_id : 'chatcmpl-dashscope', model, choices, readUsage(answer.usage));
 }
 
 /**

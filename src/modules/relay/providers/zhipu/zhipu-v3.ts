@@ -1,7 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
-import { openAIUsageOf } from '../../formats/openai.format';
 import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject, type StreamDecoder } from '../adaptor';
-import { readUsage } from '../openai-compatible/openai-compatible.adaptor';
+import { openAIChatCompletion, openAIMessageText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from '../usage';
 import { zhipuError } from './zhipu-errors';
 
@@ -20,21 +19,11 @@ const SAMPLING_RANGES: Readonly<Record<string, { min: number; max: number }>> = 
 /** v3 knows user and assistant turns only: a system prompt becomes a user turn the assistant acknowledges, as new-api sends it. */
 const SYSTEM_ACKNOWLEDGEMENT = 'Okay';
 
-/** The text of an OpenAI message's content: a string, or its text parts joined (v3 takes no images). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as JsonObject[])
-    .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
-    .join('\n');
-}
-
 /** An OpenAI chat body as a v3 invoke body. */
 export function zhipuRequestFromOpenAI(body: JsonObject, stream: boolean): JsonObject {
   const prompt: JsonObject[] = [];
   for (const message of Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []) {
-    const content = contentText(message.content);
+    const content = openAIMessageText(message.content);
     if (message.role === 'system') prompt.push({ role: 'user', content }, { role: 'assistant', content: SYSTEM_ACKNOWLEDGEMENT });
     else prompt.push({ role: message.role === 'assistant' ? 'assistant' : 'user', content });
   }
@@ -90,15 +79,8 @@ export function readZhipuV3Answer(body: unknown): AnswerReading {
 /** A v3 invoke answer as an OpenAI chat completion. */
 export function openAIResponseFromZhipuV3(body: unknown, model: string): JsonObject {
   const data = answerData(body);
-  const usage = openAIUsageOf(readUsage(data.usage));
-  return {
-    id: typeof data.task_id === 'string' ? data.task_id : 'chatcmpl-zhipu',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: choicesOf(data).map((choice, index) => ({ index, message: { role: 'assistant', content: choiceContent(choice.content) }, finish_reason: 'stop' })),
-    ...(usage ? { usage } : {}),
-  };
+  const choices = choicesOf(data).map((choice, index) => ({ index, message: { role: 'assistant', content: choiceContent(choice.content) }, finish_reason: 'stop' }));
+  return openAIChatCompletion(typeof data.task_id === 'string' ? data.task_id : 'chatcmpl-zhipu', model, choices, readUsage(data.usage));
 }
 
 /** One event of v3's stream: its name, its `data:` lines (raw text, joined by newlines) and its `meta:` JSON. */
