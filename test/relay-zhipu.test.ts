@@ -1,9 +1,11 @@
+import Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { Session } from './support/accounts';
 import type { MockUpstream } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
 import { ZHIPU_ID, ZHIPU_KEY, ZHIPU_PLAIN_KEY, ZHIPU_REPLY_TEXT, ZHIPU_SECRET, zhipuReply } from './support/mock-zhipu';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
+import type { TestApp } from './support/test-app';
 
 /**
  * At QuotaPerUnit 500000 a ratio r costs r quota per token. The mock Zhipu reports 21 prompt
@@ -17,6 +19,7 @@ const PRICES = {
 const JWT = /^[\w-]+\.[\w-]+\.[\w-]+$/;
 
 describe('relay: Zhipu channels (v3, type 16; v4, type 26)', () => {
+  let app: TestApp;
   let zhipu: MockUpstream;
   let seed: RelaySeed;
   let root: Session;
@@ -27,7 +30,7 @@ describe('relay: Zhipu channels (v3, type 16; v4, type 26)', () => {
   let stop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ native: zhipu, seed, root, token, openai, lastLog, stop } = await startNativeRelayTestbed(PRICES));
+    ({ app, native: zhipu, seed, root, token, openai, lastLog, stop } = await startNativeRelayTestbed(PRICES));
     await seed.setOption('AutomaticDisableChannelEnabled', true);
     await seed.createChannel({ name: 'zhipu-v3', type: 16, base_url: zhipu.url, models: 'chatglm_turbo', key: ZHIPU_KEY });
     v4Channel = await seed.createChannel({ name: 'zhipu-v4', type: 26, base_url: zhipu.url, models: 'glm-4-flash,embedding-3', key: ZHIPU_KEY });
@@ -85,6 +88,18 @@ describe('relay: Zhipu channels (v3, type 16; v4, type 26)', () => {
       expect(zhipu.requests[0].path).toBe('/api/paas/v3/model-api/chatglm_turbo/sse-invoke');
       expect(zhipu.requests[0].body).toMatchObject({ incremental: true });
       expect(await lastLog()).toMatchObject({ quota: ZHIPU_QUOTA, prompt_tokens: 21, completion_tokens: 8 });
+    });
+
+    it("converts the Anthropic client's Messages too, streamed, billed from v3's usage", async () => {
+      const anthropic = new Anthropic({ apiKey: token.apiKey, baseURL: app.baseUrl, maxRetries: 0 });
+      const stream = anthropic.messages.stream({ model: 'chatglm_turbo', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
+      let text = '';
+      stream.on('text', (delta) => (text += delta));
+      const final = await stream.finalMessage();
+      expect(text).toBe(ZHIPU_REPLY_TEXT);
+      expect(final.usage).toMatchObject({ input_tokens: 21, output_tokens: 8 });
+      expect(zhipu.requests[0].body).toMatchObject({ prompt: [{ role: 'user', content: 'Be brief.' }, { role: 'assistant', content: 'Okay' }, { role: 'user', content: 'hi' }], incremental: true });
+      expect(await lastLog()).toMatchObject({ quota: ZHIPU_QUOTA });
     });
 
     it('disables a channel whose token Zhipu refuses inside a 200 answer, and fails over', async () => {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../../../channels/channel-types';
-import type { AnswerError, ErrorAnswers, KnownModels, NativeAdaptor, UpstreamTarget } from '../adaptor';
-import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+import { answerErrorChunk, type AnswerError, type ErrorAnswers, type KnownModels, type NativeAdaptor, type StreamDecoder, type UpstreamTarget } from '../adaptor';
+import { OpenAICompatibleAdaptor, readUsage } from '../openai-compatible/openai-compatible.adaptor';
+import { SseJsonDecoder } from '../sse-decoder';
+import type { UsageMeter } from '../usage';
 import { zhipuV4Error } from './zhipu-errors';
 import { ZhipuTokenService } from './zhipu-token.service';
 
@@ -24,6 +26,16 @@ export class ZhipuV4Adaptor extends OpenAICompatibleAdaptor implements NativeAda
 
   override buildHeaders(target: UpstreamTarget): Record<string, string> {
     return { authorization: this.tokens.bearer(target.key) };
+  }
+
+  /** For clients of other formats: an error Zhipu sends in the stream (`{"error": {"code", …}}`) is read by its code, so one before any answer fails the attempt as that error. */
+  override createStreamDecoder(_target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+    return new SseJsonDecoder((chunk) => {
+      const error = zhipuV4Error(chunk, 200);
+      if (error) return [answerErrorChunk(error)];
+      usage.add(readUsage(chunk.usage));
+      return [chunk];
+    });
   }
 
   errorAnswer(status: number, body: unknown): AnswerError | undefined {

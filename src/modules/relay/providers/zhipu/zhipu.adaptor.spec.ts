@@ -114,4 +114,13 @@ describe('Zhipu v4 (channel type 26)', () => {
     expect(adaptor.errorAnswer(400, { error: { code: '1214', message: 'bad' } })).toMatchObject({ status: 400, code: '1214' });
     expect(adaptor.errorAnswer(502, { message: 'bad gateway' })).toBeUndefined();
   });
+
+  it('reads an error event in the stream by its code, and the usage of the last chunk', () => {
+    const usage = new UsageMeter();
+    const decoder = adaptor.createStreamDecoder(target({ stream: true }), usage);
+    const chunks = decoder.push(Buffer.from('data: {"error":{"code":"1301","message":"系统检测到输入或生成内容可能包含不安全或敏感内容"}}\n\ndata: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":1,"total_tokens":4}}\n\ndata: [DONE]\n\n'));
+    expect(chunks[0]).toEqual({ error: { message: '系统检测到输入或生成内容可能包含不安全或敏感内容', type: '1301', code: '1301', status: 400 } });
+    expect(chunks[1]).toMatchObject({ choices: [{ delta: { content: 'Hi' } }] });
+    expect(usage.total).toMatchObject({ promptTokens: 3, completionTokens: 1 });
+  });
 });
