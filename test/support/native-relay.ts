@@ -14,6 +14,8 @@ export interface NativeRelayTestbed {
   alice: Session;
   token: { id: number; key: string; apiKey: string };
   openai: OpenAI;
+  /** The newest consume log of alice's token, once every settlement is written. */
+  lastLog(): Promise<Awaited<ReturnType<RelaySeed['consumeLogs']>>[number]>;
   stop(): Promise<void>;
 }
 
@@ -34,5 +36,9 @@ export async function startNativeRelayTestbed(prices: Record<string, Record<stri
     await native.stop();
     await openaiUpstream.stop();
   };
-  return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), stop };
+  const lastLog = async () => {
+    await seed.flush();
+    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
+  };
+  return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), lastLog, stop };
 }

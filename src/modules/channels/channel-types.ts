@@ -156,8 +156,8 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     capabilities: OPENAI_CHAT,
     modelPrefixes: ['ernie', 'embedding-v1', 'bge-large', 'tao-8k'],
   },
-  { type: CHANNEL_TYPE.ZHIPU, name: 'Zhipu', servedBy: 'unserved', keyFormat: 'id.secret', keyHint: 'zhipu_key', defaultBaseUrl: 'https://open.bigmodel.cn', capabilities: CHAT, modelPrefixes: ZHIPU_MODELS },
-  { type: CHANNEL_TYPE.ALI, name: 'Alibaba Qwen', servedBy: 'unserved', keyFormat: 'sk-…', defaultBaseUrl: 'https://dashscope.aliyuncs.com', capabilities: OPENAI_CHAT, modelPrefixes: ['qwen', 'qwq', 'text-embedding-v'] },
+  { type: CHANNEL_TYPE.ZHIPU, name: 'Zhipu', servedBy: 'native', keyFormat: 'id.secret', keyHint: 'zhipu_key', defaultBaseUrl: 'https://open.bigmodel.cn', capabilities: CHAT, modelPrefixes: ZHIPU_MODELS },
+  { type: CHANNEL_TYPE.ALI, name: 'Alibaba Qwen', servedBy: 'native', keyFormat: 'sk-…', defaultBaseUrl: 'https://dashscope.aliyuncs.com', capabilities: OPENAI_CHAT, modelPrefixes: ['qwen', 'qwq', 'text-embedding-v'] },
   {
     type: CHANNEL_TYPE.XUNFEI,
     name: 'iFlytek Spark',
@@ -197,7 +197,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.ZHIPU_V4,
     name: 'Zhipu v4',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'id.secret (or the API key as it is)',
     keyHint: 'zhipu_key',
     defaultBaseUrl: 'https://open.bigmodel.cn',

@@ -7,7 +7,7 @@ import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
-import { canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, type UpstreamTarget } from './providers/adaptor';
+import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
 import { RelayError } from './relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { refusalToAppError } from '../outbound/outbound-guard.service';
@@ -123,10 +123,10 @@ export class ChannelProbeService {
     }
     const elapsedMs = performance.now() - started;
     const time = secondsSince(started);
-    // Some providers answer an error with status 200 (Baidu's error_code, MiniMax's base_resp): judged as its status.
-    const answerError = status < 400 && readsAnswerErrors(adaptor) ? adaptor.answerError(parseJsonOrUndefined(text)) : undefined;
+    // Some providers answer an error with status 200 (Baidu's error_code, MiniMax's base_resp), or name it in codes of their own (Zhipu's): judged as the relay judges them.
+    const answerError = reportedError(adaptor, status, text);
     if (answerError) {
-      const errorText = JSON.stringify({ error: { message: answerError.message, code: answerError.code } });
+      const errorText = answerErrorText(answerError);
       return { success: false, message: `status ${answerError.status}: ${scrubUpstreamMessage(answerError.message, channel)}`, time, status: answerError.status, errorText };
     }
     if (status >= 400) {
@@ -197,6 +197,13 @@ export class ChannelProbeService {
 
 /** A channel test's answer is short; past this it is cut (a transport of the adaptor's own answers like undici's). */
 const PROBE_ANSWER_LIMIT = 1024 * 1024;
+
+/** The error an answer reports in the relay's terms: inside a 2xx (AnswerErrors), or in the provider's own codes under an error status (ErrorAnswers). */
+function reportedError(adaptor: ProviderAdaptor, status: number, text: string): AnswerError | undefined {
+  const body = parseJsonOrUndefined(text);
+  if (status < 400) return readsAnswerErrors(adaptor) ? adaptor.answerError(body) : undefined;
+  return readsErrorAnswers(adaptor) ? adaptor.errorAnswer(status, body) : undefined;
+}
 
 function parseJsonOrUndefined(text: string): unknown {
   try {

@@ -13,11 +13,11 @@ export type JsonObject = Record<string, unknown>;
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
  * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
- * `replicate`, …), even OpenAI-shaped ones that report errors inside 2xx answers and streams
- * (MiniMax, FastGPT): requests to them always convert, and their answers are always read and
- * translated, never passed through.
+ * `zhipu`, `dashscope`, `replicate`, …), even OpenAI-shaped ones that report errors inside 2xx
+ * answers and streams (MiniMax, FastGPT): requests to them always convert, and their answers are
+ * always read and translated, never passed through.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'replicate' | 'minimax' | 'fastgpt' | 'dify' | 'coze';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'zhipu' | 'dashscope' | 'replicate' | 'minimax' | 'fastgpt' | 'dify' | 'coze';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {
@@ -136,6 +136,26 @@ export interface AnswerErrors {
 
 export function readsAnswerErrors(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & AnswerErrors {
   return typeof (adaptor as Partial<AnswerErrors>).answerError === 'function';
+}
+
+/**
+ * Optional: the provider's error answers (status 4xx/5xx) name what is wrong in a shape or code
+ * of its own (Zhipu's business codes, DashScope's `Arrearage` under a 400), which the relay's
+ * rules would not read. The relay asks before judging an error answer, so a bad key or an
+ * exhausted account disables the channel and fails over like OpenAI's own errors do.
+ */
+export interface ErrorAnswers {
+  /** The error an error answer's body reports in the relay's terms, or undefined to read it as it came. */
+  errorAnswer(status: number, body: unknown): AnswerError | undefined;
+}
+
+export function readsErrorAnswers(adaptor: ProviderAdaptor): adaptor is ProviderAdaptor & ErrorAnswers {
+  return typeof (adaptor as Partial<ErrorAnswers>).errorAnswer === 'function';
+}
+
+/** An `AnswerError` as the OpenAI-shaped error body the relay's refusal rules read (auto-disable, failover, the client's message). */
+export function answerErrorText(error: AnswerError): string {
+  return JSON.stringify({ error: { message: error.message, code: error.code } });
 }
 
 /**

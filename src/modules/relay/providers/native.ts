@@ -1,5 +1,6 @@
 import type { Provider, Type } from '@nestjs/common';
 import type { NativeAdaptor } from './adaptor';
+import { AliAdaptor } from './ali/ali.adaptor';
 import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
 import { BaiduAdaptor } from './baidu/baidu.adaptor';
@@ -16,6 +17,9 @@ import { ReplicateAdaptor } from './replicate/replicate.adaptor';
 import { MiniMaxAdaptor } from './minimax/minimax.adaptor';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
+import { ZhipuAdaptor } from './zhipu/zhipu.adaptor';
+import { ZhipuTokenService } from './zhipu/zhipu-token.service';
+import { ZhipuV4Adaptor } from './zhipu/zhipu-v4.adaptor';
 
 /**
  * Every provider with an adaptor of its own (a folder beside this file). Each adaptor names the
@@ -34,6 +38,9 @@ export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [
   FastGPTAdaptor,
   DifyAdaptor,
   CozeAdaptor,
+  ZhipuAdaptor,
+  ZhipuV4Adaptor,
+  AliAdaptor,
 ];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
@@ -43,6 +50,7 @@ export const PROVIDER_SERVICES: readonly Provider[] = [
   ImageFetcherService,
   VertexTokenService,
   BaiduTokenService,
+  ZhipuTokenService,
 ];
 
 /** The injection token of the native adaptors' instances, as the registry receives them. */

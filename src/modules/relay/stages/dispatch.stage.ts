@@ -5,7 +5,7 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
-import { hasOwnTransport, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
+import { answerErrorText, hasOwnTransport, readsErrorAnswers, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { RelayError } from '../relay-error';
 import { withMembers } from '../request-body';
@@ -93,7 +93,7 @@ export class RelayDispatchStage {
     }
     if (answer.statusCode >= 400) {
       const text = await readLimited(answer.body, ERROR_BODY_LIMIT).catch(() => '');
-      return { ok: false, refused: { status: answer.statusCode, text } };
+      return { ok: false, refused: providerRefusal(adaptor, answer.statusCode, text) };
     }
     return this.deliver.deliver(request, adaptor, target, answer, response);
   }
@@ -125,17 +125,19 @@ export class RelayDispatchStage {
       if (request.stream) body.stream = true;
       return JSON.stringify(Object.assign(await adaptor.convertRequest(target, body), target.channel.paramOverride));
     }
-    return this.ownFormatBytes(adaptor, target, request.body, request.rawBody, request.route.pathModel !== undefined);
+    return this.ownFormatBytes(adaptor, target, request.body, request.rawBody, request.route.pathModel !== undefined, request.route.inbound.wire === 'openai');
   }
 
   /**
    * The client's body for a channel of its own format: the client's own bytes when the channel
    * changes nothing in them, those bytes with members appended when it only adds fields, and
    * otherwise a copy with the upstream model, the settings and param_override, serialised.
+   * The settings apply to OpenAI bodies, whichever format the channel names (DashScope's
+   * compatible mode takes them as they are).
    */
-  private ownFormatBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject, rawBody: Buffer, modelInPath: boolean): string | Buffer {
+  private ownFormatBytes(adaptor: ProviderAdaptor, target: UpstreamTarget, clientBody: JsonObject, rawBody: Buffer, modelInPath: boolean, openAIBody: boolean): string | Buffer {
     const overrides = Object.keys(target.channel.paramOverride).length > 0;
-    const settings = adaptor.format === 'openai' && needsGatewaySettings(target, clientBody);
+    const settings = openAIBody && needsGatewaySettings(target, clientBody);
     const sameModel = modelInPath || clientBody.model === target.upstreamModel;
     if (!settings && !overrides && sameModel) {
       if (adaptor.keepsClientBody(target, clientBody)) return rawBody;
@@ -152,6 +154,19 @@ export class RelayDispatchStage {
 
 function failed(error: RelayError): AttemptResult {
   return { ok: false, error };
+}
+
+/** An error answer, read in the provider's terms when its adaptor knows its error shape (ErrorAnswers), else as it came. */
+function providerRefusal(adaptor: ProviderAdaptor, status: number, text: string): UpstreamRefusal {
+  if (!readsErrorAnswers(adaptor)) return { status, text };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { status, text };
+  }
+  const error = adaptor.errorAnswer(status, body);
+  return error ? { status: error.status, text: answerErrorText(error) } : { status, text };
 }
 
 /** Whether the body carries the playground's `group` or lacks the channel's system prompt. */

@@ -1,5 +1,6 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
+import { openAIUsageOf } from '../../formats/openai.format';
 import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
@@ -211,4 +212,20 @@ export function openAIAnswerText(answer: JsonObject): string {
     }
   }
   return text;
+}
+
+/** The text of an OpenAI message's content: a string, or its text parts joined by newlines (for providers that take text only). */
+export function openAIMessageText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as JsonObject[])
+    .filter((part) => part?.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text as string)
+    .join('\n');
+}
+
+/** An OpenAI chat completion of a provider's answer converted into `choices`, with its usage when reported. */
+export function openAIChatCompletion(id: string, model: string, choices: JsonObject[], usage: UsageReport | undefined): JsonObject {
+  const openAIUsage = openAIUsageOf(usage);
+  return { id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices, ...(openAIUsage ? { usage: openAIUsage } : {}) };
 }
