@@ -7,7 +7,7 @@ import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
-import { canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
+import { answerErrorText, canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
 import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
@@ -115,8 +115,8 @@ function failed(error: RelayError): AttemptResult {
 
 /** An error reported inside a 2xx answer (`AnswerErrors`, or a stream's early error chunk carrying its status). */
 function refusedWith(error: { status?: unknown; message?: unknown; code?: unknown }): AttemptResult {
-  const status = typeof error.status === 'number' ? error.status : 502;
-  return { ok: false, refused: { status, text: JSON.stringify({ error: { message: error.message, code: error.code ?? undefined } }) } };
+  const answerError = { status: typeof error.status === 'number' ? error.status : 502, message: typeof error.message === 'string' ? error.message : '', code: typeof error.code === 'string' ? error.code : undefined };
+  return { ok: false, refused: { status: answerError.status, text: answerErrorText(answerError) } };
 }
 
 function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'upstreamModel'>): AttemptResult {
