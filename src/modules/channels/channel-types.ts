@@ -159,7 +159,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.XUNFEI,
     name: 'iFlytek Spark',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'APPID|APISecret|APIKey',
     keyHint: 'spark_credentials',
     defaultBaseUrl: 'wss://spark-api.xf-yun.com',
@@ -174,11 +174,11 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.TENCENT,
     name: 'Tencent Hunyuan',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'AppId|SecretId|SecretKey',
     keyHint: 'tencent_credentials',
     defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
-    capabilities: CHAT,
+    capabilities: OPENAI_CHAT,
     modelPrefixes: ['hunyuan'],
   },
   {

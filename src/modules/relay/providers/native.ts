@@ -7,15 +7,17 @@ import { ClaudeSettings } from './claude/claude-settings';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
+import { TencentAdaptor } from './tencent/tencent.adaptor';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
+import { XunfeiAdaptor } from './xunfei/xunfei.adaptor';
 
 /**
  * Every provider with an adaptor of its own (a folder beside this file). Each adaptor names the
  * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
  * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
  */
-export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor];
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor, XunfeiAdaptor, TencentAdaptor];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
 export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService];
