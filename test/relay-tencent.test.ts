@@ -3,7 +3,7 @@ import type { Session } from './support/accounts';
 import { HUNYUAN_REPLY_TEXT, hunyuanReply, TENCENT_KEY, TENCENT_SECRET_ID, TENCENT_SECRET_KEY, tencentError } from './support/mock-tencent';
 import type { MockUpstream } from './support/mock-upstream';
 import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { startNativeRelayTestbed, unitPrices } from './support/native-relay';
 
 /**
  * At QuotaPerUnit 500000 a ratio r costs r quota per token. A Hunyuan answer reports 11 prompt
@@ -12,10 +12,7 @@ import { startNativeRelayTestbed } from './support/native-relay';
 const HUNYUAN_QUOTA = 23;
 const EMBEDDING_QUOTA = 6;
 const MODELS = ['hunyuan-turbo', 'hunyuan-embedding', 'hunyuan-broken', 'hunyuan-arrears', 'hunyuan-probe', 'hunyuan-slow'];
-const PRICES = {
-  ModelRatio: Object.fromEntries(MODELS.map((model) => [model, 1])),
-  CompletionRatio: Object.fromEntries(MODELS.map((model) => [model, 2])),
-};
+const PRICES = unitPrices(MODELS, 2);
 
 describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
   let tencent: MockUpstream;
@@ -35,11 +32,6 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
     tencent.handler = hunyuanReply;
     await seed.flush();
   });
-
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
 
   it('converts a chat into a signed ChatCompletions call and bills Hunyuan’s usage exactly', async () => {
     const answer = await openai.chat.completions.create({
@@ -70,7 +62,7 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
       TopP: 0.9,
       Stop: ['END'],
     });
-    expect(await lastLog()).toMatchObject({ quota: HUNYUAN_QUOTA, prompt_tokens: 11, completion_tokens: 6 });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: HUNYUAN_QUOTA, prompt_tokens: 11, completion_tokens: 6 });
   });
 
   it('streams Hunyuan’s SSE as OpenAI chunks, billed from its running usage', async () => {
@@ -84,7 +76,7 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
     expect(text).toBe(HUNYUAN_REPLY_TEXT);
     expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 11, completion_tokens: 6 })]);
     expect(tencent.requests[0].body).toMatchObject({ Stream: true });
-    expect(await lastLog()).toMatchObject({ quota: HUNYUAN_QUOTA, prompt_tokens: 11, completion_tokens: 6 });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: HUNYUAN_QUOTA, prompt_tokens: 11, completion_tokens: 6 });
   });
 
   it('embeds through GetEmbedding, one text or several', async () => {
@@ -95,7 +87,7 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
     ]);
     expect(tencent.requests[0].headers['x-tc-action']).toBe('GetEmbedding');
     expect(tencent.requests[0].body).toEqual({ InputList: ['one', 'two'] });
-    expect(await lastLog()).toMatchObject({ quota: EMBEDDING_QUOTA, prompt_tokens: 6 });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: EMBEDDING_QUOTA, prompt_tokens: 6 });
 
     const one = await openai.embeddings.create({ model: 'hunyuan-embedding', input: 'one' });
     expect(one.data).toHaveLength(1);
@@ -111,7 +103,7 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
     expect(await seed.channelStatusEventually(broken, 3)).toBe(3);
   });
 
-  it('auto-disables an account in arrears, and answers an error inside the stream as the provider's fault without disabling', async () => {
+  it('auto-disables an account in arrears, and answers an error inside the stream as the provider’s fault without disabling', async () => {
     await seed.setOption('AutomaticDisableChannelEnabled', true);
     const arrears = await seed.createChannel({ name: 'hunyuan-arrears', type: 23, base_url: tencent.url, models: 'hunyuan-arrears', key: TENCENT_KEY });
     tencent.handler = () => tencentError('FailedOperation.ServiceStopArrears', '账号已欠费停服');

@@ -4,7 +4,7 @@ import type { Resolver } from '../src/modules/outbound/address-policy';
 import type { Session } from './support/accounts';
 import { MockXunfei, SPARK_API_SECRET, SPARK_APP_ID, SPARK_KEY, SPARK_REPLY_TEXT } from './support/mock-xunfei';
 import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
+import { startNativeRelayTestbed, unitPrices } from './support/native-relay';
 import type { TestApp } from './support/test-app';
 
 /**
@@ -13,10 +13,7 @@ import type { TestApp } from './support/test-app';
  */
 const SPARK_QUOTA = 32;
 const MODELS = ['SparkDesk-v3.5', 'SparkDesk', 'spark-broken', 'spark-quota', 'spark-busy', 'spark-probe', 'spark-metadata', 'spark-named'];
-const PRICES = {
-  ModelRatio: Object.fromEntries(MODELS.map((model) => [model, 1])),
-  CompletionRatio: Object.fromEntries(MODELS.map((model) => [model, 2])),
-};
+const PRICES = unitPrices(MODELS, 2);
 
 describe('relay: iFlytek Spark channels (type 18, WebSocket)', () => {
   let app: TestApp;
@@ -42,11 +39,6 @@ describe('relay: iFlytek Spark channels (type 18, WebSocket)', () => {
     await seed.flush();
   });
 
-  async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
-  }
-
   it('answers a chat from the version the model names, signs the URL, keeps the system message where Spark takes it, and bills the last frame’s usage', async () => {
     const answer = await openai.chat.completions.create({
       model: 'SparkDesk-v3.5',
@@ -71,7 +63,7 @@ describe('relay: iFlytek Spark channels (type 18, WebSocket)', () => {
       payload: { message: { text: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] } },
     });
     expect(JSON.stringify(exchange.frame)).not.toContain(SPARK_API_SECRET);
-    expect(await lastLog()).toMatchObject({ quota: SPARK_QUOTA, prompt_tokens: 14, completion_tokens: 9 });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: SPARK_QUOTA, prompt_tokens: 14, completion_tokens: 9 });
   });
 
   it('takes the version from the channel’s other field, folding the system text into the first turn for versions without one', async () => {
@@ -94,7 +86,7 @@ describe('relay: iFlytek Spark channels (type 18, WebSocket)', () => {
     expect(text).toBe(SPARK_REPLY_TEXT);
     expect(finishes).toEqual(['stop']);
     expect(usages).toEqual([expect.objectContaining({ prompt_tokens: 14, completion_tokens: 9 })]);
-    expect(await lastLog()).toMatchObject({ quota: SPARK_QUOTA, prompt_tokens: 14, completion_tokens: 9 });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: SPARK_QUOTA, prompt_tokens: 14, completion_tokens: 9 });
 
     const plain = await openai.chat.completions.create({ model: 'SparkDesk-v3.5', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const chunks = [];

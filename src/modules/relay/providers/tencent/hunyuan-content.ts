@@ -1,6 +1,7 @@
 import { openAIUsageOf } from '../../formats/openai.format';
 import { RelayError } from '../../relay-error';
 import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
+import { ChatChunkBuilder, messageText } from '../openai-chat-parts';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 
 /**
@@ -33,20 +34,11 @@ const CHAT_PARAMETERS: ReadonlyArray<readonly [openai: string, hunyuan: string]>
 
 const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'stop', sensitive: 'content_filter', tool_calls: 'tool_calls', length: 'length' };
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as JsonObject[])
-    .map((part) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n');
-}
-
 /** An OpenAI chat body as a ChatCompletions body: text messages (Hunyuan's roles are OpenAI's), sampling and stop. */
 export function hunyuanChatFromOpenAI(body: JsonObject, model: string, stream: boolean): JsonObject {
   const messages = (Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []).map((message) => ({
     Role: message?.role === 'developer' ? 'system' : message?.role,
-    Content: textOf(message?.content),
+    Content: messageText(message?.content),
   }));
   const request: JsonObject = { Model: model, Messages: messages, Stream: stream };
   for (const [openai, hunyuan] of CHAT_PARAMETERS) if (typeof body[openai] === 'number') request[hunyuan] = body[openai];
@@ -193,13 +185,14 @@ export function openAIEmbeddingsFromHunyuan(body: unknown, model: string): JsonO
 
 /** Hunyuan's stream events (usage in each, as running totals) as OpenAI chunks, for one request. */
 export class HunyuanChunkTranslator {
-  private readonly created = Math.floor(Date.now() / 1000);
-  private started = false;
+  private readonly chunks: ChatChunkBuilder;
 
   constructor(
-    private readonly model: string,
+    model: string,
     private readonly usage: UsageMeter,
-  ) {}
+  ) {
+    this.chunks = new ChatChunkBuilder(model);
+  }
 
   translate(event: JsonObject): JsonObject[] {
     const error = hunyuanAnswerError(event);
@@ -208,11 +201,6 @@ export class HunyuanChunkTranslator {
     this.usage.add(readHunyuanUsage(response.Usage));
     const choice = choicesOf(response)[0];
     if (!choice) return [];
-    const delta = openAIMessage(choice.Delta);
-    if (!this.started) {
-      this.started = true;
-      delta.role = 'assistant';
-    }
-    return [{ id: answerId(response), object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finishReason(choice.FinishReason) }] }];
+    return [this.chunks.chunk(answerId(response), openAIMessage(choice.Delta), finishReason(choice.FinishReason))];
   }
 }

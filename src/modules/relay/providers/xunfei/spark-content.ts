@@ -1,6 +1,7 @@
 import { openAIUsageOf } from '../../formats/openai.format';
 import { RelayError } from '../../relay-error';
 import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
+import { ChatChunkBuilder, messageText } from '../openai-chat-parts';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import type { SparkVersion } from './spark-versions';
 
@@ -38,15 +39,6 @@ const CHAT_PARAMETERS: ReadonlyArray<readonly [openai: string, spark: string]> =
   ['top_k', 'top_k'],
 ];
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as JsonObject[])
-    .map((part) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .filter(Boolean)
-    .join('\n');
-}
-
 /**
  * OpenAI's messages as Spark's text list. Versions without a system role get the system text
  * at the head of the next user turn, so the turns still alternate. Spark takes text only:
@@ -56,7 +48,7 @@ function sparkMessages(messages: unknown, version: SparkVersion): JsonObject[] {
   const text: JsonObject[] = [];
   let pendingSystem = '';
   for (const message of Array.isArray(messages) ? (messages as JsonObject[]) : []) {
-    const content = textOf(message?.content);
+    const content = messageText(message?.content);
     const role = message?.role === 'developer' ? 'system' : message?.role;
     if (role === 'system' && !version.takesSystem) {
       pendingSystem = pendingSystem ? `${pendingSystem}\n${content}` : content;
@@ -199,28 +191,24 @@ export function openAIResponseFromSpark(answer: JsonObject, model: string): Json
 
 /** Spark's frames as OpenAI chunks, for one request: the first carries the role, the last the finish and (to the meter) the usage. */
 export class SparkChunkTranslator {
-  private readonly created = Math.floor(Date.now() / 1000);
-  private started = false;
+  private readonly chunks: ChatChunkBuilder;
 
   constructor(
-    private readonly model: string,
+    model: string,
     private readonly usage: UsageMeter,
-  ) {}
+  ) {
+    this.chunks = new ChatChunkBuilder(model);
+  }
 
   translate(frame: JsonObject): JsonObject[] {
     const error = sparkAnswerError(frame);
     if (error) return [answerErrorChunk(error)];
     this.usage.add(readSparkUsage(frame));
     const delta: JsonObject = {};
-    if (!this.started) {
-      this.started = true;
-      delta.role = 'assistant';
-    }
     const content = joinedField(frame, 'content');
     const reasoning = joinedField(frame, 'reasoning_content');
     if (content) delta.content = content;
     if (reasoning) delta.reasoning_content = reasoning;
-    const finish = isLastSparkFrame(frame) ? 'stop' : null;
-    return [{ id: answerId(frame), object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finish }] }];
+    return [this.chunks.chunk(answerId(frame), delta, isLastSparkFrame(frame) ? 'stop' : null)];
   }
 }
