@@ -79,6 +79,19 @@ describe('relay: Tencent Hunyuan channels (type 23, API 3.0)', () => {
     expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: HUNYUAN_QUOTA, prompt_tokens: 11, completion_tokens: 6 });
   });
 
+  it('converts tools and a forced tool, and the tool call back', async () => {
+    const weather = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+    const answer = await openai.chat.completions.create({
+      model: 'hunyuan-turbo',
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [{ type: 'function', function: weather }],
+      tool_choice: { type: 'function', function: { name: 'get_weather' } },
+    });
+    expect(tencent.requests[0].body).toMatchObject({ ToolChoice: 'custom', CustomTool: { Type: 'function', Function: { Name: 'get_weather', Parameters: JSON.stringify(weather.parameters) } } });
+    expect(answer.choices[0]).toMatchObject({ finish_reason: 'tool_calls', message: { content: null, tool_calls: [{ id: 'call_mock', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] } });
+    expect(await seed.lastConsumeLog(token.id)).toMatchObject({ quota: HUNYUAN_QUOTA });
+  });
+
   it('embeds through GetEmbedding, one text or several', async () => {
     const many = await openai.embeddings.create({ model: 'hunyuan-embedding', input: ['one', 'two'], encoding_format: 'float' });
     expect(many.data.map((entry) => entry.embedding)).toEqual([

@@ -47,7 +47,8 @@ function authenticate(request: ReceivedRequest): MockReply | undefined {
 
 /**
  * Tencent Hunyuan (API 3.0, version 2023-09-01) on the mock upstream: ChatCompletions (a JSON
- * answer, or SSE of the Response's members with usage as running totals) and GetEmbedding,
+ * answer, or SSE of the Response's members with usage as running totals; a forced tool, as
+ * ToolChoice custom, is called) and GetEmbedding,
  * every request authenticated as Tencent does, every error in its `Response.Error` shape.
  */
 export function hunyuanReply(request: ReceivedRequest): MockReply {
@@ -66,8 +67,10 @@ export function hunyuanReply(request: ReceivedRequest): MockReply {
   const messages = body.Messages as Array<{ Role?: string; Content?: string }> | undefined;
   if (!Array.isArray(messages) || messages.length === 0 || messages[messages.length - 1].Role !== 'user') return tencentError('InvalidParameter', 'Messages 中最后一个元素的 Role 必须为 user');
   const base = { Note: NOTE, Created: 1700000000, Id: 'req-mock-chat' };
+  const forced = body.ToolChoice === 'custom' ? (body.CustomTool as { Function?: { Name?: string } } | undefined)?.Function?.Name : undefined;
   if (body.Stream !== true) {
-    return { status: 200, json: { Response: { ...base, Choices: [{ Index: 0, Message: { Role: 'assistant', Content: HUNYUAN_REPLY_TEXT }, FinishReason: 'stop' }], Usage: HUNYUAN_USAGE, RequestId: base.Id } } };
+    const message = forced ? { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'call_mock', Type: 'function', Function: { Name: forced, Arguments: '{"city":"Paris"}' } }] } : { Role: 'assistant', Content: HUNYUAN_REPLY_TEXT };
+    return { status: 200, json: { Response: { ...base, Choices: [{ Index: 0, Message: message, FinishReason: forced ? 'tool_calls' : 'stop' }], Usage: HUNYUAN_USAGE, RequestId: base.Id } } };
   }
   const pieces = HUNYUAN_REPLY_TEXT.split(/(?<= )/);
   const events = pieces.map((piece, index) => {

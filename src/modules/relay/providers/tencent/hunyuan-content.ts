@@ -34,16 +34,73 @@ const CHAT_PARAMETERS: ReadonlyArray<readonly [openai: string, hunyuan: string]>
 
 const FINISH_REASONS: Readonly<Record<string, string>> = { stop: 'stop', sensitive: 'content_filter', tool_calls: 'tool_calls', length: 'length' };
 
-/** An OpenAI chat body as a ChatCompletions body: text messages (Hunyuan's roles are OpenAI's), sampling and stop. */
+/** An OpenAI message's content parts as Hunyuan's Contents (text and image URLs, data URLs included), for its vision models. */
+function hunyuanContents(content: unknown): JsonObject[] | undefined {
+  if (!Array.isArray(content) || !(content as JsonObject[]).some((part) => part?.type === 'image_url')) return undefined;
+  const contents: JsonObject[] = [];
+  for (const part of content as JsonObject[]) {
+    if (part?.type === 'text' && typeof part.text === 'string') contents.push({ Type: 'text', Text: part.text });
+    const image = part?.type === 'image_url' ? (part.image_url as JsonObject | string | undefined) : undefined;
+    const url = typeof image === 'string' ? image : image?.url;
+    if (typeof url === 'string') contents.push({ Type: 'image_url', ImageUrl: { Url: url } });
+  }
+  return contents;
+}
+
+/** An OpenAI tool call (in an assistant message) as Hunyuan's. */
+function hunyuanToolCall(call: JsonObject): JsonObject {
+  const fn = (call.function as JsonObject | undefined) ?? {};
+  return { Id: call.id, Type: 'function', Function: { Name: fn.name, Arguments: typeof fn.arguments === 'string' ? fn.arguments : '{}' } };
+}
+
+function hunyuanMessage(message: JsonObject): JsonObject {
+  const converted: JsonObject = { Role: message?.role === 'developer' ? 'system' : message?.role };
+  const contents = hunyuanContents(message?.content);
+  const text = messageText(message?.content);
+  if (contents) converted.Contents = contents;
+  // An assistant turn that only called tools has no text, and Hunyuan refuses an empty Content.
+  else if (text || !Array.isArray(message?.tool_calls)) converted.Content = text;
+  if (Array.isArray(message?.tool_calls)) converted.ToolCalls = (message.tool_calls as JsonObject[]).map(hunyuanToolCall);
+  if (typeof message?.tool_call_id === 'string') converted.ToolCallId = message.tool_call_id;
+  return converted;
+}
+
+/** OpenAI's tools as Hunyuan's: the parameters' JSON Schema goes as a JSON string. */
+function hunyuanTools(tools: unknown): JsonObject[] {
+  return (Array.isArray(tools) ? (tools as JsonObject[]) : [])
+    .filter((tool) => tool?.type === 'function')
+    .map((tool) => {
+      const fn = tool.function as JsonObject;
+      return { Type: 'function', Function: { Name: fn.name, Description: fn.description, Parameters: JSON.stringify(fn.parameters ?? { type: 'object', properties: {} }) } };
+    });
+}
+
+/**
+ * OpenAI's tool_choice as Hunyuan's ToolChoice (none, auto, custom with CustomTool). Hunyuan has
+ * no "any tool": `required` is left to its default (auto).
+ */
+function addToolChoice(request: JsonObject, choice: unknown, tools: JsonObject[]): void {
+  if (choice === 'none' || choice === 'auto') request.ToolChoice = choice;
+  const name = ((choice as JsonObject | undefined)?.function as JsonObject | undefined)?.name;
+  const custom = tools.find((tool) => (tool.Function as JsonObject).Name === name);
+  if (custom) {
+    request.ToolChoice = 'custom';
+    request.CustomTool = custom;
+  }
+}
+
+/** An OpenAI chat body as a ChatCompletions body: messages (Hunyuan's roles are OpenAI's), images, tools, sampling and stop. */
 export function hunyuanChatFromOpenAI(body: JsonObject, model: string, stream: boolean): JsonObject {
-  const messages = (Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []).map((message) => ({
-    Role: message?.role === 'developer' ? 'system' : message?.role,
-    Content: messageText(message?.content),
-  }));
+  const messages = (Array.isArray(body.messages) ? (body.messages as JsonObject[]) : []).map(hunyuanMessage);
   const request: JsonObject = { Model: model, Messages: messages, Stream: stream };
   for (const [openai, hunyuan] of CHAT_PARAMETERS) if (typeof body[openai] === 'number') request[hunyuan] = body[openai];
   if (typeof body.stop === 'string') request.Stop = [body.stop];
   else if (Array.isArray(body.stop)) request.Stop = body.stop;
+  const tools = hunyuanTools(body.tools);
+  if (tools.length > 0) {
+    request.Tools = tools;
+    addToolChoice(request, body.tool_choice, tools);
+  }
   return request;
 }
 
@@ -81,6 +138,10 @@ export function readHunyuanAnswer(body: unknown): AnswerReading {
   for (const choice of choicesOf(response)) {
     const part = choice.Message ?? choice.Delta;
     text += contentOf(part, 'ReasoningContent') + contentOf(part, 'Content');
+    for (const call of toolCallsOf(part)) {
+      const fn = (call.Function as JsonObject | undefined) ?? {};
+      text += `${typeof fn.Name === 'string' ? fn.Name : ''}${typeof fn.Arguments === 'string' ? fn.Arguments : ''}`;
+    }
   }
   return { usage: readHunyuanUsage(response.Usage), text };
 }
@@ -151,14 +212,26 @@ function openAIMessage(part: unknown): JsonObject {
   return message;
 }
 
+function toolCallsOf(part: unknown): JsonObject[] {
+  const calls = (part as JsonObject | undefined)?.ToolCalls;
+  return Array.isArray(calls) ? (calls as JsonObject[]) : [];
+}
+
+/** Hunyuan's tool call as OpenAI's. */
+function openAIToolCall(call: JsonObject): JsonObject {
+  const fn = (call.Function as JsonObject | undefined) ?? {};
+  return { id: call.Id, type: 'function', function: { name: fn.Name, arguments: typeof fn.Arguments === 'string' ? fn.Arguments : '' } };
+}
+
 /** A ChatCompletions answer as an OpenAI chat completion. */
 export function openAIResponseFromHunyuan(body: unknown, model: string): JsonObject {
   const response = responseOf(body);
-  const choices = choicesOf(response).map((choice, index) => ({
-    index,
-    message: { role: 'assistant', content: '', ...openAIMessage(choice.Message) },
-    finish_reason: finishReason(choice.FinishReason) ?? 'stop',
-  }));
+  const choices = choicesOf(response).map((choice, index) => {
+    const toolCalls = toolCallsOf(choice.Message).map(openAIToolCall);
+    const message: JsonObject = { role: 'assistant', content: toolCalls.length > 0 ? null : '', ...openAIMessage(choice.Message) };
+    if (toolCalls.length > 0) message.tool_calls = toolCalls;
+    return { index, message, finish_reason: finishReason(choice.FinishReason) ?? 'stop' };
+  });
   const usage = openAIUsageOf(readHunyuanUsage(response.Usage));
   return {
     id: answerId(response),
@@ -186,6 +259,8 @@ export function openAIEmbeddingsFromHunyuan(body: unknown, model: string): JsonO
 /** Hunyuan's stream events (usage in each, as running totals) as OpenAI chunks, for one request. */
 export class HunyuanChunkTranslator {
   private readonly chunks: ChatChunkBuilder;
+  /** OpenAI's index of each tool call, by Hunyuan's id: Hunyuan repeats a call's id in each of its pieces, OpenAI numbers them. */
+  private readonly toolCallIndexes = new Map<string, number>();
 
   constructor(
     model: string,
@@ -201,6 +276,20 @@ export class HunyuanChunkTranslator {
     this.usage.add(readHunyuanUsage(response.Usage));
     const choice = choicesOf(response)[0];
     if (!choice) return [];
-    return [this.chunks.chunk(answerId(response), openAIMessage(choice.Delta), finishReason(choice.FinishReason))];
+    const delta = openAIMessage(choice.Delta);
+    const toolCalls = toolCallsOf(choice.Delta).map((call) => this.toolCallPiece(call));
+    if (toolCalls.length > 0) delta.tool_calls = toolCalls;
+    return [this.chunks.chunk(answerId(response), delta, finishReason(choice.FinishReason))];
+  }
+
+  /** A piece of a tool call: its id, type and name the first time the call shows, then only more of its arguments. */
+  private toolCallPiece(call: JsonObject): JsonObject {
+    const { id, type, function: fn } = openAIToolCall(call);
+    const key = typeof id === 'string' ? id : '';
+    const known = this.toolCallIndexes.get(key);
+    if (known !== undefined) return { index: known, function: { arguments: (fn as JsonObject).arguments } };
+    const index = this.toolCallIndexes.size;
+    this.toolCallIndexes.set(key, index);
+    return { index, id, type, function: fn };
   }
 }

@@ -49,8 +49,16 @@ describe('TC3-HMAC-SHA256', () => {
 });
 
 describe('OpenAI → Hunyuan (channel side)', () => {
-  it('converts a chat: roles, text parts, sampling, seed and stops (no output limit: Hunyuan has none)', async () => {
+  it('converts a chat: roles, images as Contents, tool calls and results, tools, a forced tool, sampling, seed and stops (no output limit: Hunyuan has none)', async () => {
     expect(await adaptor.convertRequest(target('chat', true), json('openai-chat.request.json'))).toEqual(json('hunyuan-chat.request.json'));
+  });
+
+  it("leaves `required` to Hunyuan's default, which has no \"any tool\" choice", async () => {
+    const body = { ...json('openai-chat.request.json'), tool_choice: 'required' };
+    const request = await adaptor.convertRequest(target('chat'), body);
+    expect(request).not.toHaveProperty('ToolChoice');
+    expect(request).not.toHaveProperty('CustomTool');
+    expect((await adaptor.convertRequest(target('chat'), { ...body, tool_choice: 'none' })).ToolChoice).toBe('none');
   });
 
   it('converts embeddings: one text as Input, several as InputList', () => {
@@ -78,6 +86,18 @@ describe('Hunyuan → OpenAI (answers)', () => {
     expect(chunks.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual(json('openai.stream-chunks.json'));
     expect(chunks[0]).toMatchObject({ id: '7c1d2e3f-4a5b-4c6d-8e9f-a0b1c2d3e4f5', object: 'chat.completion.chunk', model: 'hunyuan-turbo' });
     expect(usage.total).toMatchObject({ promptTokens: 29, completionTokens: 8 });
+  });
+
+  it('reads a tool call, whole and streamed in pieces (numbered by its id, the name only in the first piece)', () => {
+    const whole = { Response: { Id: 'req-2', Choices: [{ Message: { Role: 'assistant', Content: '', ToolCalls: [{ Id: 'call_1', Type: 'function', Function: { Name: 'locate_pet', Arguments: '{"pet":"cat"}' } }] }, FinishReason: 'tool_calls' }] } };
+    expect(adaptor.toOpenAIResponse(whole, target('chat')).choices).toEqual([
+      { index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'locate_pet', arguments: '{"pet":"cat"}' } }] }, finish_reason: 'tool_calls' },
+    ]);
+    expect(adaptor.parseResponse(whole).text).toBe('locate_pet{"pet":"cat"}');
+    const usage = new UsageMeter();
+    const chunks = adaptor.createStreamDecoder(target('chat', true), usage).push(Buffer.from(fixture('hunyuan-tool-call.stream.sse')));
+    expect(chunks.map((chunk) => (chunk.choices as JsonObject[])[0])).toEqual(json('openai-tool-call.stream-chunks.json'));
+    expect(usage.total).toMatchObject({ promptTokens: 40, completionTokens: 7 });
   });
 
   it('maps a moderated stream’s finish to content_filter', () => {
