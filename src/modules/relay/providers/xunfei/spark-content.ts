@@ -26,7 +26,7 @@ export function parseSparkKey(key: string): SparkCredentials {
 }
 
 /** `header.status` and `payload.choices.status` of the answer's last frame. */
-export const SPARK_LAST_STATUS = 2;
+const SPARK_LAST_STATUS = 2;
 
 /** Spark takes a uid of 32 characters at most. */
 const UID_LIMIT = 32;
@@ -41,8 +41,9 @@ const CHAT_PARAMETERS: ReadonlyArray<readonly [openai: string, spark: string]> =
 
 /**
  * OpenAI's messages as Spark's text list. Versions without a system role get the system text
- * at the head of the next user turn, so the turns still alternate. Spark takes text only:
- * image parts and tool calls are left out.
+ * at the head of the next user turn, so the turns still alternate. Spark's WebSocket takes
+ * text only (iFlytek moved function calling to its HTTP API): image parts and tool calls are
+ * left out, and a tool's result is a user turn.
  */
 function sparkMessages(messages: unknown, version: SparkVersion): JsonObject[] {
   const text: JsonObject[] = [];

@@ -79,7 +79,12 @@ class SparkExchange {
   start(): void {
     this.reader.onConnect((reason) => this.fail(reason ?? new errors.RequestAbortedError()));
     if (this.finished) return;
-    const socket = new WebSocket(this.url, { lookup: this.options.lookup, perMessageDeflate: false, followRedirects: false, maxPayload: MAX_FRAME_BYTES });
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.url, { lookup: this.options.lookup, perMessageDeflate: false, followRedirects: false, maxPayload: MAX_FRAME_BYTES });
+    } catch (error) {
+      return this.fail(error as Error);
+    }
     this.socket = socket;
     this.waitAtMost(this.options.headersTimeoutMs, () => new errors.HeadersTimeoutError());
     socket.on('open', () => socket.send(this.requestFrame, { binary: false }));
