@@ -110,6 +110,12 @@ export class RelaySeed {
     if (!(await this.app.app.get(SettlementBatcherService).drain())) throw new Error('settlements could not be written');
   }
 
+  /** The newest consume log of a token, once every queued settlement is written. */
+  async lastConsumeLog(tokenId: number): Promise<(Record<string, unknown> & { quota: number; other: Record<string, unknown> }) | undefined> {
+    await this.flush();
+    return (await this.consumeLogs({ tokenId })).slice(-1)[0];
+  }
+
   async userQuota(userId: number): Promise<{ quota: number; used_quota: number; request_count: number }> {
     const [row] = await this.dataSource.query('SELECT quota, used_quota, request_count FROM users WHERE id = ?', [userId]);
     return { quota: Number(row.quota), used_quota: Number(row.used_quota), request_count: Number(row.request_count) };

@@ -42,3 +42,11 @@ export async function startNativeRelayTestbed(prices: Record<string, Record<stri
   };
   return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), lastLog, stop };
 }
+
+/** Price options where every model costs 1 quota per prompt token and `completionRatio` per completion token (at QuotaPerUnit 500000). */
+export function unitPrices(models: readonly string[], completionRatio: number): Record<string, Record<string, number>> {
+  return {
+    ModelRatio: Object.fromEntries(models.map((model) => [model, 1])),
+    CompletionRatio: Object.fromEntries(models.map((model) => [model, completionRatio])),
+  };
+}

@@ -161,10 +161,11 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.XUNFEI,
     name: 'iFlytek Spark',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'APPID|APISecret|APIKey',
     keyHint: 'spark_credentials',
-    defaultBaseUrl: 'wss://spark-api.xf-yun.com',
+    // An https base URL: the adaptor opens its WebSocket as wss:// on the same host (the channel editor takes http(s) URLs).
+    defaultBaseUrl: 'https://spark-api.xf-yun.com',
     capabilities: CHAT,
     modelPrefixes: ['sparkdesk', 'spark'],
     otherField: { meaning: 'model_version', default: 'v2.1', filledOnSave: true },
@@ -176,11 +177,11 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   {
     type: CHANNEL_TYPE.TENCENT,
     name: 'Tencent Hunyuan',
-    servedBy: 'unserved',
+    servedBy: 'native',
     keyFormat: 'AppId|SecretId|SecretKey',
     keyHint: 'tencent_credentials',
     defaultBaseUrl: 'https://hunyuan.tencentcloudapi.com',
-    capabilities: CHAT,
+    capabilities: OPENAI_CHAT,
     modelPrefixes: ['hunyuan'],
   },
   {

@@ -13,11 +13,26 @@ export type JsonObject = Record<string, unknown>;
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
  * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
- * `zhipu`, `dashscope`, `replicate`, …), even OpenAI-shaped ones that report errors inside 2xx
- * answers and streams (MiniMax, FastGPT): requests to them always convert, and their answers are
- * always read and translated, never passed through.
+ * `zhipu`, `dashscope`, `xunfei`, `tencent`, `replicate`, …), even OpenAI-shaped ones that report
+ * errors inside 2xx answers and streams (MiniMax, FastGPT): requests to them always convert, and
+ * their answers are always read and translated, never passed through.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'baidu' | 'zhipu' | 'dashscope' | 'replicate' | 'minimax' | 'fastgpt' | 'dify' | 'coze';
+export type WireFormat =
+  | 'openai'
+  | 'claude'
+  | 'gemini'
+  | 'bedrock'
+  | 'vertex'
+  | 'baidu'
+  | 'zhipu'
+  | 'dashscope'
+  | 'xunfei'
+  | 'tencent'
+  | 'replicate'
+  | 'minimax'
+  | 'fastgpt'
+  | 'dify'
+  | 'coze';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

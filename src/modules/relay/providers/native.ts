@@ -13,13 +13,15 @@ import { FastGPTAdaptor } from './fastgpt/fastgpt.adaptor';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
-import { ReplicateAdaptor } from './replicate/replicate.adaptor';
 import { MiniMaxAdaptor } from './minimax/minimax.adaptor';
-import { VertexAdaptor } from './vertex/vertex.adaptor';
+import { ReplicateAdaptor } from './replicate/replicate.adaptor';
+import { TencentAdaptor } from './tencent/tencent.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
-import { ZhipuAdaptor } from './zhipu/zhipu.adaptor';
+import { VertexAdaptor } from './vertex/vertex.adaptor';
+import { XunfeiAdaptor } from './xunfei/xunfei.adaptor';
 import { ZhipuTokenService } from './zhipu/zhipu-token.service';
 import { ZhipuV4Adaptor } from './zhipu/zhipu-v4.adaptor';
+import { ZhipuAdaptor } from './zhipu/zhipu.adaptor';
 
 /**
  * Every provider with an adaptor of its own (a folder beside this file). Each adaptor names the
@@ -41,6 +43,8 @@ export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [
   ZhipuAdaptor,
   ZhipuV4Adaptor,
   AliAdaptor,
+  XunfeiAdaptor,
+  TencentAdaptor,
 ];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
