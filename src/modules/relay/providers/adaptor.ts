@@ -12,9 +12,10 @@ export type JsonObject = Record<string, unknown>;
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing): no client speaks them.
+ * URLs, auth and framing), and so are `cohere` (Cohere's v2 API) and `m3e` (OpenAI's embeddings
+ * as self-hosted M3E servers take them, which every request converts into): no client speaks them.
  */
-export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex';
+export type WireFormat = 'openai' | 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'cohere' | 'm3e';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

@@ -4,9 +4,12 @@ import { AnthropicAdaptor } from './anthropic/anthropic.adaptor';
 import { AzureAdaptor } from './azure/azure.adaptor';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './claude/claude-settings';
+import { CohereAdaptor } from './cohere/cohere.adaptor';
 import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
 import { ImageFetcherService } from './image-fetcher.service';
+import { JinaAdaptor } from './jina/jina.adaptor';
+import { M3eAdaptor } from './m3e/m3e.adaptor';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
 import { VertexTokenService } from './vertex/vertex-token.service';
 
@@ -15,7 +18,7 @@ import { VertexTokenService } from './vertex/vertex-token.service';
  * catalogue types it serves (`channelTypes`); the registry checks them against the catalogue's
  * `servedBy: 'native'` rows at start. To add one: its folder, its catalogue row, and a line here.
  */
-export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor];
+export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [AzureAdaptor, AnthropicAdaptor, GeminiAdaptor, BedrockAdaptor, VertexAdaptor, CohereAdaptor, JinaAdaptor, M3eAdaptor];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */
 export const PROVIDER_SERVICES: readonly Provider[] = [ClaudeSettings, GeminiSettings, ImageFetcherService, VertexTokenService];

@@ -1,7 +1,8 @@
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
-import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
+import type { ChannelTypeRow } from '../../../channels/channel-types';
+import { endpointCapability, endpointSpec } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { readRerankMeta } from '../cohere/cohere-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
@@ -25,7 +26,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
-    if (!this.provider.capabilities.includes(ENDPOINT_CAPABILITY[target.endpoint])) return undefined;
+    if (!this.provider.capabilities.includes(endpointCapability(target.endpoint))) return undefined;
     let byEndpoint = this.urls.get(target.channel);
     if (!byEndpoint) this.urls.set(target.channel, (byEndpoint = new Map()));
     let url = byEndpoint.get(target.endpoint);
@@ -70,7 +71,9 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   parseResponse(body: unknown): AnswerReading {
     if (typeof body !== 'object' || body === null) return { text: '' };
     const answer = body as JsonObject;
-    return { usage: readUsage(answer.usage), text: openAIAnswerText(answer) };
+    // Rerank servers of Cohere's shape (Xinference) report usage in `meta`, not `usage`.
+    const usage = readUsage(answer.usage) ?? (Array.isArray(answer.results) ? readRerankMeta(answer.meta) : undefined);
+    return { usage, text: openAIAnswerText(answer) };
   }
 
   toOpenAIResponse(body: unknown): JsonObject {
@@ -129,21 +132,6 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return apiPath && base.endsWith(apiPath) ? base.slice(0, -apiPath.length) : base;
   }
 }
-
-/** The catalogue capability an endpoint needs. */
-const ENDPOINT_CAPABILITY: Readonly<Record<RelayEndpoint, ProviderCapability>> = {
-  chat: 'chat',
-  completions: 'chat',
-  moderations: 'chat',
-  embeddings: 'embeddings',
-  images: 'images',
-  image_edits: 'images',
-  audio_speech: 'audio',
-  audio_transcription: 'audio',
-  audio_translation: 'audio',
-  rerank: 'rerank',
-  responses: 'responses',
-};
 
 const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
