@@ -1,15 +1,12 @@
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { CHANNEL_TYPE } from '../src/modules/channels/channel-types';
-import type { Session } from './support/accounts';
 import { COHERE_EMBED_TOKENS_PER_TEXT, COHERE_KEY, COHERE_REPLY_TEXT, cohereReply } from './support/mock-cohere';
 import type { MockUpstream } from './support/mock-upstream';
-import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
-import type { TestApp } from './support/test-app';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 /**
- * At QuotaPerUnit 500000 a ratio r costs r quota per token. The mock Cohere bills 11 input and
+ * At QuotaPerUnit 500000 a ratio r costs r quota per bed.token. The mock Cohere bills 11 input and
  * 7 output tokens (its `tokens` say 300 input: not what Cohere charges): 11 + 7 × 3 = 32 quota.
  * An embed call bills 3 tokens per text; a rerank call costs its ModelPrice, 0.002 × 500000.
  */
@@ -23,38 +20,34 @@ const PRICES = {
 const WEATHER = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
 
 describe('relay: Cohere channels (type 34), v2 API', () => {
-  let app: TestApp;
+  let bed: NativeRelayTestbed;
   let cohere: MockUpstream;
-  let seed: RelaySeed;
-  let root: Session;
-  let token: { id: number; key: string; apiKey: string };
-  let openai: OpenAI;
-  let stop: () => Promise<void>;
   let channelId: number;
 
   beforeAll(async () => {
-    ({ app, native: cohere, seed, root, token, openai, stop } = await startNativeRelayTestbed(PRICES));
-    channelId = await seed.createChannel({ name: 'cohere', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-test,embed-test,rerank-test', key: COHERE_KEY });
+    bed = await startNativeRelayTestbed(PRICES);
+    cohere = bed.native;
+    channelId = await bed.seed.createChannel({ name: 'cohere', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-test,embed-test,rerank-test', key: COHERE_KEY });
   });
-  afterAll(() => stop());
+  afterAll(() => bed.stop());
   beforeEach(async () => {
     cohere.reset();
     cohere.handler = cohereReply;
-    await seed.flush();
+    await bed.seed.flush();
   });
 
   async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
+    await bed.seed.flush();
+    return (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(-1)[0];
   }
 
   function expectNoSecret(text: string): void {
     expect(text).not.toContain(COHERE_KEY);
-    expect(text).not.toContain(token.key);
+    expect(text).not.toContain(bed.token.key);
   }
 
   it('converts a chat to /v2/chat with the bearer key, and bills billed_units exactly', async () => {
-    const answer = await openai.chat.completions.create({
+    const answer = await bed.openai.chat.completions.create({
       model: 'command-test',
       messages: [
         { role: 'system', content: 'Be brief.' },
@@ -77,7 +70,7 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
   });
 
   it('streams as OpenAI chunks, with the usage chunk when asked', async () => {
-    const stream = await openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await bed.openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } });
     let text = '';
     const usages = [];
     const finishes = [];
@@ -96,7 +89,7 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
 
   it('round-trips a tool call: the call (with its plan as reasoning), then the result back in Cohere’s messages', async () => {
     const tools = [{ type: 'function' as const, function: WEATHER }];
-    const first = await openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, tool_choice: 'required' });
+    const first = await bed.openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, tool_choice: 'required' });
     const message = first.choices[0].message as OpenAI.Chat.ChatCompletionMessage & { reasoning_content?: string };
     expect(first.choices[0].finish_reason).toBe('tool_calls');
     expect(message.reasoning_content).toBe('I will call the tool.');
@@ -108,7 +101,7 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
       { role: 'assistant', content: null, tool_calls: message.tool_calls },
       { role: 'tool', tool_call_id: 'get_weather_mock01', content: '{"temperature":21}' },
     ];
-    const second = await openai.chat.completions.create({ model: 'command-test', messages: history, tools });
+    const second = await bed.openai.chat.completions.create({ model: 'command-test', messages: history, tools });
     expect(second.choices[0].message.content).toBe('The tool said {"temperature":21}');
     expect(cohere.requests[1].body.messages).toEqual([
       { role: 'user', content: 'Weather in Paris?' },
@@ -118,7 +111,7 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
     expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA });
 
     // The same call streamed: Cohere's tool-call events become OpenAI's tool call deltas.
-    const stream = await openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, stream: true });
+    const stream = await bed.openai.chat.completions.create({ model: 'command-test', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, stream: true });
     let name = '';
     let args = '';
     let finish: string | null = null;
@@ -134,24 +127,24 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
   });
 
   it('embeds through /v2/embed for the OpenAI SDK (base64 by default, floats on request), billed from billed_units', async () => {
-    const result = await openai.embeddings.create({ model: 'embed-test', input: ['one', 'two'] });
+    const result = await bed.openai.embeddings.create({ model: 'embed-test', input: ['one', 'two'] });
     expect(result.data.map((entry) => entry.embedding)).toEqual([[0, 0.5, -0.25], [1, 0.5, -0.25]]);
     expect(result.usage).toMatchObject({ prompt_tokens: 2 * COHERE_EMBED_TOKENS_PER_TEXT });
     expect(cohere.requests[0].path).toBe('/v2/embed');
     expect(cohere.requests[0].body).toEqual({ model: 'embed-test', texts: ['one', 'two'], input_type: 'search_document', embedding_types: ['float'] });
     expect(await lastLog()).toMatchObject({ quota: 2 * COHERE_EMBED_TOKENS_PER_TEXT, prompt_tokens: 6, completion_tokens: 0 });
 
-    const floats = await openai.embeddings.create({ model: 'embed-test', input: 'one', encoding_format: 'float' });
+    const floats = await bed.openai.embeddings.create({ model: 'embed-test', input: 'one', encoding_format: 'float' });
     expect(floats.data[0].embedding).toEqual([0, 0.5, -0.25]);
 
-    const refused = await openai.embeddings.create({ model: 'embed-test', input: [[1, 2, 3]] }).catch((error: unknown) => error);
+    const refused = await bed.openai.embeddings.create({ model: 'embed-test', input: [[1, 2, 3]] }).catch((error: unknown) => error);
     expect(refused).toMatchObject({ status: 400 });
   });
 
   it('reranks through /v2/rerank in Cohere’s shape, documents put back, billed per request', async () => {
-    const response = await fetch(`${app.baseUrl}/v1/rerank`, {
+    const response = await fetch(`${bed.app.baseUrl}/v1/rerank`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${bed.token.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'rerank-test', query: 'capital of France', documents: ['Berlin is in Germany', { text: 'Paris is the capital of France' }], top_n: 1 }),
     });
     const text = await response.text();
@@ -163,28 +156,28 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
   });
 
   it('lists models from /v1/models', async () => {
-    expect((await root.get(`/api/channel/fetch_models/${channelId}`).expect(200)).body.data).toEqual(['command-a-03-2025', 'embed-v4.0']);
+    expect((await bed.root.get(`/api/channel/fetch_models/${channelId}`).expect(200)).body.data).toEqual(['command-a-03-2025', 'embed-v4.0']);
     expect(cohere.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models?page_size=1000' });
   });
 
   it('disables a channel on Cohere’s 401 (invalid api token) and 402 (billing limit), never showing the key', async () => {
-    await seed.setOption('AutomaticDisableChannelEnabled', true);
+    await bed.seed.setOption('AutomaticDisableChannelEnabled', true);
     try {
-      const badKey = await seed.createChannel({ name: 'cohere-bad', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-bad', key: 'co-revoked-key-000000000' });
-      const refused = await openai.chat.completions.create({ model: 'command-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+      const badKey = await bed.seed.createChannel({ name: 'cohere-bad', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-bad', key: 'co-revoked-key-000000000' });
+      const refused = await bed.openai.chat.completions.create({ model: 'command-bad', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
       expect(refused).toMatchObject({ status: 502 });
       expect(cohere.requests[0].headers.authorization).toBe('Bearer co-revoked-key-000000000');
       expectNoSecret(JSON.stringify(refused));
       expect(JSON.stringify(refused)).not.toContain('co-revoked-key');
-      expect(await seed.channelStatusEventually(badKey, 3)).toBe(3);
+      expect(await bed.seed.channelStatusEventually(badKey, 3)).toBe(3);
 
       cohere.handler = () => ({ status: 402, json: { id: 'x', message: 'Please add or update your payment method at https://dashboard.cohere.com/billing?tab=payment to continue' } });
-      const overLimit = await seed.createChannel({ name: 'cohere-limit', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-limit', key: COHERE_KEY });
-      await openai.chat.completions.create({ model: 'command-limit', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
-      expect(await seed.channelStatusEventually(overLimit, 3)).toBe(3);
-      expect((await seed.channel(channelId)).status).toBe(1);
+      const overLimit = await bed.seed.createChannel({ name: 'cohere-limit', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, models: 'command-limit', key: COHERE_KEY });
+      await bed.openai.chat.completions.create({ model: 'command-limit', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
+      expect(await bed.seed.channelStatusEventually(overLimit, 3)).toBe(3);
+      expect((await bed.seed.channel(channelId)).status).toBe(1);
     } finally {
-      await seed.setOption('AutomaticDisableChannelEnabled', false);
+      await bed.seed.setOption('AutomaticDisableChannelEnabled', false);
     }
   });
 });

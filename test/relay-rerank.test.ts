@@ -1,12 +1,8 @@
-import type OpenAI from 'openai';
 import { CHANNEL_TYPE } from '../src/modules/channels/channel-types';
-import type { Session } from './support/accounts';
 import { COHERE_KEY, cohereReply } from './support/mock-cohere';
 import { EMBEDDING, JINA_KEY, JINA_RERANK_TOKENS, JINA_TOKENS_PER_INPUT, M3E_KEY, XINFERENCE_RERANK_TOKENS, jinaReply, m3eReply, xinferenceReply } from './support/mock-rerank-embedding';
 import { MockUpstream } from './support/mock-upstream';
-import type { RelaySeed } from './support/mock-upstream-seed';
-import { startNativeRelayTestbed } from './support/native-relay';
-import type { TestApp } from './support/test-app';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { countTokens } = require('gpt-tokenizer/cjs/encoding/o200k_base') as { countTokens: (text: string, options: object) => number };
@@ -23,15 +19,9 @@ const QUERY = 'capital of France';
 const DOCUMENTS = ['Berlin is the capital of Germany', { text: 'Paris is the capital of France' }, 'Madrid is in Spain'];
 
 describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', () => {
-  let app: TestApp;
+  let bed: NativeRelayTestbed;
   let cohere: MockUpstream;
   let chatOnly: MockUpstream;
-  let seed: RelaySeed;
-  let root: Session;
-  let alice: Session;
-  let token: { id: number; key: string; apiKey: string };
-  let openai: OpenAI;
-  let stopTestbed: () => Promise<void>;
   const jina = new MockUpstream();
   const m3e = new MockUpstream();
   const xinference = new MockUpstream();
@@ -39,19 +29,20 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    ({ app, native: cohere, openaiUpstream: chatOnly, seed, root, alice, token, openai, stop: stopTestbed } = await startNativeRelayTestbed(PRICES));
+    bed = await startNativeRelayTestbed(PRICES);
+    ({ native: cohere, openaiUpstream: chatOnly } = bed);
     await Promise.all([jina.start(), m3e.start(), xinference.start(), broken.start()]);
-    ids.jina = await seed.createChannel({ name: 'jina', type: CHANNEL_TYPE.JINA, base_url: jina.url, key: JINA_KEY, models: 'jina-reranker,rerank-fixed,rerank-skip,jina-embeddings' });
-    ids.xinference = await seed.createChannel({ name: 'xinference', type: CHANNEL_TYPE.XINFERENCE, base_url: xinference.url, key: 'any', models: 'xinference-reranker,rerank-failover' });
-    ids.cohere = await seed.createChannel({ name: 'cohere', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, key: COHERE_KEY, models: 'rerank-cohere-tokens' });
-    ids.broken = await seed.createChannel({ name: 'jina-broken', type: CHANNEL_TYPE.JINA, base_url: broken.url, key: JINA_KEY, models: 'rerank-failover', priority: 10 });
+    ids.jina = await bed.seed.createChannel({ name: 'jina', type: CHANNEL_TYPE.JINA, base_url: jina.url, key: JINA_KEY, models: 'jina-reranker,rerank-fixed,rerank-skip,jina-embeddings' });
+    ids.xinference = await bed.seed.createChannel({ name: 'xinference', type: CHANNEL_TYPE.XINFERENCE, base_url: xinference.url, key: 'any', models: 'xinference-reranker,rerank-failover' });
+    ids.cohere = await bed.seed.createChannel({ name: 'cohere', type: CHANNEL_TYPE.COHERE, base_url: cohere.url, key: COHERE_KEY, models: 'rerank-cohere-tokens' });
+    ids.broken = await bed.seed.createChannel({ name: 'jina-broken', type: CHANNEL_TYPE.JINA, base_url: broken.url, key: JINA_KEY, models: 'rerank-failover', priority: 10 });
     // A chat-only type listing rerank models (a misconfiguration): passed over, never called.
-    ids.chatOnly = await seed.createChannel({ name: 'deepseek', type: CHANNEL_TYPE.DEEPSEEK, base_url: chatOnly.url, models: 'rerank-skip,rerank-none', priority: 10 });
+    ids.chatOnly = await bed.seed.createChannel({ name: 'deepseek', type: CHANNEL_TYPE.DEEPSEEK, base_url: chatOnly.url, models: 'rerank-skip,rerank-none', priority: 10 });
     // Pasted as new-api and One API take it, with the /v1.
-    ids.m3e = await seed.createChannel({ name: 'm3e', type: CHANNEL_TYPE.MOKAAI, base_url: `${m3e.url}/v1`, key: M3E_KEY, models: 'm3e-base' });
+    ids.m3e = await bed.seed.createChannel({ name: 'm3e', type: CHANNEL_TYPE.MOKAAI, base_url: `${m3e.url}/v1`, key: M3E_KEY, models: 'm3e-base' });
   });
   afterAll(async () => {
-    await stopTestbed();
+    await bed.stop();
     await Promise.all([jina.stop(), m3e.stop(), xinference.stop(), broken.stop()]);
   });
   beforeEach(async () => {
@@ -61,17 +52,17 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
     m3e.handler = m3eReply;
     xinference.handler = xinferenceReply;
     broken.handler = () => ({ status: 500, json: { detail: 'Internal Server Error' } });
-    await seed.flush();
+    await bed.seed.flush();
   });
 
   async function lastLog() {
-    await seed.flush();
-    return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
+    await bed.seed.flush();
+    return (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(-1)[0];
   }
 
   /** A rerank call in Cohere's and Jina's shape, as their clients make it: plain fetch. */
   async function rerank(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
-    const response = await fetch(`${app.baseUrl}/v1/rerank`, { method: 'POST', headers: { authorization: `Bearer ${token.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${bed.app.baseUrl}/v1/rerank`, { method: 'POST', headers: { authorization: `Bearer ${bed.token.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const text = await response.text();
     return { status: response.status, body: JSON.parse(text) as Record<string, unknown>, text };
   }
@@ -107,7 +98,7 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
   });
 
   it('fails over from a failing channel to the next, as chat does', async () => {
-    await seed.setOption('RetryTimes', 1);
+    await bed.seed.setOption('RetryTimes', 1);
     try {
       const answer = await rerank({ model: 'rerank-failover', query: QUERY, documents: DOCUMENTS });
       expect(answer.status).toBe(200);
@@ -115,7 +106,7 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
       expect(xinference.requests).toHaveLength(1);
       expect((await lastLog()).other).toMatchObject({ admin_info: { use_channel: [ids.broken, ids.xinference] } });
     } finally {
-      await seed.setOption('RetryTimes', 0);
+      await bed.seed.setOption('RetryTimes', 0);
     }
   });
 
@@ -125,15 +116,15 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
     expect(chatOnly.requests).toHaveLength(0);
     expect((await lastLog()).other).toMatchObject({ admin_info: { use_channel: [ids.jina] } });
 
-    const before = await seed.userQuota(alice.id);
+    const before = await bed.seed.userQuota(bed.alice.id);
     const refused = await rerank({ model: 'rerank-none', query: QUERY, documents: DOCUMENTS });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_request' } });
     expect(String((refused.body.error as Record<string, unknown>).message)).toContain('offers /rerank');
     expect(chatOnly.requests).toHaveLength(0);
     // The hold was given back.
-    await seed.flush();
-    expect((await seed.userQuota(alice.id)).quota).toBe(before.quota);
+    await bed.seed.flush();
+    expect((await bed.seed.userQuota(bed.alice.id)).quota).toBe(before.quota);
   });
 
   it("answers an upstream's refusal in OpenAI's error shape, without its key", async () => {
@@ -145,18 +136,18 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
 
   describe('Jina and M3E embeddings for the openai SDK', () => {
     it("asks Jina for base64 in its own parameter, as the SDK's default asks, and floats when asked", async () => {
-      const result = await openai.embeddings.create({ model: 'jina-embeddings', input: ['one', 'two'] });
+      const result = await bed.openai.embeddings.create({ model: 'jina-embeddings', input: ['one', 'two'] });
       expect(result.data.map((entry) => entry.embedding)).toEqual([EMBEDDING, EMBEDDING]);
       expect(jina.requests[0].body).toEqual({ model: 'jina-embeddings', input: ['one', 'two'], embedding_type: 'base64' });
       expect(await lastLog()).toMatchObject({ quota: 2 * JINA_TOKENS_PER_INPUT, prompt_tokens: 2 * JINA_TOKENS_PER_INPUT });
 
-      const floats = await openai.embeddings.create({ model: 'jina-embeddings', input: 'one', encoding_format: 'float' });
+      const floats = await bed.openai.embeddings.create({ model: 'jina-embeddings', input: 'one', encoding_format: 'float' });
       expect(floats.data[0].embedding).toEqual(EMBEDDING);
       expect(jina.requests[1].body).toEqual({ model: 'jina-embeddings', input: 'one', embedding_type: 'float' });
     });
 
     it('sends an M3E server a list of texts at /v1/embeddings, encodes its floats for base64 clients, and bills its total_tokens', async () => {
-      const result = await openai.embeddings.create({ model: 'm3e-base', input: 'hello m3e world' });
+      const result = await bed.openai.embeddings.create({ model: 'm3e-base', input: 'hello m3e world' });
       expect(result.data[0].embedding).toEqual(EMBEDDING);
       expect(m3e.requests[0]).toMatchObject({ path: '/v1/embeddings', body: { model: 'm3e-base', input: ['hello m3e world'] } });
       expect(m3e.requests[0].headers.authorization).toBe(`Bearer ${M3E_KEY}`);
@@ -164,9 +155,9 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
       expect(result.usage).toMatchObject({ prompt_tokens: 8, total_tokens: 8 });
       expect(await lastLog()).toMatchObject({ quota: 8, prompt_tokens: 8, completion_tokens: 0, channel_id: ids.m3e });
 
-      const floats = await openai.embeddings.create({ model: 'm3e-base', input: ['a', 'b'], encoding_format: 'float' });
+      const floats = await bed.openai.embeddings.create({ model: 'm3e-base', input: ['a', 'b'], encoding_format: 'float' });
       expect(floats.data.map((entry) => entry.embedding)).toEqual([EMBEDDING, EMBEDDING]);
-      expect((await root.get(`/api/channel/fetch_models/${ids.m3e}`).expect(200)).body.data).toEqual(['m3e-small', 'm3e-base', 'm3e-large']);
+      expect((await bed.root.get(`/api/channel/fetch_models/${ids.m3e}`).expect(200)).body.data).toEqual(['m3e-small', 'm3e-base', 'm3e-large']);
     });
   });
 });

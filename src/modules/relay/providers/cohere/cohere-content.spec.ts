@@ -8,19 +8,7 @@ import type { JsonObject, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
 import { UsageMeter } from '../usage';
 import { CohereAdaptor } from './cohere.adaptor';
-import {
-  CohereChunkTranslator,
-  cohereChatFromOpenAI,
-  cohereEmbedFromOpenAI,
-  cohereRerankFromClient,
-  openAIChatFromCohere,
-  openAIEmbeddingsFromCohere,
-  readCohereAnswer,
-  readCohereUsage,
-  readRerankMeta,
-  rerankAnswerFromCohere,
-  rerankDocumentTexts,
-} from './cohere-content';
+import * as cohere from './cohere-content';
 
 /** Golden fixtures of every Cohere v2 ⇄ OpenAI conversion, checked without the app. */
 const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
@@ -29,7 +17,7 @@ const MODEL = 'command-a-03-2025';
 
 function decodeStream(name: string): { choices: unknown[]; usage: UsageMeter } {
   const usage = new UsageMeter();
-  const chunks = new CohereChunkTranslator(MODEL, usage);
+  const chunks = new cohere.CohereChunkTranslator(MODEL, usage);
   const decoder = new SseJsonDecoder((event) => chunks.translate(event));
   const bytes = Buffer.from(fixture(name));
   // Split mid-event (and mid-character where there is one) to exercise the framing.
@@ -39,7 +27,7 @@ function decodeStream(name: string): { choices: unknown[]; usage: UsageMeter } {
 
 describe('OpenAI chat → Cohere v2 chat', () => {
   it('converts system, image, an assistant tool call with its plan, the tool result, tools, tool_choice, sampling and stops', () => {
-    expect(cohereChatFromOpenAI(json('openai-chat.request.json'), MODEL)).toEqual(json('cohere-chat.request.json'));
+    expect(cohere.cohereChatFromOpenAI(json('openai-chat.request.json'), MODEL)).toEqual(json('cohere-chat.request.json'));
   });
 
   it('forces one named tool by offering only it, and maps JSON answers', () => {
@@ -50,23 +38,23 @@ describe('OpenAI chat → Cohere v2 chat', () => {
       response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'object', properties: { n: { type: 'number' } } } } },
       max_completion_tokens: 50,
     };
-    expect(cohereChatFromOpenAI(body, MODEL)).toMatchObject({
+    expect(cohere.cohereChatFromOpenAI(body, MODEL)).toMatchObject({
       tools: [{ type: 'function', function: { name: 'b' } }],
       tool_choice: 'REQUIRED',
       response_format: { type: 'json_object', json_schema: { type: 'object', properties: { n: { type: 'number' } } } },
       max_tokens: 50,
     });
-    expect(cohereChatFromOpenAI({ messages: [], response_format: { type: 'json_object' }, tool_choice: 'auto' }, MODEL)).toEqual({ model: MODEL, messages: [], response_format: { type: 'json_object' } });
+    expect(cohere.cohereChatFromOpenAI({ messages: [], response_format: { type: 'json_object' }, tool_choice: 'auto' }, MODEL)).toEqual({ model: MODEL, messages: [], response_format: { type: 'json_object' } });
   });
 });
 
 describe('Cohere v2 chat → OpenAI', () => {
   it('reads a tool call answer: the plan as reasoning, the calls, finish tool_calls, billed units as usage', () => {
-    expect({ ...openAIChatFromCohere(json('cohere-chat.response.json'), MODEL), created: 0 }).toEqual(json('openai-chat.response.json'));
+    expect({ ...cohere.openAIChatFromCohere(json('cohere-chat.response.json'), MODEL), created: 0 }).toEqual(json('openai-chat.response.json'));
   });
 
   it('reads a text answer with thinking', () => {
-    expect({ ...openAIChatFromCohere(json('cohere-chat-text.response.json'), MODEL), created: 0 }).toEqual(json('openai-chat-text.response.json'));
+    expect({ ...cohere.openAIChatFromCohere(json('cohere-chat-text.response.json'), MODEL), created: 0 }).toEqual(json('openai-chat-text.response.json'));
   });
 
   it('decodes the tool call stream into OpenAI chunks, tool calls numbered as they start', () => {
@@ -82,42 +70,42 @@ describe('Cohere v2 chat → OpenAI', () => {
   });
 
   it("turns message-end's error into OpenAI's in-stream error", () => {
-    const chunks = new CohereChunkTranslator(MODEL, new UsageMeter()).translate({ type: 'message-end', delta: { error: 'internal error', finish_reason: 'ERROR' } });
+    const chunks = new cohere.CohereChunkTranslator(MODEL, new UsageMeter()).translate({ type: 'message-end', delta: { error: 'internal error', finish_reason: 'ERROR' } });
     expect(chunks).toEqual([{ error: { message: 'internal error', type: 'upstream_error', code: null } }]);
   });
 
   it('bills billed_units, and tokens only when no billed count is given', () => {
-    expect(readCohereUsage({ billed_units: { input_tokens: 5, output_tokens: 26 }, tokens: { input_tokens: 71, output_tokens: 26 } })).toEqual({ promptTokens: 5, completionTokens: 26 });
-    expect(readCohereUsage({ tokens: { input_tokens: 71, output_tokens: 26 } })).toEqual({ promptTokens: 71, completionTokens: 26 });
-    expect(readCohereUsage({ billed_units: { search_units: 1 } })).toBeUndefined();
+    expect(cohere.readCohereUsage({ billed_units: { input_tokens: 5, output_tokens: 26 }, tokens: { input_tokens: 71, output_tokens: 26 } })).toEqual({ promptTokens: 5, completionTokens: 26 });
+    expect(cohere.readCohereUsage({ tokens: { input_tokens: 71, output_tokens: 26 } })).toEqual({ promptTokens: 71, completionTokens: 26 });
+    expect(cohere.readCohereUsage({ billed_units: { search_units: 1 } })).toBeUndefined();
     // Rerank: search units are no tokens; input tokens when given (Xinference reports its output as the input again).
-    expect(readRerankMeta({ billed_units: { search_units: 1 } })).toBeUndefined();
-    expect(readRerankMeta({ tokens: { input_tokens: 24, output_tokens: 24 } })).toEqual({ promptTokens: 24, completionTokens: 0 });
+    expect(cohere.readRerankMeta({ billed_units: { search_units: 1 } })).toBeUndefined();
+    expect(cohere.readRerankMeta({ tokens: { input_tokens: 24, output_tokens: 24 } })).toEqual({ promptTokens: 24, completionTokens: 0 });
   });
 
   it('reads the text of answers and events for local counting', () => {
-    expect(readCohereAnswer(json('cohere-chat-text.response.json'))).toEqual({ usage: { promptTokens: 5, completionTokens: 26 }, text: 'Short answer.Sunny, 21 °C.' });
-    expect(readCohereAnswer(json('cohere-chat.response.json')).text).toBe(`I will look up tomorrow's weather in Paris.{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\",\\"day\\":\\"tomorrow\\"}"}`);
-    expect(readCohereAnswer({ type: 'content-delta', delta: { message: { content: { text: 'Hi' } } } })).toEqual({ text: 'Hi' });
-    expect(readCohereAnswer(json('cohere-embed.response.json'))).toEqual({ usage: { promptTokens: 2, completionTokens: 0 }, text: '' });
+    expect(cohere.readCohereAnswer(json('cohere-chat-text.response.json'))).toEqual({ usage: { promptTokens: 5, completionTokens: 26 }, text: 'Short answer.Sunny, 21 °C.' });
+    expect(cohere.readCohereAnswer(json('cohere-chat.response.json')).text).toBe(`I will look up tomorrow's weather in Paris.{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\",\\"day\\":\\"tomorrow\\"}"}`);
+    expect(cohere.readCohereAnswer({ type: 'content-delta', delta: { message: { content: { text: 'Hi' } } } })).toEqual({ text: 'Hi' });
+    expect(cohere.readCohereAnswer(json('cohere-embed.response.json'))).toEqual({ usage: { promptTokens: 2, completionTokens: 0 }, text: '' });
   });
 });
 
 describe('embeddings and rerank', () => {
   it('converts an OpenAI embeddings request and the float vectors back', () => {
-    expect(cohereEmbedFromOpenAI(json('openai-embeddings.request.json'), 'embed-v4.0')).toEqual(json('cohere-embed.request.json'));
-    expect(cohereEmbedFromOpenAI({ input: 'one', input_type: 'search_query' }, 'embed-v4.0')).toMatchObject({ texts: ['one'], input_type: 'search_query' });
-    expect(openAIEmbeddingsFromCohere(json('cohere-embed.response.json'), 'embed-v4.0')).toEqual(json('openai-embeddings.response.json'));
+    expect(cohere.cohereEmbedFromOpenAI(json('openai-embeddings.request.json'), 'embed-v4.0')).toEqual(json('cohere-embed.request.json'));
+    expect(cohere.cohereEmbedFromOpenAI({ input: 'one', input_type: 'search_query' }, 'embed-v4.0')).toMatchObject({ texts: ['one'], input_type: 'search_query' });
+    expect(cohere.openAIEmbeddingsFromCohere(json('cohere-embed.response.json'), 'embed-v4.0')).toEqual(json('openai-embeddings.response.json'));
   });
 
   it('refuses token arrays, which Cohere cannot embed, as the request’s fault', () => {
-    expect(() => cohereEmbedFromOpenAI({ input: [[1, 2, 3]] }, 'embed-v4.0')).toThrow(RelayError);
+    expect(() => cohere.cohereEmbedFromOpenAI({ input: [[1, 2, 3]] }, 'embed-v4.0')).toThrow(RelayError);
   });
 
   it('converts a rerank request (documents as strings) and puts the documents back into the results', () => {
     const request = json('rerank.request.json');
-    expect(cohereRerankFromClient(request, 'rerank-v3.5')).toEqual(json('cohere-rerank.request.json'));
-    expect(rerankAnswerFromCohere(json('cohere-rerank.response.json'), rerankDocumentTexts(request.documents))).toEqual(json('rerank.response.json'));
+    expect(cohere.cohereRerankFromClient(request, 'rerank-v3.5')).toEqual(json('cohere-rerank.request.json'));
+    expect(cohere.rerankAnswerFromCohere(json('cohere-rerank.response.json'), cohere.rerankDocumentTexts(request.documents))).toEqual(json('rerank.response.json'));
   });
 
   it('keeps each attempt’s documents apart, and returns none when the client turned them off', async () => {

@@ -168,15 +168,11 @@ export function openAIChatFromCohere(answer: JsonObject, model: string): JsonObj
   const out: JsonObject = { role: 'assistant', content: text || (toolCalls.length > 0 ? null : '') };
   if (reasoning) out.reasoning_content = reasoning;
   if (toolCalls.length > 0) out.tool_calls = toolCalls;
+  const choice = { index: 0, message: out, finish_reason: finishReason(answer.finish_reason, toolCalls.length > 0) };
+  const completion: JsonObject = { id: typeof answer.id === 'string' ? answer.id : 'chatcmpl-cohere', object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices: [choice] };
   const usage = openAIUsageOf(readCohereUsage(answer.usage));
-  return {
-    id: typeof answer.id === 'string' ? answer.id : 'chatcmpl-cohere',
-    object: 'chat.completion',
-    created: Math.floor(Date.now() / 1000),
-    model,
-    choices: [{ index: 0, message: out, finish_reason: finishReason(answer.finish_reason, toolCalls.length > 0) }],
-    ...(usage ? { usage } : {}),
-  };
+  if (usage) completion.usage = usage;
+  return completion;
 }
 
 /** The usage and generated text of any Cohere answer (chat, embed, rerank) or chat stream event. */

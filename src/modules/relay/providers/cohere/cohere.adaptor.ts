@@ -3,6 +3,7 @@ import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { RelayEndpoint } from '../../relay-endpoints';
 import type { AnswerReading, JsonObject, ModelListing, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { ConvertedBearerAdaptor } from '../converted-bearer';
 import { SseJsonDecoder } from '../sse-decoder';
 import type { UsageMeter } from '../usage';
 import {
@@ -27,7 +28,7 @@ const PATHS: Partial<Record<RelayEndpoint, string>> = { chat: '/v2/chat', embedd
  * in the catalogue row, so both disable the channel.
  */
 @Injectable()
-export class CohereAdaptor implements NativeAdaptor, ModelListing {
+export class CohereAdaptor extends ConvertedBearerAdaptor implements NativeAdaptor, ModelListing {
   readonly channelTypes = [CHANNEL_TYPE.COHERE];
   readonly format = 'cohere';
   readonly streamUsageMarker = /"message-end"/;
@@ -41,20 +42,6 @@ export class CohereAdaptor implements NativeAdaptor, ModelListing {
   buildUrl(target: UpstreamTarget): URL | undefined {
     const path = PATHS[target.endpoint];
     return path ? new URL(`${baseUrl(target.channel)}${path}`) : undefined;
-  }
-
-  buildHeaders(target: UpstreamTarget): Record<string, string> {
-    return { authorization: `Bearer ${target.key}` };
-  }
-
-  /** Never called with a client's own body: no client format is Cohere's. */
-  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
-    body.model = target.upstreamModel;
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -75,14 +62,6 @@ export class CohereAdaptor implements NativeAdaptor, ModelListing {
     if (target.endpoint === 'embeddings') return openAIEmbeddingsFromCohere(answer, target.upstreamModel);
     if (target.endpoint === 'rerank') return rerankAnswerFromCohere(answer, this.rerankDocuments.get(target));
     return openAIChatFromCohere(answer, target.upstreamModel);
-  }
-
-  parseStreamEvent(data: string): AnswerReading | undefined {
-    try {
-      return readCohereAnswer(JSON.parse(data));
-    } catch {
-      return undefined;
-    }
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { AnswerReading, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import { ConvertedBearerAdaptor } from '../converted-bearer';
 import { embeddingTexts } from '../embedding-input';
 import { readUsage } from '../openai-compatible/openai-compatible.adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
@@ -20,27 +21,13 @@ const M3E_MODELS: readonly string[] = ['m3e-small', 'm3e-base', 'm3e-large'];
  * `total_tokens` is the tokenizer's count, which is what is billed.
  */
 @Injectable()
-export class M3eAdaptor implements NativeAdaptor, KnownModels {
+export class M3eAdaptor extends ConvertedBearerAdaptor implements NativeAdaptor, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.MOKAAI];
   readonly format = 'm3e';
   readonly streamUsageMarker = /"usage"/;
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     return target.endpoint === 'embeddings' ? new URL(`${baseUrl(target.channel)}/v1/embeddings`) : undefined;
-  }
-
-  buildHeaders(target: UpstreamTarget): Record<string, string> {
-    return { authorization: `Bearer ${target.key}` };
-  }
-
-  /** Never called with a client's own body: every request converts. */
-  fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
-    body.model = target.upstreamModel;
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
   }
 
   /** Only what the servers read: the model and the texts as a list. */
@@ -65,10 +52,6 @@ export class M3eAdaptor implements NativeAdaptor, KnownModels {
   }
 
   /** M3E servers do not stream. */
-  parseStreamEvent(): AnswerReading | undefined {
-    return undefined;
-  }
-
   createStreamDecoder(): StreamDecoder {
     return new SseJsonDecoder(() => []);
   }
