@@ -44,13 +44,14 @@ export class CohereAdaptor extends ConvertedBearerAdaptor implements NativeAdapt
     return path ? new URL(`${baseUrl(target.channel)}${path}`) : undefined;
   }
 
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    if (target.endpoint === 'embeddings') return Promise.resolve(cohereEmbedFromOpenAI(body, target.upstreamModel));
+  /** Async so that a refused input (token arrays to embed) rejects, as the contract's callers expect. */
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    if (target.endpoint === 'embeddings') return cohereEmbedFromOpenAI(body, target.upstreamModel);
     if (target.endpoint === 'rerank') {
       if (body.return_documents !== false) this.rerankDocuments.set(target, rerankDocumentTexts(body.documents));
-      return Promise.resolve(cohereRerankFromClient(body, target.upstreamModel));
+      return cohereRerankFromClient(body, target.upstreamModel);
     }
-    return Promise.resolve(cohereChatFromOpenAI(body, target.upstreamModel));
+    return cohereChatFromOpenAI(body, target.upstreamModel);
   }
 
   parseResponse(body: unknown): AnswerReading {

@@ -30,9 +30,9 @@ export class M3eAdaptor extends ConvertedBearerAdaptor implements NativeAdaptor,
     return target.endpoint === 'embeddings' ? new URL(`${baseUrl(target.channel)}/v1/embeddings`) : undefined;
   }
 
-  /** Only what the servers read: the model and the texts as a list. */
-  convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
-    return Promise.resolve({ model: target.upstreamModel, input: embeddingTexts(body.input) });
+  /** Only what the servers read: the model and the texts as a list (a refused input rejects). */
+  async convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    return { model: target.upstreamModel, input: embeddingTexts(body.input) };
   }
 
   parseResponse(body: unknown): AnswerReading {
