@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { CHANNEL_TYPE } from '../src/modules/channels/channel-types';
@@ -126,6 +127,21 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
     expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 11, completion_tokens: 7 });
   });
 
+  it('serves the Anthropic client’s Messages through Cohere, whole and streamed', async () => {
+    const anthropic = new Anthropic({ apiKey: bed.token.apiKey, baseURL: bed.app.baseUrl, maxRetries: 0 });
+    const message = await anthropic.messages.create({ model: 'command-test', max_tokens: 100, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
+    expect(message.content).toEqual([{ type: 'text', text: COHERE_REPLY_TEXT }]);
+    expect(message.usage).toMatchObject({ input_tokens: 11, output_tokens: 7 });
+    expect(cohere.requests[0].body).toMatchObject({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }], max_tokens: 100 });
+
+    const stream = anthropic.messages.stream({ model: 'command-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+    let text = '';
+    stream.on('text', (delta) => (text += delta));
+    expect((await stream.finalMessage()).usage).toMatchObject({ input_tokens: 11, output_tokens: 7 });
+    expect(text).toBe(COHERE_REPLY_TEXT);
+    expect(await lastLog()).toMatchObject({ quota: CHAT_QUOTA, prompt_tokens: 11, completion_tokens: 7 });
+  });
+
   it('embeds through /v2/embed for the OpenAI SDK (base64 by default, floats on request), billed from billed_units', async () => {
     const result = await bed.openai.embeddings.create({ model: 'embed-test', input: ['one', 'two'] });
     expect(result.data.map((entry) => entry.embedding)).toEqual([[0, 0.5, -0.25], [1, 0.5, -0.25]]);
@@ -155,9 +171,12 @@ describe('relay: Cohere channels (type 34), v2 API', () => {
     expectNoSecret(text);
   });
 
-  it('lists models from /v1/models', async () => {
+  it('tests the channel with a chat and lists models from /v1/models', async () => {
+    const probe = await bed.seed.createChannel({ name: 'cohere-probe', type: CHANNEL_TYPE.COHERE, base_url: `${cohere.url}/v2`, models: 'command-probe', key: COHERE_KEY });
+    expect((await bed.root.get(`/api/channel/test/${probe}`).expect(200)).body).toMatchObject({ success: true });
+    expect(cohere.requests[0]).toMatchObject({ path: '/v2/chat', body: { model: 'command-probe', max_tokens: 16 } });
     expect((await bed.root.get(`/api/channel/fetch_models/${channelId}`).expect(200)).body.data).toEqual(['command-a-03-2025', 'embed-v4.0']);
-    expect(cohere.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models?page_size=1000' });
+    expect(cohere.requests[1]).toMatchObject({ method: 'GET', path: '/v1/models?page_size=1000' });
   });
 
   it('disables a channel on Cohere’s 401 (invalid api token) and 402 (billing limit), never showing the key', async () => {
