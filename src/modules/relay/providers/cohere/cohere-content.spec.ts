@@ -45,6 +45,12 @@ describe('OpenAI chat → Cohere v2 chat', () => {
       max_tokens: 50,
     });
     expect(cohere.cohereChatFromOpenAI({ messages: [], response_format: { type: 'json_object' }, tool_choice: 'auto' }, MODEL)).toEqual({ model: MODEL, messages: [], response_format: { type: 'json_object' } });
+    // Words beside tool calls (a Claude client's history) go up as the plan; a plain assistant turn as content.
+    const calls = [{ id: 'c1', type: 'function', function: { name: 'a', arguments: '{}' } }];
+    expect(cohere.cohereChatFromOpenAI({ messages: [{ role: 'assistant', content: 'Let me check.', tool_calls: calls }, { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }] }, MODEL).messages).toEqual([
+      { role: 'assistant', tool_calls: calls, tool_plan: 'Let me check.' },
+      { role: 'assistant', content: 'Done.' },
+    ]);
   });
 });
 

@@ -66,17 +66,12 @@ function cohereMessage(message: JsonObject): JsonObject {
     case 'developer':
       return { role: 'system', content: textOf(message.content) };
     case 'assistant': {
-      const out: JsonObject = { role: 'assistant' };
       const text = textOf(message.content);
-      if (text) out.content = text;
-      if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
-        out.tool_calls = (message.tool_calls as JsonObject[]).map((call) => {
-          const fn = isObject(call.function) ? call.function : {};
-          return { id: call.id, type: 'function', function: { name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '{}' } };
-        });
-        // The plan is what the model wrote before calling (given back to us as reasoning).
-        if (typeof message.reasoning_content === 'string' && message.reasoning_content) out.tool_plan = message.reasoning_content;
-      }
+      if (!Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return { role: 'assistant', content: text };
+      const out: JsonObject = { role: 'assistant', tool_calls: (message.tool_calls as unknown[]).filter(isObject).map(openAIToolCall) };
+      // A turn that calls tools carries its words as the plan: what the model wrote before calling (given to clients as reasoning).
+      const plan = typeof message.reasoning_content === 'string' && message.reasoning_content ? message.reasoning_content : text;
+      if (plan) out.tool_plan = plan;
       return out;
     }
     case 'tool':
