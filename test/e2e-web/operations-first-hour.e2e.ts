@@ -126,6 +126,16 @@ describe('operations console: the first hour', () => {
     await expectToast(page, 'info', '该服务商没有模型列表接口，以下是网关已知它提供的模型');
     await drawer.getByRole('button', { name: '清除所有模型' }).click();
     await keyFile.fill('');
+    // The newer providers explain their keys and "other" fields from the catalogue too; a retired type is not offered.
+    await drawer.getByTestId('channel-type').click();
+    expect(await page.getByRole('option', { name: 'PaLM2' }).count()).toBe(0);
+    await page.getByRole('option', { name: 'Tencent Hunyuan' }).click();
+    await drawer.getByTestId('channel-key').fill('1250000000|AKIDexample|secret');
+    await drawer.getByText('密钥格式：AppId|SecretId|SecretKey — 腾讯云账号的 AppId、SecretId 与 SecretKey，用 | 连接').waitFor();
+    await drawer.getByTestId('channel-key').fill('');
+    await drawer.getByTestId('channel-type').click();
+    await page.getByRole('option', { name: 'Cloudflare' }).click();
+    await drawer.getByText('Cloudflare 控制台地址中的账户 ID，必填').waitFor();
     await drawer.getByTestId('channel-type').click();
     await page.getByRole('option', { name: 'OpenAI', exact: true }).click();
   });

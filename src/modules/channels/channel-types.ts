@@ -209,11 +209,22 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   { type: CHANNEL_TYPE.PERPLEXITY, name: 'Perplexity', servedBy: 'openai-compatible', keyFormat: 'pplx-…', defaultBaseUrl: 'https://api.perplexity.ai', capabilities: CHAT, modelPrefixes: ['sonar', 'r1-1776'], streamUsage: false, apiPath: '' },
   { type: CHANNEL_TYPE.LINGYIWANWU, name: '01.AI', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT, modelPrefixes: ['yi-'], streamUsage: false },
   { type: CHANNEL_TYPE.AWS, name: 'AWS Claude', servedBy: 'native', keyFormat: 'AK|SK|region', keyHint: 'aws_credentials', defaultBaseUrl: '', capabilities: CHAT, modelPrefixes: CLAUDE_MODELS },
-  { type: CHANNEL_TYPE.COHERE, name: 'Cohere', servedBy: 'unserved', keyFormat: 'API key', defaultBaseUrl: 'https://api.cohere.com', capabilities: ['chat', 'embeddings', 'rerank'], modelPrefixes: ['command', 'embed-', 'rerank-', 'c4ai-'] },
+  {
+    type: CHANNEL_TYPE.COHERE,
+    name: 'Cohere',
+    servedBy: 'native',
+    keyFormat: 'API key',
+    defaultBaseUrl: 'https://api.cohere.com',
+    capabilities: ['chat', 'embeddings', 'rerank'],
+    modelPrefixes: ['command', 'embed-', 'rerank-', 'c4ai-'],
+    // 402: the account reached its billing limit.
+    brokenKeyStatuses: [402],
+  },
   { type: CHANNEL_TYPE.MINIMAX, name: 'MiniMax', servedBy: 'native', keyFormat: 'API key', defaultBaseUrl: 'https://api.minimaxi.com', capabilities: OPENAI_CHAT, modelPrefixes: ['abab', 'minimax', 'embo-'] },
   { type: CHANNEL_TYPE.SUNO, name: 'Suno', servedBy: 'suno', keyFormat: 'the Suno API server’s key', defaultBaseUrl: '', capabilities: [], modelPrefixes: ['suno_'] },
   { type: CHANNEL_TYPE.DIFY, name: 'Dify', servedBy: 'native', keyFormat: 'app-… (the app’s API key)', keyHint: 'dify_app_key', defaultBaseUrl: 'https://api.dify.ai', capabilities: CHAT, modelPrefixes: [] },
-  { type: CHANNEL_TYPE.JINA, name: 'Jina', servedBy: 'openai-compatible', keyFormat: 'jina_…', defaultBaseUrl: 'https://api.jina.ai', capabilities: ['embeddings', 'rerank'], modelPrefixes: ['jina'], streamUsage: false },
+  // 402: the account's token balance is spent.
+  { type: CHANNEL_TYPE.JINA, name: 'Jina', servedBy: 'native', keyFormat: 'jina_…', defaultBaseUrl: 'https://api.jina.ai', capabilities: ['embeddings', 'rerank'], modelPrefixes: ['jina'], brokenKeyStatuses: [402] },
   {
     type: CHANNEL_TYPE.CLOUDFLARE,
     name: 'Cloudflare',
@@ -244,7 +255,8 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   },
   { type: CHANNEL_TYPE.MISTRAL, name: 'Mistral', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT, modelPrefixes: ['mistral', 'open-mistral', 'codestral', 'pixtral', 'ministral'], streamUsage: false },
   { type: CHANNEL_TYPE.DEEPSEEK, name: 'DeepSeek', servedBy: 'openai-compatible', keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT, modelPrefixes: ['deepseek'], streamUsage: true, balance: { currency: 'CNY' } },
-  { type: CHANNEL_TYPE.MOKAAI, name: 'MokaAI M3E', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.moka.ai', capabilities: ['embeddings'], modelPrefixes: ['m3e'], streamUsage: false },
+  // M3E is an open model without a hosted API: the channel points at the operator's own server.
+  { type: CHANNEL_TYPE.MOKAAI, name: 'MokaAI M3E', servedBy: 'native', keyFormat: 'the M3E server’s key (sk-…)', defaultBaseUrl: '', capabilities: ['embeddings'], modelPrefixes: ['m3e'] },
   // Ark: an endpoint id (ep-…) is given as the model, usually through the channel's model mapping.
   {
     type: CHANNEL_TYPE.VOLCENGINE,

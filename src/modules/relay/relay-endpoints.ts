@@ -1,3 +1,5 @@
+import type { ProviderCapability } from '../channels/channel-types';
+
 /** The OpenAI API surface the relay serves, by path. */
 export type RelayEndpoint =
   | 'chat'
@@ -47,4 +49,23 @@ export const CLAUDE_MESSAGES_SPEC: EndpointSpec = { endpoint: 'chat', path: '/me
 
 export function endpointSpec(endpoint: RelayEndpoint): EndpointSpec {
   return BY_ENDPOINT.get(endpoint) as EndpointSpec;
+}
+
+/** The catalogue capability a channel type needs to serve each endpoint. */
+const ENDPOINT_CAPABILITY: Readonly<Record<RelayEndpoint, ProviderCapability>> = {
+  chat: 'chat',
+  completions: 'chat',
+  moderations: 'chat',
+  embeddings: 'embeddings',
+  images: 'images',
+  image_edits: 'images',
+  audio_speech: 'audio',
+  audio_transcription: 'audio',
+  audio_translation: 'audio',
+  rerank: 'rerank',
+  responses: 'responses',
+};
+
+export function endpointCapability(endpoint: RelayEndpoint): ProviderCapability {
+  return ENDPOINT_CAPABILITY[endpoint];
 }

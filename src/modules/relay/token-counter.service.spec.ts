@@ -1,3 +1,4 @@
+import { estimatePromptTokens } from './token-counter';
 import { TokenCounterService } from './token-counter.service';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -17,6 +18,14 @@ describe('TokenCounterService (worker thread)', () => {
     const body = { messages: [{ role: 'user', content: 'hello <|endoftext|>' }] };
     const expected = 3 + 3 + countTokens('user', {}) + countTokens('hello <|endoftext|>', { disallowedSpecial: new Set() });
     expect(await counter.countPrompt('chat', 'gpt-4o', body)).toBe(expected);
+  });
+
+  it('counts a rerank prompt as its query and every document, strings and Jina’s or Cohere’s {text} alike, for the bill and the hold', async () => {
+    const body = { query: 'capital of France', documents: ['Berlin is in Germany', { text: 'Paris is the capital of France' }] };
+    const count = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
+    expect(await counter.countPrompt('rerank', 'rerank-v3.5', body)).toBe(count('capital of France') + count('Berlin is in Germany\nParis is the capital of France'));
+    // The hold's estimate: a token per three bytes of each text.
+    expect(estimatePromptTokens('rerank', body)).toBe(Math.ceil(17 / 3) + Math.ceil(51 / 3));
   });
 
   it('extrapolates past its cap instead of counting a huge text whole', async () => {

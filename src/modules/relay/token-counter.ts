@@ -26,10 +26,18 @@ function contentText(content: unknown): string {
   return text;
 }
 
+/** A prompt, input or query: a string, or a list of strings, `{text}` items (rerank documents, Jina's inputs) and messages. */
 function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? item : contentText((item as JsonObject | null)?.content ?? item))).join('\n');
+  if (Array.isArray(value)) return value.map(itemText).join('\n');
   return '';
+}
+
+function itemText(item: unknown): string {
+  if (typeof item === 'string') return item;
+  if (typeof item !== 'object' || item === null) return '';
+  const { text, content } = item as JsonObject;
+  return typeof text === 'string' ? text : contentText(content ?? item);
 }
 
 /** The prompt's texts as the model sees them, and how many chat messages frame them. */

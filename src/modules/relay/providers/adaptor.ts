@@ -13,7 +13,7 @@ export type JsonObject = Record<string, unknown>;
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
  * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
- * `zhipu`, `dashscope`, `xunfei`, `tencent`, `replicate`, …), even OpenAI-shaped ones that report
+ * `zhipu`, `dashscope`, `xunfei`, `tencent`, `cohere`, `replicate`, …), even OpenAI-shaped ones that report
  * errors inside 2xx answers and streams (MiniMax, FastGPT): requests to them always convert, and
  * their answers are always read and translated, never passed through.
  */
@@ -32,7 +32,9 @@ export type WireFormat =
   | 'minimax'
   | 'fastgpt'
   | 'dify'
-  | 'coze';
+  | 'coze'
+  | 'cohere'
+  | 'm3e';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {

@@ -7,17 +7,20 @@ import { BaiduAdaptor } from './baidu/baidu.adaptor';
 import { BaiduTokenService } from './baidu/baidu-token.service';
 import { BedrockAdaptor } from './bedrock/bedrock.adaptor';
 import { ClaudeSettings } from './claude/claude-settings';
+import { CohereAdaptor } from './cohere/cohere.adaptor';
 import { CozeAdaptor } from './coze/coze.adaptor';
 import { DifyAdaptor } from './dify/dify.adaptor';
 import { FastGPTAdaptor } from './fastgpt/fastgpt.adaptor';
-import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { GeminiSettings } from './gemini/gemini-settings';
+import { GeminiAdaptor } from './gemini/gemini.adaptor';
 import { ImageFetcherService } from './image-fetcher.service';
+import { JinaAdaptor } from './jina/jina.adaptor';
+import { M3eAdaptor } from './m3e/m3e.adaptor';
 import { MiniMaxAdaptor } from './minimax/minimax.adaptor';
 import { ReplicateAdaptor } from './replicate/replicate.adaptor';
 import { TencentAdaptor } from './tencent/tencent.adaptor';
-import { VertexTokenService } from './vertex/vertex-token.service';
 import { VertexAdaptor } from './vertex/vertex.adaptor';
+import { VertexTokenService } from './vertex/vertex-token.service';
 import { XunfeiAdaptor } from './xunfei/xunfei.adaptor';
 import { ZhipuTokenService } from './zhipu/zhipu-token.service';
 import { ZhipuV4Adaptor } from './zhipu/zhipu-v4.adaptor';
@@ -45,6 +48,9 @@ export const NATIVE_ADAPTORS: readonly Type<NativeAdaptor>[] = [
   AliAdaptor,
   XunfeiAdaptor,
   TencentAdaptor,
+  CohereAdaptor,
+  JinaAdaptor,
+  M3eAdaptor,
 ];
 
 /** The services the native adaptors use (settings, token caches, image fetching), for the relay module to provide. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { channelTypeRow } from '../../channels/channel-types';
 import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
@@ -8,6 +9,7 @@ import { pickChannel } from '../channel-selector';
 import { answerErrorText, hasOwnTransport, readsErrorAnswers, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { RelayError } from '../relay-error';
+import { endpointCapability } from '../relay-endpoints';
 import { withMembers } from '../request-body';
 import { attemptsAllowed } from '../retry-policy';
 import { mappedStatus, upstreamFailure } from '../upstream-error';
@@ -37,17 +39,31 @@ export class RelayDispatchStage {
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
     const attempts = attemptsAllowed(this.options.get('RetryTimes'));
+    const capability = endpointCapability(request.route.spec.endpoint);
+    // Channels tried, and channels of a type that does not offer the endpoint (a rerank on a chat-only type): those are passed over without spending an attempt.
+    const passed = new Set(request.tried);
+    let passedUnoffered = false;
     let lastError: RelayError | undefined;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      const channel = pickChannel(request.tiers, new Set(request.tried));
+    for (let attempt = 0; attempt < attempts; ) {
+      const channel = pickChannel(request.tiers, passed);
       if (!channel) break;
+      passed.add(channel.id);
+      if (!channelTypeRow(channel.type)?.capabilities.includes(capability)) {
+        passedUnoffered = true;
+        continue;
+      }
+      attempt++;
       request.tried.push(channel.id);
       const result = await this.attempt(request, channel, response);
       if (result.ok) return result.delivery;
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
       if (lastError.skipRetry || request.clientGone()) break;
     }
-    throw lastError ?? new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
+    if (lastError) throw lastError;
+    if (passedUnoffered && request.tried.length === 0) {
+      throw new RelayError('invalid_request', `No channel serving the model ${request.model} in group ${request.caller.group} offers ${request.route.spec.path}`, 400);
+    }
+    throw new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
   }
 
   private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse): Promise<AttemptResult> {

@@ -1,9 +1,10 @@
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { ChannelTypeRow, ProviderCapability } from '../../../channels/channel-types';
+import type { ChannelTypeRow } from '../../../channels/channel-types';
 import { openAIUsageOf } from '../../formats/openai.format';
-import { endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
+import { endpointCapability, endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
 import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
+import { readRerankMeta } from '../cohere/cohere-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
 import { topLevelUsage } from './usage-at-end';
@@ -37,7 +38,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
 
   /** The URL of an endpoint on a channel, or null when the type does not offer it (the catalogue row's capabilities). */
   private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint): URL | null {
-    if (!this.provider.capabilities.includes(ENDPOINT_CAPABILITY[endpoint])) return null;
+    if (!this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
     return new URL(`${this.apiRoot(channel)}${endpointSpec(endpoint).path}`);
   }
 
@@ -78,7 +79,9 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   parseResponse(body: unknown): AnswerReading {
     if (typeof body !== 'object' || body === null) return { text: '' };
     const answer = body as JsonObject;
-    return { usage: readUsage(answer.usage), text: openAIAnswerText(answer) };
+    // Rerank servers of Cohere's shape (Xinference) report usage in `meta`, not `usage`.
+    const usage = readUsage(answer.usage) ?? (Array.isArray(answer.results) ? readRerankMeta(answer.meta) : undefined);
+    return { usage, text: openAIAnswerText(answer) };
   }
 
   toOpenAIResponse(body: unknown): JsonObject {
@@ -141,21 +144,6 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return apiPath && base.endsWith(apiPath) ? base.slice(0, -apiPath.length) : base;
   }
 }
-
-/** The catalogue capability an endpoint needs. */
-const ENDPOINT_CAPABILITY: Readonly<Record<RelayEndpoint, ProviderCapability>> = {
-  chat: 'chat',
-  completions: 'chat',
-  moderations: 'chat',
-  embeddings: 'embeddings',
-  images: 'images',
-  image_edits: 'images',
-  audio_speech: 'audio',
-  audio_transcription: 'audio',
-  audio_translation: 'audio',
-  rerank: 'rerank',
-  responses: 'responses',
-};
 
 const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
