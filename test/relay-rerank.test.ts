@@ -77,6 +77,14 @@ describe('relay: POST /v1/rerank through Jina, Cohere and Xinference channels', 
     expect(answer.text).not.toContain(JINA_KEY);
   });
 
+  it('tests an embeddings-only channel (Jina, M3E) with an embeddings request, since it has no chat', async () => {
+    for (const [name, mock, model] of [['jina', jina, 'jina-embeddings'], ['m3e', m3e, 'm3e-base']] as const) {
+      const tested = await bed.root.get(`/api/channel/test/${ids[name]}?model=${model}`);
+      expect({ name, success: tested.body.success, message: tested.body.message }).toEqual({ name, success: true, message: expect.any(String) });
+      expect(mock.requests.at(-1)?.path).toMatch(/\/v1\/embeddings$/);
+    }
+  });
+
   it('bills a model priced per request at its ModelPrice, whatever the tokens', async () => {
     expect((await rerank({ model: 'rerank-fixed', query: QUERY, documents: DOCUMENTS })).status).toBe(200);
     expect((await lastLog()).quota).toBe(1000);

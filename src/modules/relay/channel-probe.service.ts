@@ -1,17 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { runLimited } from '../../common/jobs/run-limited';
-import { channelKeys } from '../channels/channel-types';
+import { channelKeys, channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
-import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
+import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
+import type { RelayEndpoint } from './relay-endpoints';
 import { RelayError } from './relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
-import { refusalToAppError } from '../outbound/outbound-guard.service';
-import { outboundRefusal } from '../outbound/outbound-guard.service';
+import { outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.service';
 import { UpstreamClientService } from './upstream-client.service';
 
 export interface ProbeResult {
@@ -89,19 +89,23 @@ export class ChannelProbeService {
     void this.testAll().catch((error: Error) => this.logger.warn(`testing all channels failed: ${error.message}`));
   }
 
-  /** Sends one short chat request through the channel's adaptor; records its response time when it passes. */
+  /**
+   * Sends one short request through the channel's adaptor (a chat, or for a type without chat
+   * its embeddings or rerank, as the catalogue row offers); records its response time when it passes.
+   */
   private async probe(channel: RelayChannel, model: string | undefined, timeoutMs: number): Promise<ProbeOutcome> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) throw new AppError('relay.channel_type_unsupported');
     const testModel = model?.trim() || channel.testModel || channel.models[0] || DEFAULT_TEST_MODEL;
-    const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: 'chat', upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
+    const probeRequest = probeRequestFor(channel.type, testModel);
+    const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: probeRequest.endpoint, upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
     const started = performance.now();
     let status = 0;
     let text = '';
     try {
       const url = adaptor.buildUrl(target);
       if (!url) throw new AppError('relay.channel_type_unsupported');
-      const body = JSON.stringify(await adaptor.convertRequest(target, { model: testModel, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }));
+      const body = JSON.stringify(await adaptor.convertRequest(target, probeRequest.body));
       const headers = await adaptor.buildHeaders(target, { url, body });
       const call = { url, method: 'POST' as const, headers: { ...headers, 'content-type': 'application/json' }, body, headersTimeoutMs: timeoutMs, bodyTimeoutMs: timeoutMs };
       if (hasOwnTransport(adaptor)) {
@@ -193,6 +197,14 @@ export class ChannelProbeService {
     }
   }
 
+}
+
+/** The test request for a type: a short chat, or the endpoint an embeddings or rerank type offers instead. */
+function probeRequestFor(type: number, model: string): { endpoint: RelayEndpoint; body: JsonObject } {
+  const capabilities = channelTypeRow(type)?.capabilities ?? [];
+  if (!capabilities.includes('chat') && capabilities.includes('embeddings')) return { endpoint: 'embeddings', body: { model, input: ['hi'] } };
+  if (!capabilities.includes('chat') && capabilities.includes('rerank')) return { endpoint: 'rerank', body: { model, query: 'hi', documents: ['hi'] } };
+  return { endpoint: 'chat', body: { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 } };
 }
 
 /** A channel test's answer is short; past this it is cut (a transport of the adaptor's own answers like undici's). */
