@@ -1,3 +1,6 @@
+import { CHANNEL_TYPE } from '../../../channels/channel-types';
+import type { RelayChannel } from '../../caches/relay-channel';
+import { streamUrlOnChannelSite } from './replicate.adaptor';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { JsonObject } from '../adaptor';
@@ -107,5 +110,21 @@ describe("Replicate's output stream → OpenAI chunks", () => {
   it('turns an error event into an error chunk that fails the attempt before any output', () => {
     const chunks = decode(Buffer.from('event: error\ndata: {"detail": "Prediction interrupted; please retry (code: PA)"}\n\nevent: output\ndata: late\n\n'), 5);
     expect(chunks).toEqual([{ error: { message: 'Prediction interrupted; please retry (code: PA)', type: 'prediction_failed', code: 'prediction_failed', status: 502 } }]);
+  });
+});
+
+describe('where the key may follow a prediction’s stream URL', () => {
+  const channel = (baseUrl: string) => ({ type: CHANNEL_TYPE.REPLICATE, baseUrl }) as RelayChannel;
+
+  it('follows Replicate’s streaming host beside its API host, over https only', () => {
+    expect(streamUrlOnChannelSite(channel(''), 'https://streaming.api.replicate.com/v1/streams/abc')?.hostname).toBe('streaming.api.replicate.com');
+    expect(streamUrlOnChannelSite(channel('https://api.replicate.com'), 'http://streaming.api.replicate.com/v1/streams/abc')).toBeUndefined();
+  });
+
+  it('refuses any other site, a look-alike domain, and another port of an address', () => {
+    expect(streamUrlOnChannelSite(channel(''), 'https://streaming.evil.example/v1/streams/abc')).toBeUndefined();
+    expect(streamUrlOnChannelSite(channel(''), 'https://replicate.com.evil.example/x')).toBeUndefined();
+    expect(streamUrlOnChannelSite(channel('http://127.0.0.1:8080'), 'http://127.0.0.1:9090/stream')).toBeUndefined();
+    expect(streamUrlOnChannelSite(channel('http://127.0.0.1:8080'), 'http://127.0.0.1:8080/stream')?.port).toBe('8080');
   });
 });

@@ -95,9 +95,9 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
     const prediction = await readJson(created);
     if (!prediction) return errorAnswer(502, 'Replicate answered with invalid JSON', 'bad_response');
     if (!target.stream) return this.finished(target, request, prediction, deadline);
-    const streamUrl = sameOrigin(target.channel, (prediction.urls as JsonObject | undefined)?.stream);
+    const streamUrl = streamUrlOnChannelSite(target.channel, (prediction.urls as JsonObject | undefined)?.stream);
     if (!streamUrl) {
-      // No stream URL (a model without streaming), or one on another host, which is never called: the prediction is polled.
+      // No stream URL (a model without streaming), or one off the channel's site, which is never called: the prediction is polled.
       const answer = await this.finished(target, request, prediction, deadline);
       if (answer.statusCode !== 200) return answer;
       return bufferedAnswer(200, 'text/event-stream', Buffer.from(predictionAsStream((await readJson(answer)) ?? {})));
@@ -201,12 +201,22 @@ function predictionUrl(channel: RelayChannel, id: string): URL {
   return new URL(`${baseUrl(channel)}/v1/predictions/${encodeURIComponent(id)}`);
 }
 
-/** The URL when it is on the channel's own origin (scheme, host and port), else undefined. */
-function sameOrigin(channel: RelayChannel, value: unknown): URL | undefined {
+/**
+ * The stream URL when the key may travel to it, else undefined: on the channel's own origin, or,
+ * over https, on a host of the channel host's own domain (Replicate streams from
+ * `streaming.api.replicate.com` beside `api.replicate.com`). An IP address or a one-label parent
+ * domain allows the channel's origin alone.
+ */
+export function streamUrlOnChannelSite(channel: RelayChannel, value: unknown): URL | undefined {
   if (typeof value !== 'string') return undefined;
   try {
     const url = new URL(value);
-    return url.origin === new URL(baseUrl(channel)).origin ? url : undefined;
+    const base = new URL(baseUrl(channel));
+    if (url.origin === base.origin) return url;
+    const parent = base.hostname.split('.').slice(1).join('.');
+    const namedHost = !/^[\d.]+$/.test(base.hostname) && !base.hostname.includes(':');
+    const sameSite = namedHost && parent.includes('.') && url.hostname.endsWith(`.${parent}`);
+    return sameSite && url.protocol === 'https:' && base.protocol === 'https:' ? url : undefined;
   } catch {
     return undefined;
   }
