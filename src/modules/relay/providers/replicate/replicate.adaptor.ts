@@ -31,7 +31,7 @@ const POLL_INTERVAL_MS = 500;
  *   `processing` when Replicate stops waiting is polled on the channel's host until it finishes,
  *   within the relay timeout, else the attempt fails with 504 (and the prediction is cancelled);
  * - a stream is created, then its `urls.stream` followed with a second request, only when that
- *   URL is on the channel's own host (the key goes nowhere else), and the finished prediction is
+ *   URL is on the channel's site (`streamUrlOnChannelSite`: the key goes nowhere else), and the finished prediction is
  *   read for its metrics before the stream ends; otherwise the stream URL is never called and
  *   the prediction is polled instead, its output sent as one stream event.
  * Replicate's problem+json errors become OpenAI-shaped errors of the same status (402, no
