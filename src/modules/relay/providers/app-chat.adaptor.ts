@@ -1,6 +1,7 @@
 import { defaultBaseUrl } from '../../channels/channel-types';
 import type { RelayChannel } from '../caches/relay-channel';
-import type { AnswerReading, JsonObject, UpstreamTarget, WireFormat } from './adaptor';
+import type { AnswerReading, UpstreamTarget, WireFormat } from './adaptor';
+import { ConvertedBearerAdaptor } from './converted-bearer';
 
 /**
  * What the app platforms' adaptors share (Dify's apps, Coze's bots): one chat endpoint at a
@@ -8,7 +9,7 @@ import type { AnswerReading, JsonObject, UpstreamTarget, WireFormat } from './ad
  * body converts and every answer translates. The app decides the model; the request's model
  * name only routes (Coze's names the bot).
  */
-export abstract class AppChatAdaptor {
+export abstract class AppChatAdaptor extends ConvertedBearerAdaptor {
   abstract readonly format: WireFormat;
   /** The chat endpoint's path under the base URL (which may end in a pasted API version). */
   protected abstract readonly chatPath: string;
@@ -19,20 +20,7 @@ export abstract class AppChatAdaptor {
     return target.endpoint === 'chat' ? new URL(`${appBaseUrl(target.channel)}${this.chatPath}`) : undefined;
   }
 
-  buildHeaders(target: UpstreamTarget): Record<string, string> {
-    return { authorization: `Bearer ${target.key}` };
-  }
-
-  /** No client speaks the app's format: bodies always convert, so nothing is fitted. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
-  }
-
-  parseStreamEvent(data: string): AnswerReading | undefined {
+  override parseStreamEvent(data: string): AnswerReading | undefined {
     try {
       return this.parseResponse(JSON.parse(data));
     } catch {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../../../config/app-config';
+import { ConvertingAdaptor } from '../converting-adaptor';
 import type { UpstreamAnswer } from '../../../outbound/upstream-answer';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
@@ -41,7 +42,7 @@ function ernieEndpointOf(target: UpstreamTarget): ErnieEndpoint {
  * refuses (110/111) is renewed once and the call made again.
  */
 @Injectable()
-export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, KnownModels {
+export class BaiduAdaptor extends ConvertingAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.BAIDU];
   readonly format = 'baidu';
   readonly streamUsageMarker = /"usage"/;
@@ -50,7 +51,9 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
     private readonly tokens: BaiduTokenService,
     private readonly upstream: UpstreamClientService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+  ) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     const endpoint = ERNIE_ENDPOINTS[target.endpoint];
@@ -62,15 +65,6 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
   /** No header: the access token goes in the URL's query, added by `call`. */
   buildHeaders(): Record<string, string> {
     return {};
-  }
-
-  /** No client speaks ERNIE's format: every body is converted (convertRequest). */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -85,7 +79,7 @@ export class BaiduAdaptor implements NativeAdaptor, AnswerErrors, OwnTransport, 
     return ernieEndpointOf(target).answer(body as JsonObject, target.upstreamModel);
   }
 
-  parseStreamEvent(data: string): AnswerReading | undefined {
+  override parseStreamEvent(data: string): AnswerReading | undefined {
     const event = parseJson(data);
     return event === undefined ? undefined : readErnieAnswer(event);
   }

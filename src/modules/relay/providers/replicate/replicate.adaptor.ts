@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import { UpstreamAnswerReader, type UpstreamAnswer } from '../../../outbound/upstream-answer';
+import { ConvertingAdaptor } from '../converting-adaptor';
 import type { RelayChannel } from '../../caches/relay-channel';
 import { RelayError } from '../../relay-error';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
@@ -38,12 +39,14 @@ const POLL_INTERVAL_MS = 500;
  * credit, as `insufficient_quota`), so a bad key (401) or an empty account disables the channel.
  */
 @Injectable()
-export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
+export class ReplicateAdaptor extends ConvertingAdaptor implements NativeAdaptor, OwnTransport {
   readonly channelTypes = [CHANNEL_TYPE.REPLICATE];
   readonly format = 'replicate';
   readonly streamUsageMarker = /"metrics"/;
 
-  constructor(private readonly upstream: UpstreamClientService) {}
+  constructor(private readonly upstream: UpstreamClientService) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     if (target.endpoint !== 'chat' && target.endpoint !== 'images') return undefined;
@@ -58,15 +61,6 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
     return headers;
   }
 
-  /** No client speaks Replicate's format: bodies always convert. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
-  }
-
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     return Promise.resolve(predictionFromOpenAI(target.endpoint, body, predictionTarget(target.upstreamModel) ?? { path: '' }, target.stream));
   }
@@ -77,11 +71,6 @@ export class ReplicateAdaptor implements NativeAdaptor, OwnTransport {
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
     return openAIFromPrediction(target.endpoint, body as JsonObject, target.upstreamModel);
-  }
-
-  /** Only the gateway's own stream of a polled prediction carries usage (in its `done` event). */
-  parseStreamEvent(): AnswerReading | undefined {
-    return undefined;
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {

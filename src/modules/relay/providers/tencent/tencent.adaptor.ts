@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
+import { ConvertingAdaptor } from '../converting-adaptor';
 import type { RelayEndpoint } from '../../relay-endpoints';
 import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels, NativeAdaptor, OutgoingCall, StreamDecoder, UpstreamTarget } from '../adaptor';
 import { SseJsonDecoder } from '../sse-decoder';
@@ -32,7 +33,7 @@ const HUNYUAN_MODELS: readonly string[] = ['hunyuan-lite', 'hunyuan-standard', '
  * `Response.Error` (AnswerErrors); streams are SSE of the Response's members.
  */
 @Injectable()
-export class TencentAdaptor implements NativeAdaptor, AnswerErrors, KnownModels {
+export class TencentAdaptor extends ConvertingAdaptor implements NativeAdaptor, AnswerErrors, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.TENCENT];
   readonly format = 'tencent';
   readonly streamUsageMarker = /"Usage"/;
@@ -54,15 +55,6 @@ export class TencentAdaptor implements NativeAdaptor, AnswerErrors, KnownModels 
     };
   }
 
-  /** No client speaks Hunyuan's bodies: never called with a body of its own format. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
-  }
-
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
     if (target.endpoint === 'embeddings') return Promise.resolve(hunyuanEmbeddingsFromOpenAI(body));
     return Promise.resolve(hunyuanChatFromOpenAI(body, target.upstreamModel, target.stream));
@@ -81,7 +73,7 @@ export class TencentAdaptor implements NativeAdaptor, AnswerErrors, KnownModels 
     return openAIResponseFromHunyuan(body, target.upstreamModel);
   }
 
-  parseStreamEvent(data: string): AnswerReading | undefined {
+  override parseStreamEvent(data: string): AnswerReading | undefined {
     try {
       return readHunyuanAnswer(JSON.parse(data));
     } catch {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import { OutboundGuardService } from '../../../outbound/outbound-guard.service';
+import { ConvertingAdaptor } from '../converting-adaptor';
 import type { UpstreamAnswer } from '../../../outbound/upstream-answer';
 import type { UpstreamCall } from '../../upstream-client.service';
 import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
@@ -19,12 +20,14 @@ import { SPARK_KNOWN_MODELS, sparkVersion } from './spark-versions';
  * frame's header fail the attempt as their status would (AnswerErrors).
  */
 @Injectable()
-export class XunfeiAdaptor implements NativeAdaptor, OwnTransport, AnswerErrors, KnownModels {
+export class XunfeiAdaptor extends ConvertingAdaptor implements NativeAdaptor, OwnTransport, AnswerErrors, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.XUNFEI];
   readonly format = 'xunfei';
   readonly streamUsageMarker = /"usage"/;
 
-  constructor(private readonly guard: OutboundGuardService) {}
+  constructor(private readonly guard: OutboundGuardService) {
+    super();
+  }
 
   /** The unsigned WebSocket URL of the call's version (signed in `call`, where the date is taken). */
   buildUrl(target: UpstreamTarget): URL | undefined {
@@ -36,15 +39,6 @@ export class XunfeiAdaptor implements NativeAdaptor, OwnTransport, AnswerErrors,
   /** The signature travels in the URL, not in headers. */
   buildHeaders(): Record<string, string> {
     return {};
-  }
-
-  /** No client speaks Spark's frames: never called with a body of its own format. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -80,7 +74,7 @@ export class XunfeiAdaptor implements NativeAdaptor, OwnTransport, AnswerErrors,
     return openAIResponseFromSpark(body as JsonObject, target.upstreamModel);
   }
 
-  parseStreamEvent(data: string): AnswerReading | undefined {
+  override parseStreamEvent(data: string): AnswerReading | undefined {
     try {
       return readSparkAnswer(JSON.parse(data));
     } catch {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
+import { ConvertingAdaptor } from '../converting-adaptor';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { AnswerError, AnswerErrors, AnswerReading, ErrorAnswers, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
 import type { UsageMeter } from '../usage';
@@ -17,12 +18,14 @@ const ZHIPU_V3_MODELS: readonly string[] = ['chatglm_turbo', 'chatglm_pro', 'cha
  * Its format is `zhipu`: every client converts through OpenAI's shape.
  */
 @Injectable()
-export class ZhipuAdaptor implements NativeAdaptor, AnswerErrors, ErrorAnswers, KnownModels {
+export class ZhipuAdaptor extends ConvertingAdaptor implements NativeAdaptor, AnswerErrors, ErrorAnswers, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.ZHIPU];
   readonly format = 'zhipu';
   readonly streamUsageMarker = /"usage"/;
 
-  constructor(private readonly tokens: ZhipuTokenService) {}
+  constructor(private readonly tokens: ZhipuTokenService) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     if (target.endpoint !== 'chat') return undefined;
@@ -31,15 +34,6 @@ export class ZhipuAdaptor implements NativeAdaptor, AnswerErrors, ErrorAnswers, 
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
     return { authorization: this.tokens.token(target.key), accept: target.stream ? 'text/event-stream' : 'application/json' };
-  }
-
-  /** No client speaks v3's format, so no body arrives in it. */
-  fitRequest(_target: UpstreamTarget, body: JsonObject): JsonObject {
-    return body;
-  }
-
-  keepsClientBody(): boolean {
-    return false;
   }
 
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
@@ -52,11 +46,6 @@ export class ZhipuAdaptor implements NativeAdaptor, AnswerErrors, ErrorAnswers, 
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
     return openAIResponseFromZhipuV3(body, target.upstreamModel);
-  }
-
-  /** v3's stream is always translated (no client takes it as it is), never read event by event as it passes. */
-  parseStreamEvent(): AnswerReading | undefined {
-    return undefined;
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
