@@ -14,6 +14,7 @@ import { jsonBodiesOnly } from './http/json-only';
 import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
+import { GatewayMetrics } from './modules/metrics/gateway-metrics';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -72,7 +73,7 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {
-    app.use('/api', globalApiRateLimit(app.get(RateLimiterService), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));
+    app.use('/api', globalApiRateLimit(app.get(RateLimiterService), app.get(GatewayMetrics), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));
   }
   if (existsSync(config.webDistDir)) {
     app.useStaticAssets(config.webDistDir, { index: false, maxAge: '1h' });

@@ -47,6 +47,13 @@ export interface AppConfig {
    * update check reads it from the browser. Empty: the check is not offered.
    */
   releasesUrl: string;
+  /** Prometheus metrics at GET /metrics (METRICS_ENABLED); `token`, when set, is the Bearer token a scraper must send. */
+  metrics: { enabled: boolean; token: string };
+  /**
+   * On SIGTERM/SIGINT, how long /readyz answers 503 while new connections are still accepted,
+   * so a load balancer stops sending before the listener closes (SHUTDOWN_DELAY_SECONDS).
+   */
+  shutdownDelayMs: number;
 }
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -127,6 +134,13 @@ function readVersion(): string {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
 }
 
+function booleanFromEnv(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
 function trustProxyFromEnv(raw: string | undefined): TrustProxy {
   const trust = parseTrustProxy(raw);
   if (!trust) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy IPs/CIDRs, got "${raw}"`);
@@ -173,6 +187,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,
+    shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0) * 1000,
+    metrics: { enabled: booleanFromEnv(env, 'METRICS_ENABLED'), token: env.METRICS_TOKEN?.trim() ?? '' },
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     externalServices: {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { AUTO_GROUP, AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -14,7 +15,7 @@ import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec 
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
-import type { RelayRoute } from './stages/relay-request';
+import type { Delivery, PreparedRequest, RelayRoute } from './stages/relay-request';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 
@@ -37,6 +38,7 @@ export class RelayService {
     private readonly billing: BillingDashboardService,
     private readonly autoGroups: AutoGroupRouter,
     private readonly claudeTokenCount: ClaudeTokenCountService,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -76,16 +78,35 @@ export class RelayService {
   }
 
   private async relay(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<void> {
-    const prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt);
+    let prepared: PreparedRequest | undefined;
+    try {
+      prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt);
+    } catch (error) {
+      throw this.failed(route, undefined, error, requestId, startedAt);
+    }
     let delivery;
     try {
       delivery = await this.dispatchStage.dispatch(prepared, response);
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
-      throw error;
+      throw this.failed(route, prepared, error, requestId, startedAt);
     }
     this.settleStage.settle(prepared, delivery);
+    if (this.metrics.enabled) this.served(prepared, delivery);
+  }
+
+  private served(prepared: PreparedRequest, delivery: Delivery): void {
+    const inbound = prepared.route.inbound.wire;
+    this.metrics.requestFinished(inbound, prepared.model, delivery.channel.id, 200, prepared.startedAt);
+    if (prepared.stream && delivery.firstByteAt !== undefined) this.metrics.firstToken(inbound, prepared.model, (delivery.firstByteAt - prepared.startedAt) / 1000);
+  }
+
+  /** The failure as the client will get it, counted (the model and the last channel tried, when known). */
+  private failed(route: RelayRoute, prepared: PreparedRequest | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
+    const relayError = this.asRelayError(error, requestId);
+    if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried.at(-1) ?? 0, relayError.status, startedAt);
+    return relayError;
   }
 
   /** GET /v1/models, or one of them (`models.retrieve`): the models the token may use in its group. */

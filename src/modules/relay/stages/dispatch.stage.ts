@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
@@ -33,6 +34,7 @@ export class RelayDispatchStage {
     private readonly upstream: UpstreamClientService,
     private readonly providers: ProviderRegistry,
     private readonly deliver: RelayDeliverStage,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
@@ -42,9 +44,11 @@ export class RelayDispatchStage {
       const channel = pickChannel(request.tiers, new Set(request.tried));
       if (!channel) break;
       request.tried.push(channel.id);
+      if (attempt > 0 && this.metrics.enabled) this.metrics.retry();
       const result = await this.attempt(request, channel, response);
       if (result.ok) return result.delivery;
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
+      if (this.metrics.enabled) this.countUpstreamError(channel, result);
       if (lastError.skipRetry || request.clientGone()) break;
     }
     throw lastError ?? new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
@@ -96,6 +100,12 @@ export class RelayDispatchStage {
       return { ok: false, refused: { status: answer.statusCode, text } };
     }
     return this.deliver.deliver(request, adaptor, target, answer, response);
+  }
+
+  /** A failed attempt that was the channel's doing: its upstream status, or what went wrong (timeout, connection_error, …). */
+  private countUpstreamError(channel: RelayChannel, result: Exclude<AttemptResult, { ok: true }>): void {
+    if ('refused' in result) this.metrics.upstreamError(channel.id, result.refused.status);
+    else if (result.error.isChannelFault) this.metrics.upstreamError(channel.id, result.error.code.slice('channel:'.length));
   }
 
   /**
