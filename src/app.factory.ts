@@ -15,6 +15,7 @@ import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
 import { GatewayMetrics } from './modules/metrics/gateway-metrics';
+import { HealthService } from './modules/health/health.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -31,11 +32,12 @@ export interface GatewayApp {
   /** Node's server: raw routes (the relay) first, everything else through Express and Nest. */
   server: http.Server;
   /**
-   * Stops accepting, lets requests in flight (streams included) finish for up to `graceMs`,
-   * cuts what is left, then closes the modules: settlement and log batches are flushed
-   * before the database connection closes.
+   * Answers not ready on /readyz at once and, after `delayMs` (time for load balancers to
+   * notice), stops accepting; lets requests in flight (streams included) finish for up to
+   * `graceMs`, cuts what is left, then closes the modules: settlement and log batches are
+   * flushed before the database connection closes.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 const IDLE_SWEEP_MS = 100;
@@ -93,7 +95,9 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   return {
     app,
     server,
-    async close(graceMs = 0) {
+    async close(graceMs = 0, delayMs = 0) {
+      app.get(HealthService).beginShutdown();
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       await drainConnections(server, graceMs);
       await app.close();
     },

@@ -19,6 +19,7 @@ import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
+import { HealthModule } from './modules/health/health.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
@@ -67,6 +68,7 @@ export class AppModule {
         MonitoringModule,
         DataModule,
         MetricsEndpointModule,
+        HealthModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,
         TokenByIdModule,

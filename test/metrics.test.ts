@@ -1,5 +1,5 @@
 import http from 'node:http';
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MOCK_REPLY_TEXT, MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
@@ -95,15 +95,15 @@ describe('Prometheus metrics (METRICS_ENABLED, METRICS_TOKEN)', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).toBe(MOCK_REPLY_TEXT);
     // 4. refused: an unknown key (401), then the model request limit (429) on the fourth request of the window
-    const refused = await openaiClient(app, 'sk-not-a-token-000000000000000000000000').chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((error: OpenAI.APIError) => error);
-    expect((refused as OpenAI.APIError).status).toBe(401);
+    const refused = await openaiClient(app, 'sk-not-a-token-000000000000000000000000').chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }).catch((error: APIError) => error);
+    expect((refused as APIError).status).toBe(401);
     await seed.setOption('ModelRequestRateLimitDurationMinutes', 1);
     await seed.setOption('ModelRequestRateLimitCount', 0);
     await seed.setOption('ModelRequestRateLimitSuccessCount', 1);
     await seed.setOption('ModelRequestRateLimitEnabled', true);
     expect((await ask()).choices[0].message.content).toBe(MOCK_REPLY_TEXT);
-    const limited = await ask().catch((error: OpenAI.APIError) => error);
-    expect((limited as OpenAI.APIError).status).toBe(429);
+    const limited = await ask().catch((error: APIError) => error);
+    expect((limited as APIError).status).toBe(429);
     await seed.setOption('ModelRequestRateLimitEnabled', false);
     await seed.flush();
 
