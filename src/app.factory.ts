@@ -2,9 +2,12 @@ import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
-import { AppLogger } from './common/app-logger';
+import { createAppLogger } from './common/logging/app-logger';
+import { REQUEST_ID_HEADER, withRequestId } from './common/logging/request-context';
+import { definitionOf, OPTION_KEYS } from './modules/options/option-definitions';
 import { AppConfig } from './config/app-config';
 import { createValidationPipe } from './common/http/validation';
 import { hopTrust } from './common/http/client-ip';
@@ -62,10 +65,25 @@ function drainConnections(server: http.Server, graceMs: number): Promise<void> {
   });
 }
 
-/** Builds the whole gateway; used by main.ts, the tests and the benchmark alike. */
-export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
-  const logger = new AppLogger();
-  logger.setLogLevels(logLevels);
+/** Settings marked secret: the JSON logger redacts them by name. */
+const SECRET_SETTINGS = OPTION_KEYS.filter((key) => definitionOf(key).secret);
+
+/**
+ * Every /api request gets a request id, sent back as X-Request-Id and carried by the log
+ * lines written while serving it (the relay makes its own).
+ */
+function apiRequestId(request: IncomingMessage, response: http.ServerResponse, next: () => void): void {
+  const requestId = randomUUID();
+  response.setHeader(REQUEST_ID_HEADER, requestId);
+  withRequestId(requestId, next);
+}
+
+/**
+ * Builds the whole gateway; used by main.ts, the tests and the benchmark alike. `textLogLevels`
+ * overrides LOG_LEVEL for the text format (tests and benchmarks keep quiet).
+ */
+export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLevel[]): Promise<GatewayApp> {
+  const logger = createAppLogger(config, SECRET_SETTINGS, textLogLevels);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
   // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
   app.set('trust proxy', hopTrust(config.trustProxy));
@@ -73,6 +91,8 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   app.use('/api', jsonBodiesOnly(FORM_BODY_PATHS));
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJsonKeepingSignedBodies });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
+  // After the body parsers: their 'end' callbacks run in the socket's context, which would lose the id.
+  app.use('/api', apiRequestId);
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {
     app.use('/api', globalApiRateLimit(app.get(RateLimiterService), app.get(GatewayMetrics), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));

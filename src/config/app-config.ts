@@ -47,6 +47,8 @@ export interface AppConfig {
    * update check reads it from the browser. Empty: the check is not offered.
    */
   releasesUrl: string;
+  /** LOG_FORMAT (text for a terminal, json: one object per line) and LOG_LEVEL. */
+  logging: { format: LogFormat; level: LogLevelName };
   /** Prometheus metrics at GET /metrics (METRICS_ENABLED); `token`, when set, is the Bearer token a scraper must send. */
   metrics: { enabled: boolean; token: string };
   /**
@@ -55,6 +57,11 @@ export interface AppConfig {
    */
   shutdownDelayMs: number;
 }
+
+export type LogFormat = 'text' | 'json';
+/** The most verbose kind of line written: each level includes those before it. */
+export const LOG_LEVEL_NAMES = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -141,6 +148,14 @@ function booleanFromEnv(env: NodeJS.ProcessEnv, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+function loggingFromEnv(env: NodeJS.ProcessEnv): AppConfig['logging'] {
+  const format = env.LOG_FORMAT?.trim().toLowerCase() || 'text';
+  if (format !== 'text' && format !== 'json') throw new ConfigError(`LOG_FORMAT must be text or json, got "${env.LOG_FORMAT}"`);
+  const level = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVEL_NAMES as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVEL_NAMES.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return { format, level: level as LogLevelName };
+}
+
 function trustProxyFromEnv(raw: string | undefined): TrustProxy {
   const trust = parseTrustProxy(raw);
   if (!trust) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy IPs/CIDRs, got "${raw}"`);
@@ -188,6 +203,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,
     shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0) * 1000,
+    logging: loggingFromEnv(env),
     metrics: { enabled: booleanFromEnv(env, 'METRICS_ENABLED'), token: env.METRICS_TOKEN?.trim() ?? '' },
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),

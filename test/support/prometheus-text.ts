@@ -14,11 +14,12 @@ export interface Exposition {
 const SAMPLE_LINE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: \d+)?$/;
 const LABEL_PAIR = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"(?:,|$)/g;
 
+/** Values as Prometheus reads them (Go's ParseFloat: NaN and Inf in any case; prom-client writes "Nan"). */
 function parseValue(text: string): number {
-  if (text === '+Inf') return Infinity;
-  if (text === '-Inf') return -Infinity;
+  if (/^[+-]?inf$/i.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (/^nan$/i.test(text)) return NaN;
   const value = Number(text);
-  if (Number.isNaN(value) && text !== 'NaN') throw new Error(`not a sample value: ${text}`);
+  if (Number.isNaN(value)) throw new Error(`not a sample value: ${text}`);
   return value;
 }
 

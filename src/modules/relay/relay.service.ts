@@ -1,6 +1,8 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withRequestId } from '../../common/logging/request-context';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { AUTO_GROUP, AutoGroupRouter } from './auto-group';
@@ -28,6 +30,8 @@ import { TokenAuthService } from './token-auth.service';
 @Injectable()
 export class RelayService {
   private readonly logger = new Logger(RelayService.name);
+  /** LOG_LEVEL=debug: one line per relay request (never its body, key or token). */
+  private readonly accessLog: boolean;
 
   constructor(
     private readonly prepareStage: RelayPrepareStage,
@@ -39,12 +43,19 @@ export class RelayService {
     private readonly autoGroups: AutoGroupRouter,
     private readonly claudeTokenCount: ClaudeTokenCountService,
     private readonly metrics: GatewayMetrics,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.accessLog = config.logging.level === 'debug' || config.logging.level === 'verbose';
+  }
 
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = performance.now();
     // Every answer carries it, passed to writeHead: an early setHeader would send every writeHead down Node's slow path.
     const requestId = randomUUID();
+    return withRequestId(requestId, () => this.serve(request, response, requestId, startedAt));
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse, requestId: string, startedAt: number): Promise<void> {
     let route: RelayRoute | undefined;
     // Errors answer in the client's format: known from the path's route, or Claude's for its token count.
     let errorFormat: WireFormat | undefined;
@@ -94,6 +105,7 @@ export class RelayService {
     }
     this.settleStage.settle(prepared, delivery);
     if (this.metrics.enabled) this.served(prepared, delivery);
+    if (this.accessLog) this.logger.debug(`${route.spec.path} ${prepared.model}: 200 from channel ${delivery.channel.id} (tried ${prepared.tried.join(', ')}) in ${Math.round(performance.now() - startedAt)} ms`);
   }
 
   private served(prepared: PreparedRequest, delivery: Delivery): void {
@@ -106,6 +118,10 @@ export class RelayService {
   private failed(route: RelayRoute, prepared: PreparedRequest | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
     const relayError = this.asRelayError(error, requestId);
     if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried.at(-1) ?? 0, relayError.status, startedAt);
+    if (this.accessLog) {
+      const tried = prepared?.tried.length ? ` (tried ${prepared.tried.join(', ')})` : '';
+      this.logger.debug(`${route.spec.path} ${prepared?.model ?? '-'}: ${relayError.status} ${relayError.code}${tried} in ${Math.round(performance.now() - startedAt)} ms`);
+    }
     return relayError;
   }
 

@@ -49,6 +49,7 @@ export class RelayDispatchStage {
       if (result.ok) return result.delivery;
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
+      this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
       if (lastError.skipRetry || request.clientGone()) break;
     }
     throw lastError ?? new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
