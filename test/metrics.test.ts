@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import OpenAI, { APIError } from 'openai';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MOCK_REPLY_TEXT, MockUpstream } from './support/mock-upstream';
@@ -147,6 +149,13 @@ describe('Prometheus metrics (METRICS_ENABLED, METRICS_TOKEN)', () => {
       expect(sampleValue(exposition, name)).toEqual(expect.any(Number));
     }
     expect(exposition.types.get('nodejs_gc_duration_seconds')).toBe('histogram');
+
+    // The Grafana dashboard plots only series the gateway serves.
+    const dashboard = JSON.parse(readFileSync(path.join(__dirname, '..', 'deploy', 'grafana', 'ai-gateway-dashboard.json'), 'utf8')) as { panels: Array<{ targets: Array<{ expr: string }> }> };
+    const plotted = new Set(dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:gateway|nodejs|process)_[a-z0-9_]+/g) ?? [])));
+    expect([...plotted].filter((name) => name.startsWith('gateway_')).length).toBeGreaterThanOrEqual(11);
+    // A family is declared even before it has samples (no GC has run yet): look its name up without the histogram suffixes.
+    for (const name of plotted) expect([name, exposition.types.has(name.replace(/_(bucket|sum|count)$/, ''))]).toEqual([name, true]);
   });
 
   it('folds models outside the price maps into "other" and carries no user, token or key in any label', async () => {
