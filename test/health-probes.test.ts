@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startGateway } from './support/child-gateway';
 import { TcpProxy } from './support/tcp-proxy';
 import { scratchDatabase, startTestApp, type TestApp } from './support/test-app';
+import { eventually } from './support/until';
 
 interface Probe {
   status: number;
@@ -13,14 +14,6 @@ interface Probe {
 async function probe(baseUrl: string, path: '/healthz' | '/readyz'): Promise<Probe> {
   const response = await fetch(baseUrl + path);
   return { status: response.status, body: (await response.json()) as Probe['body'] };
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('health probes', () => {
@@ -65,7 +58,7 @@ describeOnMysql('/readyz while MySQL is unreachable (a cuttable proxy)', () => {
     expect(down).toEqual({ status: 503, body: { status: 'not_ready', checks: { database: 'down', redis: 'off', migrations: 'pending' } } });
     expect((await probe(app.baseUrl, '/healthz')).status).toBe(200);
     proxy.restore();
-    await until(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200, 15_000);
   });
 });
 
@@ -89,10 +82,10 @@ describeOnRedis('/readyz with Redis configured', () => {
   it('checks Redis, goes 503 while it is unreachable and recovers', async () => {
     expect(await probe(app.baseUrl, '/readyz')).toMatchObject({ status: 200, body: { checks: { redis: 'ok' } } });
     proxy.cutOff();
-    await until(async () => (await probe(app.baseUrl, '/readyz')).status === 503);
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 503);
     expect((await probe(app.baseUrl, '/readyz')).body.checks).toMatchObject({ database: 'ok', redis: 'down' });
     proxy.restore();
-    await until(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
   });
 });
 
@@ -115,7 +108,7 @@ describe('/readyz at SIGTERM', () => {
     try {
       expect((await probe(gateway.baseUrl, '/readyz')).status).toBe(200);
       gateway.child.kill('SIGTERM');
-      await until(async () => (await probe(gateway.baseUrl, '/readyz')).status === 503, 1_500);
+      await eventually(async () => (await probe(gateway.baseUrl, '/readyz')).status === 503, 1_500);
       // New connections are still accepted: the load balancer sees "not ready", not a refused connection.
       expect(await probe(gateway.baseUrl, '/readyz')).toMatchObject({ status: 503, body: { status: 'shutting_down' } });
       expect((await probe(gateway.baseUrl, '/healthz')).status).toBe(200);
