@@ -52,7 +52,7 @@ export class AuthGuard implements CanActivate {
 
     const minRole = this.reflector.getAllAndOverride<number>(MIN_ROLE, targets) ?? 0;
     if (user.role < minRole) throw new ForbiddenError();
-    request.user = user;
+    request.user = { ...user, ip: request.ip };
     return true;
   }
 
