@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { AuditJobs } from '../src/modules/audit/audit.jobs';
 import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
 import { startTestApp, TestApp } from './support/test-app';
 import type { AuditLogView } from '../src/modules/audit/audit.wire';
@@ -108,5 +109,19 @@ describe('admin audit log', () => {
     expect(paged.body.data.items).toHaveLength(5);
     const bad = await root.get('/api/audit/?entity=nothing').set('Accept-Language', 'en');
     expect(bad.body).toMatchObject({ success: false, message: expect.stringContaining('audited entity') });
+  });
+
+  it('keeps rows AuditLogRetentionDays days (root sets it; 0 keeps them all)', async () => {
+    const dataSource = app.app.get(DataSource);
+    const jobs = app.app.get(AuditJobs);
+    const dayAgo = Math.floor(Date.now() / 1000) - 2 * 86_400;
+    await dataSource.query('UPDATE audit_logs SET created_at = ? WHERE entity = ?', [dayAgo, 'redemption']);
+    await jobs.applyRetention();
+    expect(await auditRows(root, '&entity=redemption')).toHaveLength(3);
+    expect((await admin.put('/api/option/', { key: 'AuditLogRetentionDays', value: '1' })).body.success).toBe(false);
+    expect((await root.put('/api/option/', { key: 'AuditLogRetentionDays', value: '1' })).body.success).toBe(true);
+    await jobs.applyRetention();
+    expect(await auditRows(root, '&entity=redemption')).toEqual([]);
+    expect((await auditRows(root, '&entity=channel')).length).toBe(3);
   });
 });

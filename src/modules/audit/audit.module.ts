@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { OptionsModule } from '../options/options.module';
 import { AuditController } from './audit.controller';
+import { AuditJobs } from './audit.jobs';
 import { AuditService } from './audit.service';
 import { AuditLogEntity } from './entities/audit-log.entity';
 
@@ -13,3 +15,10 @@ import { AuditLogEntity } from './entities/audit-log.entity';
   exports: [AuditService],
 })
 export class AuditModule {}
+
+/** The retention job, apart: it reads the options, which themselves record to the audit log. */
+@Module({
+  imports: [OptionsModule],
+  providers: [AuditJobs],
+})
+export class AuditJobsModule {}
