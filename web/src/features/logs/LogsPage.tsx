@@ -38,7 +38,7 @@ import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
 import { withToggled } from '../../lib/sets';
 import { StorageKey } from '../../lib/storage';
-import { formatTimestamp } from '../../lib/time';
+import { formatTimestamp, fromInputValue, toInputValue } from '../../lib/time';
 import { ChargeDetail } from './ChargeDetail';
 import { isBillable, LOG_TYPES, logsApi, parseOther, type LogEntry, type LogFilters, type LogStat, type UserInfo } from './api';
 
@@ -47,18 +47,6 @@ const OPTIONAL_COLUMNS = ['time', 'channel', 'user', 'token', 'group', 'type', '
 const ADMIN_COLUMNS = new Set(['channel', 'user', 'retry']);
 /** The adjacent columns only a charge fills; other entries show their text across them. */
 const CHARGE_COLUMNS = ['model', 'duration', 'prompt', 'completion', 'cost'] as const;
-
-const pad = (value: number) => String(value).padStart(2, '0');
-/** Unix seconds → the value of a datetime-local input. */
-function toInputValue(seconds: number): string {
-  if (!seconds) return '';
-  const date = new Date(seconds * 1000);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-function fromInputValue(value: string): number {
-  const time = new Date(value).getTime();
-  return Number.isNaN(time) ? 0 : Math.floor(time / 1000);
-}
 
 /** The default window: from the start of today to one hour from now. */
 function defaultFilters(): LogFilters {
