@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { Box, Button, Card, Chip, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import { useTranslation } from 'react-i18next';
+import { DateTimeFilterField } from '../../components/DateTimeFilterField';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { SearchButton } from '../../components/SearchField';
 import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
 import { usePagedRows } from '../../components/table/usePagedRows';
-import { formatTimestamp, fromInputValue, toInputValue } from '../../lib/time';
+import { formatTimestamp } from '../../lib/time';
 import { AUDIT_ENTITIES, auditApi, describeValue, type AuditFilters, type AuditLogView } from './api';
 
 const NO_FILTERS: AuditFilters = { actor: '', entity: '', start_timestamp: 0, end_timestamp: 0 };
@@ -111,22 +112,8 @@ export function AuditPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField
-            type="datetime-local"
-            label={t('audit:filters.start')}
-            value={toInputValue(draft.start_timestamp)}
-            onChange={(event) => update({ start_timestamp: fromInputValue(event.target.value) })}
-            size="small"
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-filter-start' } }}
-          />
-          <TextField
-            type="datetime-local"
-            label={t('audit:filters.end')}
-            value={toInputValue(draft.end_timestamp)}
-            onChange={(event) => update({ end_timestamp: fromInputValue(event.target.value) })}
-            size="small"
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'audit-filter-end' } }}
-          />
+          <DateTimeFilterField label={t('audit:filters.start')} value={draft.start_timestamp} onChange={(start_timestamp) => update({ start_timestamp })} testId="audit-filter-start" size="small" />
+          <DateTimeFilterField label={t('audit:filters.end')} value={draft.end_timestamp} onChange={(end_timestamp) => update({ end_timestamp })} testId="audit-filter-end" size="small" />
           <SearchButton onClick={search} testId="audit-search" />
           <Button variant="text" startIcon={<RestartAltIcon />} onClick={reset} data-testid="audit-reset" sx={{ flexShrink: 0 }}>
             {t('audit:filters.reset')}
