@@ -56,7 +56,7 @@ describe('LOG_FORMAT=json', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('writes one JSON object per line; every line of a relay call carries its request id; no secret reaches the log', async () => {
+  it('writes one JSON object per line; every line of a relay or console call carries its request id; no secret reaches the log', async () => {
     const gateway = await startGateway({
       ...database.env,
       DATA_DIR: dataDir,
@@ -102,6 +102,17 @@ describe('LOG_FORMAT=json', () => {
         expect(lines.length).toBeGreaterThan(0);
         for (const line of lines) expect(line).toMatchObject({ request_id: requestId });
       }
+      // A console call whose work logs (a mail server that refuses): its line carries the id its answer's X-Request-Id names.
+      for (const [key, value] of [['SMTPServer', '127.0.0.1'], ['SMTPPort', '1'], ['SMTPFrom', 'gateway@example.com'], ['SMTPAccount', 'gateway@example.com']]) {
+        await call(baseUrl, 'PUT', '/api/option/', { key, value }, root);
+      }
+      const before = gateway.output().length;
+      const mailed = await fetch(`${baseUrl}/api/verification?email=someone@example.com`);
+      expect(((await mailed.json()) as { success: boolean }).success).toBe(false);
+      const apiLines = parseLines(gateway.output().slice(before));
+      expect(apiLines.some((line) => line.context === 'MailService')).toBe(true);
+      for (const line of apiLines) expect(line).toMatchObject({ request_id: mailed.headers.get('x-request-id') });
+
       const lines = parseLines(gateway.output());
       expect(lines.some((line) => line.context === 'ChannelNoticesService' && line.level === 'warn' && line.msg?.includes('Incorrect API key provided'))).toBe(true);
       expect(lines.some((line) => line.context === 'RelayDispatchStage' && line.msg?.includes('failed: 502 channel:unauthorized'))).toBe(true);
