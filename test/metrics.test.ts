@@ -114,8 +114,9 @@ describe('Prometheus metrics (METRICS_ENABLED, METRICS_TOKEN)', () => {
     expect(exposition.types.get('gateway_requests_total')).toBe('counter');
     expect(sampleValue(exposition, 'gateway_requests_total', { ...served, channel_id: String(firstChannel) })).toBe(3);
     expect(sampleValue(exposition, 'gateway_requests_total', { ...served, channel_id: String(secondChannel) })).toBe(1);
-    // Refused before the gateway read a model, so no model and no channel.
-    expect(sampleValue(exposition, 'gateway_requests_total', { inbound: 'openai', model: 'none', channel_id: 'none', status_class: '4xx' })).toBe(2);
+    // The unknown key is refused before the gateway reads a model; the rate limit after, so under the model. Neither reached a channel.
+    expect(sampleValue(exposition, 'gateway_requests_total', { inbound: 'openai', model: 'none', channel_id: 'none', status_class: '4xx' })).toBe(1);
+    expect(sampleValue(exposition, 'gateway_requests_total', { inbound: 'openai', model: MODEL, channel_id: 'none', status_class: '4xx' })).toBe(1);
     expect(exposition.samples.filter((sample) => sample.name === 'gateway_requests_total').reduce((sum, sample) => sum + sample.value, 0)).toBe(6);
 
     expect(sampleValue(exposition, 'gateway_upstream_errors_total', { channel_id: String(firstChannel), status: '500' })).toBe(1);
@@ -124,9 +125,9 @@ describe('Prometheus metrics (METRICS_ENABLED, METRICS_TOKEN)', () => {
     expect(sampleValue(exposition, 'gateway_rate_limited_total', { scope: 'model' })).toBe(1);
 
     expect(exposition.types.get('gateway_request_duration_seconds')).toBe('histogram');
-    expect(sampleValue(exposition, 'gateway_request_duration_seconds_count', { inbound: 'openai', model: MODEL })).toBe(4);
-    expect(sampleValue(exposition, 'gateway_request_duration_seconds_bucket', { inbound: 'openai', model: MODEL, le: '+Inf' })).toBe(4);
-    expect(sampleValue(exposition, 'gateway_request_duration_seconds_count', { inbound: 'openai', model: 'none' })).toBe(2);
+    expect(sampleValue(exposition, 'gateway_request_duration_seconds_count', { inbound: 'openai', model: MODEL })).toBe(5);
+    expect(sampleValue(exposition, 'gateway_request_duration_seconds_bucket', { inbound: 'openai', model: MODEL, le: '+Inf' })).toBe(5);
+    expect(sampleValue(exposition, 'gateway_request_duration_seconds_count', { inbound: 'openai', model: 'none' })).toBe(1);
     expect(sampleValue(exposition, 'gateway_request_duration_seconds_sum', { inbound: 'openai', model: MODEL })).toBeGreaterThan(0);
     const buckets = exposition.samples.filter((sample) => sample.name === 'gateway_request_duration_seconds_bucket' && sample.labels.model === MODEL).map((sample) => sample.value);
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));

@@ -90,10 +90,11 @@ export class RelayService {
 
   private async relay(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<void> {
     let prepared: PreparedRequest | undefined;
+    const noted = this.metrics.enabled ? {} : undefined;
     try {
-      prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt);
+      prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
     } catch (error) {
-      throw this.failed(route, undefined, error, requestId, startedAt);
+      throw this.failed(route, noted, error, requestId, startedAt);
     }
     let delivery;
     try {
@@ -115,11 +116,11 @@ export class RelayService {
   }
 
   /** The failure as the client will get it, counted (the model and the last channel tried, when known). */
-  private failed(route: RelayRoute, prepared: PreparedRequest | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
+  private failed(route: RelayRoute, prepared: Partial<Pick<PreparedRequest, 'model' | 'tried'>> | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
     const relayError = this.asRelayError(error, requestId);
-    if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried.at(-1) ?? 0, relayError.status, startedAt);
+    if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried?.at(-1) ?? 0, relayError.status, startedAt);
     if (this.accessLog) {
-      const tried = prepared?.tried.length ? ` (tried ${prepared.tried.join(', ')})` : '';
+      const tried = prepared?.tried?.length ? ` (tried ${prepared.tried.join(', ')})` : '';
       this.logger.debug(`${route.spec.path} ${prepared?.model ?? '-'}: ${relayError.status} ${relayError.code}${tried} in ${Math.round(performance.now() - startedAt)} ms`);
     }
     return relayError;
