@@ -41,8 +41,9 @@ export class RelayPrepareStage {
   ) {}
 
   /**
-   * `noted`, when given (metrics on), gets the model as soon as it is read: a request refused
-   * later in this stage (no channel, no price, no quota, the rate limit) is counted under it.
+   * `noted`, when given (metrics or the debug access log on), gets the model as soon as it is
+   * read: a request refused later in this stage (no channel, no price, no quota, the rate
+   * limit) is counted and logged under it.
    */
   async prepare(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
     const caller = route.playground ? await this.playgroundAuth.authenticate(request) : await this.tokenAuth.authenticate(request);
