@@ -19,6 +19,8 @@ COPY --from=build /app/web/dist ./web/dist
 COPY nest-cli.json ./
 VOLUME /data
 EXPOSE 3000
+# Healthy means ready to serve (/readyz: database, Redis, migrations; 503 while shutting down).
+# Orchestrators with separate probes use /healthz for liveness and /readyz for readiness.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/status').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 CMD ["node", "dist/src/main.js"]

@@ -11,6 +11,7 @@ import { QuotaHolds1795450000000 } from './1795450000000-quota-holds';
 import { TokenKeyHash1795460000000 } from './1795460000000-token-key-hash';
 import { LogQueryIndexes1795470000000 } from './1795470000000-log-query-indexes';
 import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds-without-rowid';
+import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   TokenKeyHash1795460000000,
   LogQueryIndexes1795470000000,
   QuotaHoldsWithoutRowid1795480000000,
+  AuditLogs1795490000000,
 ];

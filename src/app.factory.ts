@@ -2,9 +2,12 @@ import { LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
 import { AppModule } from './app.module';
-import { AppLogger } from './common/app-logger';
+import { createAppLogger } from './common/logging/app-logger';
+import { REQUEST_ID_HEADER, withRequestId } from './common/logging/request-context';
+import { definitionOf, OPTION_KEYS } from './modules/options/option-definitions';
 import { AppConfig } from './config/app-config';
 import { createValidationPipe } from './common/http/validation';
 import { hopTrust } from './common/http/client-ip';
@@ -14,6 +17,8 @@ import { jsonBodiesOnly } from './http/json-only';
 import { spaFallback } from './http/spa-fallback';
 import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
+import { GatewayMetrics } from './modules/metrics/gateway-metrics';
+import { HealthService } from './modules/health/health.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -30,11 +35,12 @@ export interface GatewayApp {
   /** Node's server: raw routes (the relay) first, everything else through Express and Nest. */
   server: http.Server;
   /**
-   * Stops accepting, lets requests in flight (streams included) finish for up to `graceMs`,
-   * cuts what is left, then closes the modules: settlement and log batches are flushed
-   * before the database connection closes.
+   * Answers not ready on /readyz at once and, after `delayMs` (time for load balancers to
+   * notice), stops accepting; lets requests in flight (streams included) finish for up to
+   * `graceMs`, cuts what is left, then closes the modules: settlement and log batches are
+   * flushed before the database connection closes.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, delayMs?: number): Promise<void>;
 }
 
 const IDLE_SWEEP_MS = 100;
@@ -59,10 +65,25 @@ function drainConnections(server: http.Server, graceMs: number): Promise<void> {
   });
 }
 
-/** Builds the whole gateway; used by main.ts, the tests and the benchmark alike. */
-export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] = ['log', 'warn', 'error']): Promise<GatewayApp> {
-  const logger = new AppLogger();
-  logger.setLogLevels(logLevels);
+/** Settings marked secret: the JSON logger redacts them by name. */
+const SECRET_SETTINGS = OPTION_KEYS.filter((key) => definitionOf(key).secret);
+
+/**
+ * Every /api request gets a request id, sent back as X-Request-Id and carried by the log
+ * lines written while serving it (the relay makes its own).
+ */
+function apiRequestId(request: IncomingMessage, response: http.ServerResponse, next: () => void): void {
+  const requestId = randomUUID();
+  response.setHeader(REQUEST_ID_HEADER, requestId);
+  withRequestId(requestId, next);
+}
+
+/**
+ * Builds the whole gateway; used by main.ts, the tests and the benchmark alike. `textLogLevels`
+ * overrides LOG_LEVEL for the text format (tests and benchmarks keep quiet).
+ */
+export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLevel[]): Promise<GatewayApp> {
+  const logger = createAppLogger(config, SECRET_SETTINGS, textLogLevels);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bodyParser: false, logger });
   // Express calls this with (address, hop) and takes the right-most untrusted address as request.ip.
   app.set('trust proxy', hopTrust(config.trustProxy));
@@ -70,9 +91,11 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   app.use('/api', jsonBodiesOnly(FORM_BODY_PATHS));
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJsonKeepingSignedBodies });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
+  // After the body parsers: their 'end' callbacks run in the socket's context, which would lose the id.
+  app.use('/api', apiRequestId);
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {
-    app.use('/api', globalApiRateLimit(app.get(RateLimiterService), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));
+    app.use('/api', globalApiRateLimit(app.get(RateLimiterService), app.get(GatewayMetrics), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));
   }
   if (existsSync(config.webDistDir)) {
     app.useStaticAssets(config.webDistDir, { index: false, maxAge: '1h' });
@@ -92,7 +115,9 @@ export async function createGatewayApp(config: AppConfig, logLevels: LogLevel[] 
   return {
     app,
     server,
-    async close(graceMs = 0) {
+    async close(graceMs = 0, delayMs = 0) {
+      app.get(HealthService).beginShutdown();
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       await drainConnections(server, graceMs);
       await app.close();
     },

@@ -18,6 +18,9 @@ import { MailModule } from './modules/mail/mail.module';
 import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
+import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
+import { HealthModule } from './modules/health/health.module';
+import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
@@ -42,6 +45,8 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         CommonModule,
+        MetricsModule,
+        AuditModule,
         // Jobs run on the master only: a slave registers no cron, interval or timeout.
         ScheduleModule.forRoot(config.nodeType === 'master' ? {} : { cronJobs: false, intervals: false, timeouts: false }),
         OptionsModule,
@@ -64,6 +69,9 @@ export class AppModule {
         PricingPageModule,
         MonitoringModule,
         DataModule,
+        MetricsEndpointModule,
+        HealthModule,
+        AuditJobsModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,
         TokenByIdModule,

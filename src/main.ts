@@ -25,8 +25,9 @@ async function bootstrap(): Promise<void> {
   // We own the signals (not Nest's enableShutdownHooks, which would close the modules under the streams still running).
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      logger.log(`${signal} received: no new connections; waiting up to ${config.shutdownGraceMs / 1000} s for requests in flight`);
-      gateway.close(config.shutdownGraceMs).then(
+      const delay = config.shutdownDelayMs > 0 ? `/readyz answers 503; new connections stop in ${config.shutdownDelayMs / 1000} s, then ` : 'no new connections; ';
+      logger.log(`${signal} received: ${delay}waiting up to ${config.shutdownGraceMs / 1000} s for requests in flight`);
+      gateway.close(config.shutdownGraceMs, config.shutdownDelayMs).then(
         () => {
           logger.log('shut down cleanly');
           process.exit(0);

@@ -5,6 +5,7 @@ import { MOCK_REPLY_TEXT, MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { TcpProxy } from './support/tcp-proxy';
 import { startTestApp, TestApp } from './support/test-app';
+import { eventually } from './support/until';
 import { SettlementBatcherService } from '../src/modules/billing/settlement-batcher.service';
 
 /**
@@ -14,14 +15,6 @@ import { SettlementBatcherService } from '../src/modules/billing/settlement-batc
 const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
 
 const chat = (client: OpenAI) => client.chat.completions.create({ model: 'outage-model', messages: [{ role: 'user', content: 'hi' }] });
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describeOnMysql('database outage (MySQL behind a cuttable proxy)', () => {
   let proxy: TcpProxy;
@@ -88,7 +81,7 @@ describeOnMysql('database outage (MySQL behind a cuttable proxy)', () => {
     expect(logged.filter((line) => /\n\s+at /.test(line))).toEqual([]);
 
     proxy.restore();
-    await until(async () => (await alice.get('/api/user/self')).status === 200);
+    await eventually(async () => (await alice.get('/api/user/self')).status === 200);
     expect((await chat(client)).choices[0].message.content).toBe(MOCK_REPLY_TEXT);
     expect((await alice.get('/api/log/self')).body.success).toBe(true);
     expect(unhandled).toEqual([]);
@@ -113,7 +106,7 @@ describeOnMysql('database outage (MySQL behind a cuttable proxy)', () => {
     expect(await batcher.flush()).toBe(false);
 
     proxy.restore();
-    await until(() => batcher.flush());
+    await eventually(() => batcher.flush());
     const logs = await seed.consumeLogs({ userId: alice.id });
     expect(logs).toHaveLength(logsBefore + 1);
     const charged = logs[logs.length - 1].quota;

@@ -47,7 +47,21 @@ export interface AppConfig {
    * update check reads it from the browser. Empty: the check is not offered.
    */
   releasesUrl: string;
+  /** LOG_FORMAT (text for a terminal, json: one object per line) and LOG_LEVEL. */
+  logging: { format: LogFormat; level: LogLevelName };
+  /** Prometheus metrics at GET /metrics (METRICS_ENABLED); `token`, when set, is the Bearer token a scraper must send. */
+  metrics: { enabled: boolean; token: string };
+  /**
+   * On SIGTERM/SIGINT, how long /readyz answers 503 while new connections are still accepted,
+   * so a load balancer stops sending before the listener closes (SHUTDOWN_DELAY_SECONDS).
+   */
+  shutdownDelayMs: number;
 }
+
+export type LogFormat = 'text' | 'json';
+/** The most verbose kind of line written: each level includes those before it. */
+export const LOG_LEVEL_NAMES = ['error', 'warn', 'info', 'debug', 'verbose'] as const;
+export type LogLevelName = (typeof LOG_LEVEL_NAMES)[number];
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -127,6 +141,21 @@ function readVersion(): string {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : '0.0.0';
 }
 
+function booleanFromEnv(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = env[name]?.trim().toLowerCase() ?? '';
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function loggingFromEnv(env: NodeJS.ProcessEnv): AppConfig['logging'] {
+  const format = env.LOG_FORMAT?.trim().toLowerCase() || 'text';
+  if (format !== 'text' && format !== 'json') throw new ConfigError(`LOG_FORMAT must be text or json, got "${env.LOG_FORMAT}"`);
+  const level = env.LOG_LEVEL?.trim().toLowerCase() || 'info';
+  if (!(LOG_LEVEL_NAMES as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVEL_NAMES.join(', ')}, got "${env.LOG_LEVEL}"`);
+  return { format, level: level as LogLevelName };
+}
+
 function trustProxyFromEnv(raw: string | undefined): TrustProxy {
   const trust = parseTrustProxy(raw);
   if (!trust) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy IPs/CIDRs, got "${raw}"`);
@@ -173,6 +202,9 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     syncFrequencySeconds: intFromEnv(env, 'SYNC_FREQUENCY', 60, 1),
     shutdownGraceMs: intFromEnv(env, 'SHUTDOWN_GRACE_SECONDS', 25, 0) * 1000,
+    shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0) * 1000,
+    logging: loggingFromEnv(env),
+    metrics: { enabled: booleanFromEnv(env, 'METRICS_ENABLED'), token: env.METRICS_TOKEN?.trim() ?? '' },
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     externalServices: {

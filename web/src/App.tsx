@@ -24,9 +24,10 @@ import { PlaygroundPage } from './features/playground/PlaygroundPage';
 import { PricingPage } from './features/pricing/PricingPage';
 import { TokensPage } from './features/tokens/TokensPage';
 import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
+import { AuditPage } from './features/audit/AuditPage';
 import { TopUpReturnPage, WalletPage } from './features/wallet/WalletPage';
 import { AppShell } from './layout/AppShell';
-import { RequireAdmin, RequireAuth } from './layout/guards';
+import { RequireAdmin, RequireAuth, RequireRoot } from './layout/guards';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
 
 export function App() {
@@ -87,6 +88,14 @@ export function App() {
                     <RequireAdmin>
                       <RedemptionsPage />
                     </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="audit"
+                  element={
+                    <RequireRoot>
+                      <AuditPage />
+                    </RequireRoot>
                   }
                 />
                 <Route

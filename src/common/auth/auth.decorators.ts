@@ -13,6 +13,8 @@ export interface AuthenticatedUser {
   group: string;
   /** The session that authenticated the call (absent for access-token calls). */
   sessionId?: string;
+  /** The client's address (after TRUST_PROXY), for the audit log. */
+  ip?: string;
 }
 
 export type AuthenticatedRequest = Request & { user?: AuthenticatedUser };

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
 import { AppError } from '../errors/app-error';
+import { REQUEST_ID_HEADER } from '../logging/request-context';
 import { MessageCode, MessageParams, pickLanguage, translate } from '../i18n/catalogue';
 
 /** Maps the HTTP errors Nest and Express raise themselves onto our catalogue. */
@@ -79,7 +80,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       this.logger.warn(`${request.method} ${request.path}: database unavailable (${describeDatabaseError(exception)})`);
       message = translate('common.database_unavailable', language);
     } else {
-      const requestId = randomUUID();
+      // The id the answer's X-Request-Id already carries (and the JSON log lines of this request).
+      const requestId = String(response.getHeader(REQUEST_ID_HEADER) ?? '') || randomUUID();
       status = 500;
       this.logger.error(`request ${requestId} ${request.method} ${request.path} failed`, exception instanceof Error ? exception.stack : String(exception));
       message = `${translate('common.internal_error', language)} (request id ${requestId})`;

@@ -5,6 +5,7 @@ import { AuthenticatedRequest, AuthenticatedUser, CRITICAL_RATE_LIMIT, IS_PUBLIC
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../common/errors/app-error';
 import { readCookie } from '../../common/http/cookies';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { USER_STATUS_ENABLED } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
 import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
@@ -22,6 +23,7 @@ export class AuthGuard implements CanActivate {
     private readonly users: UsersService,
     private readonly rateLimiter: RateLimiterService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -30,7 +32,10 @@ export class AuthGuard implements CanActivate {
 
     if (this.reflector.getAllAndOverride<boolean>(CRITICAL_RATE_LIMIT, targets)) {
       const { max, windowSeconds } = this.config.criticalRateLimit;
-      if (!(await this.rateLimiter.hit(`critical:${request.ip}`, max, windowSeconds))) throw new TooManyRequestsError();
+      if (!(await this.rateLimiter.hit(`critical:${request.ip}`, max, windowSeconds))) {
+        if (this.metrics.enabled) this.metrics.rateLimitRefused('critical');
+        throw new TooManyRequestsError();
+      }
     }
 
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) ?? false;
@@ -47,7 +52,7 @@ export class AuthGuard implements CanActivate {
 
     const minRole = this.reflector.getAllAndOverride<number>(MIN_ROLE, targets) ?? 0;
     if (user.role < minRole) throw new ForbiddenError();
-    request.user = user;
+    request.user = { ...user, ip: request.ip };
     return true;
   }
 

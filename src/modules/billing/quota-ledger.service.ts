@@ -87,6 +87,8 @@ export interface BalanceMovement {
   requireCovered?: boolean;
   /** A refund of spending already settled (a task that failed after it was charged): see SpendingReversal. */
   reversal?: SpendingReversal;
+  /** Runs last, inside the same transaction, with the log row's id: the audit row of an admin's change references it. */
+  onLogged?: (logId: number, manager: EntityManager) => Promise<void>;
 }
 
 /**
@@ -181,7 +183,7 @@ export class QuotaLedgerService {
     if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
     const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other };
     if (affQuota !== 0) other.aff_quota = affQuota;
-    await manager.insert(LogEntity, {
+    const logged = await manager.insert(LogEntity, {
       type: LOG_TYPE_FOR[movement.reason],
       user_id: movement.userId,
       username: movement.username,
@@ -194,6 +196,7 @@ export class QuotaLedgerService {
       channel_id: reversal?.channelId ?? 0,
       other: JSON.stringify(other),
     });
+    if (movement.onLogged) await movement.onLogged(Number(logged.identifiers[0]?.id ?? 0), manager);
     return true;
   }
 

@@ -52,6 +52,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<boolean>;
   private failingSince?: number;
+  /** The last time the queue was empty (Date.now()): its oldest settlement came after it. */
+  private queuedSince = Date.now();
+  /** How many settlements the batch being written holds, and queuedSince when it was taken. */
+  private writing = 0;
+  private writingSince = 0;
   private readonly coming = new Set<Promise<unknown>>();
   private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
 
@@ -98,6 +103,15 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     });
   }
 
+  /**
+   * Settlements waiting to be written (queued or in the batch being written), and how long the
+   * oldest of them has waited at most, in seconds (0 when none waits): the metrics' view.
+   */
+  backlog(): { depth: number; lagSeconds: number } {
+    const since = this.writing > 0 ? this.writingSince : this.queue.length > 0 ? this.queuedSince : Date.now();
+    return { depth: this.queue.length + this.writing, lagSeconds: (Date.now() - since) / 1000 };
+  }
+
   enqueue(settlement: Settlement): void {
     this.queue.push(settlement);
     if (this.queue.length >= FLUSH_SIZE) void this.flush();
@@ -109,6 +123,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
    * the failure is never thrown, so no caller is left with a rejected promise.
    */
   async flush(): Promise<boolean> {
+    if (this.queue.length === 0) this.queuedSince = Date.now();
     while (this.flushing || this.queue.length > 0) {
       if (this.flushing) {
         if (!(await this.flushing)) return false;
@@ -116,12 +131,18 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       }
       const batch = this.queue;
       this.queue = [];
+      this.writing = batch.length;
+      this.writingSince = this.queuedSince;
+      this.queuedSince = Date.now();
       this.flushing = this.write(batch)
         .then(
           () => this.recovered(),
           (error: unknown) => this.keepForRetry(batch, error),
         )
-        .finally(() => (this.flushing = undefined));
+        .finally(() => {
+          this.flushing = undefined;
+          this.writing = 0;
+        });
       if (!(await this.flushing)) return false;
     }
     return true;
@@ -135,6 +156,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
 
   private keepForRetry(batch: Settlement[], error: unknown): false {
     this.queue = batch.concat(this.queue);
+    this.queuedSince = this.writingSince;
     // One line when the outage starts, not one every tick while it lasts.
     if (this.failingSince === undefined) {
       this.failingSince = Date.now();

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
-import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { ChannelView } from './channel.wire';
 import { ChannelsService } from './channels.service';
@@ -21,8 +21,8 @@ export class ChannelByIdController {
   }
 
   @Delete(':id')
-  async delete(@Param('id', channelId) id: number): Promise<null> {
-    await this.channels.delete(id);
+  async delete(@Param('id', channelId) id: number, @CurrentUser() actor: AuthenticatedUser): Promise<null> {
+    await this.channels.delete(id, actor);
     return null;
   }
 }

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
-import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
 import { Page } from '../../common/http/pagination';
 import { ChannelListRow, ChannelView } from './channel.wire';
@@ -35,24 +35,24 @@ export class ChannelsController {
   }
 
   @Post()
-  async create(@Body() dto: CreateChannelDto): Promise<ApiResult<ChannelView[]>> {
-    const created = await this.channels.create(dto);
+  async create(@Body() dto: CreateChannelDto, @CurrentUser() actor: AuthenticatedUser): Promise<ApiResult<ChannelView[]>> {
+    const created = await this.channels.create(dto, actor);
     return new ApiResult(created, 'channel.created', { count: created.length });
   }
 
   @Put()
-  update(@Body() dto: UpdateChannelDto): Promise<ChannelView> {
-    return this.channels.update(dto);
+  update(@Body() dto: UpdateChannelDto, @CurrentUser() actor: AuthenticatedUser): Promise<ChannelView> {
+    return this.channels.update(dto, actor);
   }
 
   @Post('batch')
-  deleteMany(@Body() dto: ChannelIdsDto): Promise<number> {
-    return this.channels.deleteMany(dto.ids);
+  deleteMany(@Body() dto: ChannelIdsDto, @CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.deleteMany(dto.ids, actor);
   }
 
   @Delete('disabled')
-  deleteDisabled(): Promise<number> {
-    return this.channels.deleteDisabled();
+  deleteDisabled(@CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.deleteDisabled(actor);
   }
 
   @Post('fix')
@@ -61,22 +61,22 @@ export class ChannelsController {
   }
 
   @Post('batch/tag')
-  setTag(@Body() dto: BatchTagDto): Promise<number> {
-    return this.channels.setTagForChannels(dto.ids, dto.tag);
+  setTag(@Body() dto: BatchTagDto, @CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.setTagForChannels(dto.ids, dto.tag, actor);
   }
 
   @Put('tag')
-  editTag(@Body() dto: EditTagDto): Promise<number> {
-    return this.channels.editTag(dto);
+  editTag(@Body() dto: EditTagDto, @CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.editTag(dto, actor);
   }
 
   @Post('tag/enabled')
-  enableTag(@Body() dto: TagDto): Promise<number> {
-    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_ENABLED);
+  enableTag(@Body() dto: TagDto, @CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_ENABLED, actor);
   }
 
   @Post('tag/disabled')
-  disableTag(@Body() dto: TagDto): Promise<number> {
-    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_MANUALLY_DISABLED);
+  disableTag(@Body() dto: TagDto, @CurrentUser() actor: AuthenticatedUser): Promise<number> {
+    return this.channels.setTagStatus(dto.tag, CHANNEL_STATUS_MANUALLY_DISABLED, actor);
   }
 }

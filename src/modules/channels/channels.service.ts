@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, In, Repository, SelectQueryBuilder } from 'typeorm';
+import type { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
@@ -28,6 +29,14 @@ import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dt
 import { AbilityEntity } from './entities/ability.entity';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED, ChannelEntity } from './entities/channel.entity';
 import { OutboundGuardService } from '../outbound/outbound-guard.service';
+import { AuditService, fieldChanges, secretChange } from '../audit/audit.service';
+import type { AuditFieldChange } from '../audit/audit.wire';
+
+/** The channel fields the audit log compares; the key is compared apart (it is stored encrypted, and shown only as changed). */
+const AUDITED_FIELDS = [
+  'name', 'type', 'status', 'group', 'models', 'base_url', 'other', 'model_mapping', 'status_code_mapping', 'setting', 'param_override',
+  'tag', 'priority', 'weight', 'auto_ban', 'test_model', 'openai_organization', 'max_input_tokens',
+] as const satisfies readonly (keyof ChannelEntity)[];
 
 export interface ChannelFilter {
   keyword?: string;
@@ -67,6 +76,7 @@ export class ChannelsService {
     private readonly options: OptionsService,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
     private readonly outbound: OutboundGuardService,
+    private readonly audit: AuditService,
   ) {}
 
   list(query: ChannelListQuery): Promise<Page<ChannelListRow>> {
@@ -78,7 +88,7 @@ export class ChannelsService {
   }
 
   /** Single mode stores the key as given; batch mode makes one channel per key (per non-blank line, or per JSON key file of an array). */
-  async create(dto: CreateChannelDto): Promise<ChannelView[]> {
+  async create(dto: CreateChannelDto, actor: AuthenticatedUser): Promise<ChannelView[]> {
     const name = dto.name.trim();
     const keyField = dto.key.trim();
     const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? CHANNEL_TYPE.OPENAI, keyField) : [keyField];
@@ -111,6 +121,8 @@ export class ChannelsService {
       const saved: ChannelEntity[] = [];
       for (const entity of entities) saved.push(await manager.save(entity));
       await this.abilities.replaceForChannels(manager, saved);
+      const changes: Record<string, AuditFieldChange> = { ...fieldChanges({} as ChannelEntity, template, AUDITED_FIELDS), key: secretChange() };
+      await this.audit.record(actor, { entity: 'channel', entityId: saved.map((channel) => channel.id), action: 'create', changes }, manager);
       return saved;
     });
     await this.invalidate();
@@ -118,11 +130,12 @@ export class ChannelsService {
   }
 
   /** A full edit or a patch: only the fields present change; a blank key keeps the stored one. */
-  async update(dto: UpdateChannelDto): Promise<ChannelView> {
+  async update(dto: UpdateChannelDto, actor: AuthenticatedUser): Promise<ChannelView> {
     await this.assertBaseUrlAllowed(dto);
     const saved = await this.transactions.run(async (manager) => {
       const channel = await this.load(manager, dto.id);
       assertSavableType(dto.type, channel.type);
+      const before = { ...channel };
       this.applyFields(channel, dto);
       if (dto.name !== undefined && dto.name !== null) {
         channel.name = dto.name.trim();
@@ -134,24 +147,27 @@ export class ChannelsService {
         assertKeyLength(key);
         channel.key = this.secretBox.encrypt(key);
       }
+      const changes = fieldChanges(before, channel, AUDITED_FIELDS);
+      if (key && key !== this.storedKey(before)) changes.key = secretChange();
+      if (Object.keys(changes).length > 0) await this.audit.record(actor, { entity: 'channel', entityId: channel.id, action: 'update', changes }, manager);
       return this.saveWithAbilities(manager, [channel]);
     });
     await this.invalidate();
     return toChannelView(saved[0]);
   }
 
-  async delete(id: number): Promise<void> {
-    const deleted = await this.deleteWhere(async (manager) => (await manager.existsBy(ChannelEntity, { id })) ? [id] : []);
+  async delete(id: number, actor: AuthenticatedUser): Promise<void> {
+    const deleted = await this.deleteWhere(actor, async (manager) => (await manager.existsBy(ChannelEntity, { id })) ? [id] : []);
     if (deleted === 0) throw new AppError('channel.not_found');
   }
 
-  deleteMany(ids: number[]): Promise<number> {
-    return this.deleteWhere(async (manager) => (await manager.find(ChannelEntity, { select: { id: true }, where: { id: In(ids) } })).map((c) => c.id));
+  deleteMany(ids: number[], actor: AuthenticatedUser): Promise<number> {
+    return this.deleteWhere(actor, async (manager) => (await manager.find(ChannelEntity, { select: { id: true }, where: { id: In(ids) } })).map((c) => c.id));
   }
 
   /** Removes manually and automatically disabled channels alike. */
-  deleteDisabled(): Promise<number> {
-    return this.deleteWhere(async (manager) =>
+  deleteDisabled(actor: AuthenticatedUser): Promise<number> {
+    return this.deleteWhere(actor, async (manager) =>
       (await manager.find(ChannelEntity, { select: { id: true }, where: { status: In([CHANNEL_STATUS_MANUALLY_DISABLED, CHANNEL_STATUS_AUTO_DISABLED]) } })).map((c) => c.id),
     );
   }
@@ -168,13 +184,14 @@ export class ChannelsService {
     return count;
   }
 
-  async setTagForChannels(ids: number[], tag: string): Promise<number> {
+  async setTagForChannels(ids: number[], tag: string, actor: AuthenticatedUser): Promise<number> {
     const count = await this.transactions.run(async (manager) => {
       const found = await manager.find(ChannelEntity, { select: { id: true }, where: { id: In(ids) } });
       const foundIds = found.map((c) => c.id);
       if (foundIds.length === 0) return 0;
       await manager.update(ChannelEntity, { id: In(foundIds) }, { tag });
       await manager.update(AbilityEntity, { channel_id: In(foundIds) }, { tag });
+      await this.audit.record(actor, { entity: 'channel', entityId: foundIds, action: 'set_tag', changes: { tag: { from: null, to: tag } } }, manager);
       return foundIds.length;
     });
     await this.invalidate();
@@ -182,7 +199,7 @@ export class ChannelsService {
   }
 
   /** Edits every channel of a tag; blank fields are left alone, as the tag editor sends them all. */
-  async editTag(dto: EditTagDto): Promise<number> {
+  async editTag(dto: EditTagDto, actor: AuthenticatedUser): Promise<number> {
     const newTag = normaliseTag(dto.new_tag);
     const modelMapping = dto.model_mapping?.trim() ? normaliseModelMapping(dto.model_mapping) : undefined;
     const groups = dto.groups?.trim() ? normaliseGroups(dto.groups) : undefined;
@@ -195,6 +212,7 @@ export class ChannelsService {
     }
     const count = await this.transactions.run(async (manager) => {
       const tagged = await this.loadTag(manager, dto.tag);
+      const before = tagged.map((channel) => ({ ...channel }));
       for (const channel of tagged) {
         if (renames) channel.tag = newTag;
         if (modelMapping !== undefined) channel.model_mapping = modelMapping;
@@ -203,6 +221,7 @@ export class ChannelsService {
         if (priority !== undefined) channel.priority = priority;
         if (weight !== undefined) channel.weight = weight;
       }
+      await this.recordEach(actor, 'edit_tag', before, tagged, manager);
       await this.saveWithAbilities(manager, tagged);
       return tagged.length;
     });
@@ -210,10 +229,12 @@ export class ChannelsService {
     return count;
   }
 
-  async setTagStatus(tag: string, status: typeof CHANNEL_STATUS_ENABLED | typeof CHANNEL_STATUS_MANUALLY_DISABLED): Promise<number> {
+  async setTagStatus(tag: string, status: typeof CHANNEL_STATUS_ENABLED | typeof CHANNEL_STATUS_MANUALLY_DISABLED, actor: AuthenticatedUser): Promise<number> {
     const count = await this.transactions.run(async (manager) => {
       const tagged = await this.loadTag(manager, tag);
+      const before = tagged.map((channel) => ({ ...channel }));
       for (const channel of tagged) channel.status = status;
+      await this.recordEach(actor, status === CHANNEL_STATUS_ENABLED ? 'enable_tag' : 'disable_tag', before, tagged, manager);
       await this.saveWithAbilities(manager, tagged);
       return tagged.length;
     });
@@ -347,16 +368,34 @@ export class ChannelsService {
   }
 
   /** Deletes the channels the selector picks, with their abilities; answers how many. */
-  private async deleteWhere(select: (manager: EntityManager) => Promise<number[]>): Promise<number> {
+  private async deleteWhere(actor: AuthenticatedUser, select: (manager: EntityManager) => Promise<number[]>): Promise<number> {
     const count = await this.transactions.run(async (manager) => {
       const ids = await select(manager);
       if (ids.length === 0) return 0;
       await this.abilities.deleteForChannels(manager, ids);
       await manager.delete(ChannelEntity, { id: In(ids) });
+      await this.audit.record(actor, { entity: 'channel', entityId: ids, action: 'delete' }, manager);
       return ids.length;
     });
     if (count > 0) await this.invalidate();
     return count;
+  }
+
+  /** The channel's key in clear, or undefined when this CRYPTO_SECRET cannot read it (any new key is then a change). */
+  private storedKey(channel: ChannelEntity): string | undefined {
+    try {
+      return this.secretBox.decrypt(channel.key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** One audit row per channel a bulk edit changed, with its own fields. */
+  private async recordEach(actor: AuthenticatedUser, action: string, before: ChannelEntity[], after: ChannelEntity[], manager: EntityManager): Promise<void> {
+    for (const [index, channel] of after.entries()) {
+      const changes = fieldChanges(before[index], channel, AUDITED_FIELDS);
+      if (Object.keys(changes).length > 0) await this.audit.record(actor, { entity: 'channel', entityId: channel.id, action, changes }, manager);
+    }
   }
 
   private async load(manager: EntityManager, id: number): Promise<ChannelEntity> {

@@ -27,7 +27,8 @@ export type OptionReader =
   | 'oauth'
   | 'tasks'
   | 'monitoring'
-  | 'outbound';
+  | 'outbound'
+  | 'audit';
 
 /** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
 export interface JsonShape<T> {
@@ -213,6 +214,8 @@ export const OPTION_DEFINITIONS = {
   DataExportEnabled: bool({ default: false, readBy: ['console', 'monitoring'], status: 'enable_data_export' }),
   DataExportInterval: int({ default: 5, min: 1, max: 1440, readBy: ['monitoring'] }),
   DataExportDefaultTime: oneOf({ default: 'hour', values: ['hour', 'day', 'week'], readBy: ['console'], status: 'data_export_default_time' }),
+  /** Days the administrators' audit log keeps its rows; 0 keeps them for ever. Root's: the record of what admins did. */
+  AuditLogRetentionDays: int({ ...ROOT, default: 0, min: 0, max: 36_500, readBy: ['audit'] }),
 
   // Monitoring
   /** Seconds: a channel test slower than this disables the channel (0 = never for slowness). */

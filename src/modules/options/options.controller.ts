@@ -18,14 +18,14 @@ export class OptionsController {
   @AdminOnly()
   @Put()
   async update(@Body() dto: UpdateOptionDto, @CurrentUser() user: AuthenticatedUser): Promise<null> {
-    await this.options.set(dto.key, dto.value, user.role);
+    await this.options.update(user, dto.key, dto.value);
     return null;
   }
 
   @RootOnly()
   @Post('rest_model_ratio')
-  async resetModelRatio(): Promise<ApiResult<null>> {
-    await this.options.resetPricing();
+  async resetModelRatio(@CurrentUser() user: AuthenticatedUser): Promise<ApiResult<null>> {
+    await this.options.resetPricingBy(user);
     return new ApiResult(null, 'option.pricing_reset');
   }
 }

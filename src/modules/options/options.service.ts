@@ -6,6 +6,8 @@ import { AppError } from '../../common/errors/app-error';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
+import type { AuthenticatedUser } from '../../common/auth/auth.decorators';
+import { AuditService, secretChange } from '../audit/audit.service';
 import { ROLE_ROOT } from '../users/entities/user.entity';
 import { OptionEntity } from './entities/option.entity';
 import { definitionOf, isOptionKey, OPTION_DEFINITIONS, OPTION_KEYS, OptionDefinition, OptionKey, OptionValue, OptionValues, PRICING_OPTION_KEYS } from './option-definitions';
@@ -35,6 +37,7 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly cacheSync: CacheSyncService,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
+    private readonly audit: AuditService,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -92,6 +95,26 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     await this.repository.upsert({ key, value: definition.secret && value !== '' ? this.secretBox.encrypt(value) : value }, ['key']);
     this.apply(key, value);
     this.cacheSync.publish(CACHE_CHANNEL);
+  }
+
+  /** An administrator's change through the API: written, then recorded in the audit log (a secret only as changed). */
+  async update(actor: AuthenticatedUser, key: string, rawValue: unknown): Promise<void> {
+    const before = isOptionKey(key) ? this.stored.get(key) : undefined;
+    await this.set(key, rawValue, actor.role);
+    const after = this.stored.get(key as OptionKey);
+    if (before === after) return;
+    const change = definitionOf(key as OptionKey).secret ? secretChange() : { from: before, to: after };
+    await this.audit.record(actor, { entity: 'option', entityId: key, action: 'update', changes: { value: change } });
+  }
+
+  /** Root puts every price map back to the shipped defaults; the audit log keeps what they were. */
+  async resetPricingBy(actor: AuthenticatedUser): Promise<void> {
+    const before = new Map(PRICING_OPTION_KEYS.map((key) => [key, this.stored.get(key)]));
+    await this.resetPricing();
+    for (const key of PRICING_OPTION_KEYS) {
+      const after = this.stored.get(key);
+      if (before.get(key) !== after) await this.audit.record(actor, { entity: 'option', entityId: key, action: 'reset', changes: { value: { from: before.get(key), to: after } } });
+    }
   }
 
   /** Writes several keys; used by setup. */

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
-import { AdminOnly } from '../../common/auth/auth.decorators';
+import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { RedemptionsService } from './redemptions.service';
 import { RedemptionView } from './redemption.wire';
@@ -18,8 +18,8 @@ export class RedemptionByIdController {
   }
 
   @Delete(':id')
-  async delete(@Param('id', redemptionId) id: number): Promise<null> {
-    await this.redemptions.delete(id);
+  async delete(@Param('id', redemptionId) id: number, @CurrentUser() actor: AuthenticatedUser): Promise<null> {
+    await this.redemptions.delete(id, actor);
     return null;
   }
 }

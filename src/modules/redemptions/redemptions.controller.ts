@@ -28,8 +28,8 @@ export class RedemptionsController {
 
   /** ?status_only=true changes only the status (enable/disable); otherwise name and quota. */
   @Put()
-  update(@Query('status_only') statusOnly: string | undefined, @Body() dto: UpdateRedemptionDto): Promise<RedemptionView> {
-    return statusOnly === 'true' || statusOnly === '1' ? this.redemptions.updateStatus(dto.id, dto.status) : this.redemptions.update(dto);
+  update(@Query('status_only') statusOnly: string | undefined, @Body() dto: UpdateRedemptionDto, @CurrentUser() actor: AuthenticatedUser): Promise<RedemptionView> {
+    return statusOnly === 'true' || statusOnly === '1' ? this.redemptions.updateStatus(dto.id, dto.status, actor) : this.redemptions.update(dto, actor);
   }
 }
 

@@ -8,6 +8,7 @@ import { translate } from '../../common/i18n/catalogue';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { nowSeconds } from '../../database/columns';
+import { AuditService, fieldChanges } from '../audit/audit.service';
 import { LedgerRefusedError, QuotaLedgerService } from '../billing/quota-ledger.service';
 import { CreateRedemptionDto, DEFAULT_REDEMPTION_QUOTA, UpdateRedemptionDto } from './dto/redemption.dto';
 import { REDEMPTION_STATUS_DISABLED, REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_USED, RedemptionEntity } from './entities/redemption.entity';
@@ -19,6 +20,8 @@ const KEY_LENGTH = 32;
 const REDEEM_LIMIT_PER_USER = 10;
 const REDEEM_LIMIT_PER_IP = 100;
 const REDEEM_WINDOW_SECONDS = 60;
+/** What the audit log compares of a code (never its key). */
+const AUDITED_FIELDS = ['name', 'quota', 'status'] as const satisfies readonly (keyof RedemptionEntity)[];
 
 /** Redemption codes: administrators make and manage them, users redeem them once. */
 @Injectable()
@@ -27,6 +30,7 @@ export class RedemptionsService {
     @InjectRepository(RedemptionEntity) private readonly redemptions: Repository<RedemptionEntity>,
     private readonly ledger: QuotaLedgerService,
     private readonly rateLimiter: RateLimiterService,
+    private readonly audit: AuditService,
   ) {}
 
   async list(page: PageQuery): Promise<Page<RedemptionView>> {
@@ -68,31 +72,36 @@ export class RedemptionsService {
       created_time: nowSeconds(),
     }));
     // 62^32 keys: a collision would fail the unique index and the whole batch, never pass silently.
-    await this.redemptions.insert(rows);
+    const inserted = await this.redemptions.insert(rows);
+    // The keys are what a code is worth: the audit log has the ids, never a key.
+    const ids = inserted.identifiers.map((identifier) => Number(identifier.id));
+    await this.audit.record(actor, { entity: 'redemption', entityId: ids, action: 'create', changes: { name: { from: null, to: name }, quota: { from: null, to: rows[0].quota }, count: { from: null, to: rows.length } } });
     return rows.map((row) => row.key);
   }
 
   /** Name and quota change only while the code is unused (status 1, as the spec says); the status only with status_only. */
-  async update(dto: UpdateRedemptionDto): Promise<RedemptionView> {
+  async update(dto: UpdateRedemptionDto, actor: AuthenticatedUser): Promise<RedemptionView> {
     const changes: Partial<RedemptionEntity> = {};
     if (dto.name !== undefined) {
       changes.name = dto.name.trim();
       if (!changes.name) throw new AppError('redemption.invalid_name');
     }
     if (dto.quota !== undefined) changes.quota = dto.quota;
-    await this.updateWhile(dto.id, [REDEMPTION_STATUS_UNUSED], changes, editRefusal);
+    await this.updateWhile(actor, dto.id, [REDEMPTION_STATUS_UNUSED], changes, editRefusal);
     return this.get(dto.id);
   }
 
-  async updateStatus(id: number, status: number | undefined): Promise<RedemptionView> {
+  async updateStatus(id: number, status: number | undefined, actor: AuthenticatedUser): Promise<RedemptionView> {
     if (status !== REDEMPTION_STATUS_UNUSED && status !== REDEMPTION_STATUS_DISABLED) throw new AppError('redemption.invalid_status');
-    await this.updateWhile(id, [REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_DISABLED], { status }, () => 'redemption.used_cannot_enable');
+    await this.updateWhile(actor, id, [REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_DISABLED], { status }, () => 'redemption.used_cannot_enable');
     return this.get(id);
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, actor: AuthenticatedUser): Promise<void> {
+    const code = await this.load(id);
     const result = await this.redemptions.delete({ id });
     if (!result.affected) throw new AppError('redemption.not_found');
+    await this.audit.record(actor, { entity: 'redemption', entityId: id, action: 'delete', changes: fieldChanges(code, {} as RedemptionEntity, AUDITED_FIELDS) });
   }
 
   /**
@@ -135,7 +144,7 @@ export class RedemptionsService {
   }
 
   /** Applies `changes` only while the code's status is one of `allowed`; `refusal` names the error for the status found. */
-  private async updateWhile(id: number, allowed: number[], changes: Partial<RedemptionEntity>, refusal: (status: number) => RedemptionRefusal): Promise<void> {
+  private async updateWhile(actor: AuthenticatedUser, id: number, allowed: number[], changes: Partial<RedemptionEntity>, refusal: (status: number) => RedemptionRefusal): Promise<void> {
     const code = await this.load(id);
     if (!allowed.includes(code.status)) throw new AppError(refusal(code.status));
     if (Object.keys(changes).length === 0) return;
@@ -147,6 +156,8 @@ export class RedemptionsService {
       .where('id = :id AND status IN (:...allowed)', { id, allowed })
       .execute();
     if (!result.affected) throw new AppError(refusal((await this.load(id)).status));
+    const audited = fieldChanges(code, { ...code, ...changes }, AUDITED_FIELDS);
+    if (Object.keys(audited).length > 0) await this.audit.record(actor, { entity: 'redemption', entityId: id, action: 'update', changes: audited });
   }
 
   private async load(id: number): Promise<RedemptionEntity> {

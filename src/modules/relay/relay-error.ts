@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { REQUEST_ID_HEADER } from '../../common/logging/request-context';
 import type { WireFormat } from './providers/adaptor';
 
 /**
@@ -89,8 +90,7 @@ export function decodePathSegment(segment: string): string {
   }
 }
 
-/** The request id header every relay answer carries, so an operator can match a complaint to a log row. */
-export const REQUEST_ID_HEADER = 'x-request-id';
+export { REQUEST_ID_HEADER };
 
 /** Claude's error types, by status (its `{type:"error", error:{type, message}}` shape). */
 const CLAUDE_ERROR_TYPES: Partial<Record<number, string>> = { ...ERROR_TYPES, 413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error' };

@@ -1,7 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withRequestId } from '../../common/logging/request-context';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
+import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { AUTO_GROUP, AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -14,7 +17,7 @@ import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec 
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
-import type { RelayRoute } from './stages/relay-request';
+import type { Delivery, PreparedRequest, RelayRoute } from './stages/relay-request';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 
@@ -27,6 +30,8 @@ import { TokenAuthService } from './token-auth.service';
 @Injectable()
 export class RelayService {
   private readonly logger = new Logger(RelayService.name);
+  /** LOG_LEVEL=debug: one line per relay request (never its body, key or token). */
+  private readonly accessLog: boolean;
 
   constructor(
     private readonly prepareStage: RelayPrepareStage,
@@ -37,12 +42,20 @@ export class RelayService {
     private readonly billing: BillingDashboardService,
     private readonly autoGroups: AutoGroupRouter,
     private readonly claudeTokenCount: ClaudeTokenCountService,
-  ) {}
+    private readonly metrics: GatewayMetrics,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.accessLog = config.logging.level === 'debug' || config.logging.level === 'verbose';
+  }
 
-  async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const startedAt = performance.now();
     // Every answer carries it, passed to writeHead: an early setHeader would send every writeHead down Node's slow path.
     const requestId = randomUUID();
+    return withRequestId(requestId, () => this.serve(request, response, requestId, startedAt));
+  }
+
+  private async serve(request: IncomingMessage, response: ServerResponse, requestId: string, startedAt: number): Promise<void> {
     let route: RelayRoute | undefined;
     // Errors answer in the client's format: known from the path's route, or Claude's for its token count.
     let errorFormat: WireFormat | undefined;
@@ -76,16 +89,42 @@ export class RelayService {
   }
 
   private async relay(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<void> {
-    const prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt);
+    let prepared: PreparedRequest | undefined;
+    // Only when something reports the model of a refused request: otherwise the hot path allocates nothing more.
+    const noted = this.metrics.enabled || this.accessLog ? {} : undefined;
+    try {
+      prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
+    } catch (error) {
+      throw this.failed(route, noted, error, requestId, startedAt);
+    }
     let delivery;
     try {
       delivery = await this.dispatchStage.dispatch(prepared, response);
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
-      throw error;
+      throw this.failed(route, prepared, error, requestId, startedAt);
     }
     this.settleStage.settle(prepared, delivery);
+    if (this.metrics.enabled) this.served(prepared, delivery);
+    if (this.accessLog) this.logger.debug(`${route.spec.path} ${prepared.model}: 200 from channel ${delivery.channel.id} (tried ${prepared.tried.join(', ')}) in ${Math.round(performance.now() - startedAt)} ms`);
+  }
+
+  private served(prepared: PreparedRequest, delivery: Delivery): void {
+    const inbound = prepared.route.inbound.wire;
+    this.metrics.requestFinished(inbound, prepared.model, delivery.channel.id, 200, prepared.startedAt);
+    if (prepared.stream && delivery.firstByteAt !== undefined) this.metrics.firstToken(inbound, prepared.model, (delivery.firstByteAt - prepared.startedAt) / 1000);
+  }
+
+  /** The failure as the client will get it, counted (the model and the last channel tried, when known). */
+  private failed(route: RelayRoute, prepared: Partial<Pick<PreparedRequest, 'model' | 'tried'>> | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
+    const relayError = this.asRelayError(error, requestId);
+    if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried?.at(-1) ?? 0, relayError.status, startedAt);
+    if (this.accessLog) {
+      const tried = prepared?.tried?.length ? ` (tried ${prepared.tried.join(', ')})` : '';
+      this.logger.debug(`${route.spec.path} ${prepared?.model ?? '-'}: ${relayError.status} ${relayError.code}${tried} in ${Math.round(performance.now() - startedAt)} ms`);
+    }
+    return relayError;
   }
 
   /** GET /v1/models, or one of them (`models.retrieve`): the models the token may use in its group. */

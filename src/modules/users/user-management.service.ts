@@ -11,8 +11,12 @@ import { CreateUserDto, ManageAction, UpdateUserDto } from './dto/user.dto';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
 import { EditableUserColumn, NewUser, UsersService } from './users.service';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
+import { AuditService, fieldChanges, secretChange } from '../audit/audit.service';
 import { toUserView } from './user.view';
 import { UserView } from './user.wire';
+
+/** What the audit log compares of an account an administrator edits (the password only as changed; quota through the ledger). */
+const AUDITED_FIELDS = ['username', 'display_name', 'group', 'email', 'remark'] as const satisfies readonly (keyof UserEntity)[];
 
 /**
  * What administrators do to accounts, and the creation of every account (registration,
@@ -29,6 +33,7 @@ export class UserManagementService {
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
     private readonly ledger: QuotaLedgerService,
+    private readonly audit: AuditService,
   ) {}
 
   list(page: PageQuery): Promise<Page<UserView>> {
@@ -52,9 +57,10 @@ export class UserManagementService {
     const username = dto.username.trim();
     const passwordHash = await this.users.hashPassword(dto.password);
     // A new user is a new user however the account was made: new-api credits QuotaForNewUser here too.
-    await this.createAccount({ username, passwordHash, display_name: dto.display_name?.trim(), role }, undefined, async (manager) => {
+    const created = await this.createAccount({ username, passwordHash, display_name: dto.display_name?.trim(), role }, undefined, async (manager) => {
       if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
     });
+    await this.audit.record(actor, { entity: 'user', entityId: created.id, action: 'create', changes: { username: { from: null, to: username }, role: { from: null, to: role }, password: secretChange() } });
   }
 
   /**
@@ -106,8 +112,11 @@ export class UserManagementService {
     const passwordChanged = !!dto.password;
     if (passwordChanged) changes.password = await this.users.hashPassword(dto.password!);
     await this.users.updateColumns(target.id, changes);
+    const audited = fieldChanges(target, { ...target, ...changes }, AUDITED_FIELDS);
+    if (passwordChanged) audited.password = secretChange();
+    if (Object.keys(audited).length > 0) await this.audit.record(actor, { entity: 'user', entityId: target.id, action: 'update', changes: audited });
     Object.assign(target, changes);
-    if (dto.quota !== undefined) target.quota = await this.adjustQuota(target, dto.quota, dto.original_quota ?? target.quota);
+    if (dto.quota !== undefined) target.quota = await this.adjustQuota(actor, target, dto.quota, dto.original_quota ?? target.quota);
     if (passwordChanged && target.id !== actor.id) await this.sessions.destroyAllForUser(target.id);
     return toUserView(target);
   }
@@ -116,6 +125,7 @@ export class UserManagementService {
     const target = await this.users.findById(id);
     if (!target) throw new AppError('user.not_found');
     this.assertOutranks(actor, target);
+    const before = { ...target };
     switch (action) {
       case 'disable':
         if (target.role >= ROLE_ROOT) throw new AppError('user.root_cannot_be_disabled');
@@ -145,6 +155,7 @@ export class UserManagementService {
         target.role = ROLE_USER;
         break;
     }
+    await this.audit.record(actor, { entity: 'user', entityId: target.id, action, changes: fieldChanges(before, target, ['status', 'role']) });
     return { status: target.status, role: target.role };
   }
 
@@ -153,7 +164,7 @@ export class UserManagementService {
    * spending that landed meanwhile is kept, and the manage log row says when it did.
    * Answers the balance afterwards.
    */
-  private async adjustQuota(target: UserEntity, to: number, from: number): Promise<number> {
+  private async adjustQuota(actor: AuthenticatedUser, target: UserEntity, to: number, from: number): Promise<number> {
     const delta = to - from;
     if (delta === 0) return target.quota;
     const current = target.quota;
@@ -162,7 +173,9 @@ export class UserManagementService {
       current === from
         ? translate('log.admin_quota_changed', 'zh', { from, to })
         : translate('log.admin_quota_moved_meanwhile', 'zh', { from, to, current, delta: delta > 0 ? `+${delta}` : String(delta) });
-    await this.ledger.applyDelta({ userId: target.id, username: target.username, reason: 'admin_adjustment', quota: delta, content });
+    // The audit row goes in the ledger's transaction, naming the log row the change wrote.
+    const onLogged = (logId: number, manager: EntityManager) => this.audit.record(actor, { entity: 'user', entityId: target.id, action: 'update', changes: { quota: { from: current, to: current + delta } }, logId }, manager);
+    await this.ledger.applyDelta({ userId: target.id, username: target.username, reason: 'admin_adjustment', quota: delta, content, onLogged });
     return current + delta;
   }
 

@@ -34,6 +34,7 @@ export const managementRoutes: RouteAccessTable = {
   'GET /api/log/self': 'user',
   'GET /api/log/self/stat': 'user',
   'DELETE /api/log': 'admin',
+  'GET /api/audit': 'root',
   'GET /api/mj': 'admin',
   'GET /api/mj/self': 'user',
   'GET /api/task': 'admin',

@@ -1,6 +1,7 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
+import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
 import HubOutlinedIcon from '@mui/icons-material/HubOutlined';
 import ImageOutlinedIcon from '@mui/icons-material/ImageOutlined';
 import InsertChartOutlinedIcon from '@mui/icons-material/InsertChartOutlined';
@@ -14,7 +15,7 @@ import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalance
 import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import { parseChatLinks } from '../features/tokens/chatLinks';
 import type { SystemStatus } from '../features/status/types';
-import { isAdmin, type SessionUser } from '../lib/session';
+import { isAdmin, isRoot, type SessionUser } from '../lib/session';
 
 /** Where "console" in the top bar leads. */
 export const CONSOLE_HOME = '/token';
@@ -28,6 +29,8 @@ export interface SidebarEntry {
   icon: SvgIconComponent;
   /** Shown only when this status flag is on (e.g. enable_data_export for the dashboard). */
   flag?: keyof SystemStatus;
+  /** Shown to root only (the audit log). */
+  rootOnly?: boolean;
 }
 
 export interface SidebarSection {
@@ -69,6 +72,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
       { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
       { path: '/redemption', label: 'shell:nav.redemptions', icon: RedeemOutlinedIcon },
       { path: '/setting', label: 'shell:nav.settings', icon: SettingsOutlinedIcon },
+      { path: '/audit', label: 'shell:nav.audit', icon: FactCheckOutlinedIcon, rootOnly: true },
     ],
   },
   {
@@ -90,7 +94,7 @@ function withChatEntries(section: SidebarSection, status: Partial<SystemStatus>)
 export function visibleSections(user: SessionUser | null, status: Partial<SystemStatus>): SidebarSection[] {
   return SIDEBAR_SECTIONS.map((section) => withChatEntries(section, status))
     .filter((section) => !section.adminOnly || isAdmin(user))
-    .map((section) => ({ ...section, entries: section.entries.filter((entry) => !entry.flag || !!status[entry.flag]) }))
+    .map((section) => ({ ...section, entries: section.entries.filter((entry) => (!entry.flag || !!status[entry.flag]) && (!entry.rootOnly || isRoot(user))) }))
     .filter((section) => section.entries.length > 0);
 }
 

@@ -69,3 +69,7 @@ export function useSessionUser(): SessionUser | null {
 export function isAdmin(user: SessionUser | null): boolean {
   return !!user && user.role >= ROLE_ADMIN;
 }
+
+export function isRoot(user: SessionUser | null): boolean {
+  return !!user && user.role >= ROLE_ROOT;
+}

@@ -19,3 +19,16 @@ export function parseDateTime(text: string): Date | null {
   const valid = date.getFullYear() === year && date.getMonth() === month - 1 && date.getDate() === day && hour < 24 && minute < 60 && (second || 0) < 60;
   return valid ? date : null;
 }
+
+/** Unix seconds → the value of a datetime-local input (empty for 0). */
+export function toInputValue(seconds: number): string {
+  if (!seconds) return '';
+  const date = new Date(seconds * 1000);
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A datetime-local input's value → unix seconds (0 when empty or invalid). */
+export function fromInputValue(value: string): number {
+  const time = new Date(value).getTime();
+  return Number.isNaN(time) ? 0 : Math.floor(time / 1000);
+}

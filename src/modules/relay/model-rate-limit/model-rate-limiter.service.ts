@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RedisService } from '../../../common/redis/redis.service';
+import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { RelayError } from '../relay-error';
 
@@ -88,6 +89,7 @@ export class ModelRateLimiterService {
   constructor(
     private readonly options: OptionsService,
     redis: RedisService,
+    private readonly metrics: GatewayMetrics,
   ) {
     this.redis = redis.client as RedisWithScripts | null;
     this.redis?.defineCommand('modelRateLimitAdmit', { numberOfKeys: 1, lua: ADMIT_SCRIPT });
@@ -103,6 +105,7 @@ export class ModelRateLimiterService {
     const limits = this.limitsFor(group);
     if (limits.windowMs === 0 || (limits.requests === 0 && limits.successes === 0)) return NO_TICKET;
     const admission = this.redis ? await this.admitShared(userId, limits) : this.admitLocal(userId, limits);
+    if (admission.verdict !== ADMITTED && this.metrics.enabled) this.metrics.rateLimitRefused('model');
     if (admission.verdict === REFUSED_REQUESTS) throw refusal(`at most ${limits.requests} requests (failed ones included)`, limits, admission.windowLeftMs);
     if (admission.verdict === REFUSED_SUCCESSES) throw refusal(`at most ${limits.successes} successful requests`, limits, admission.windowLeftMs);
     return { release: admission.release };

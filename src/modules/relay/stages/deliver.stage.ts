@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import type { ServerResponse } from 'node:http';
 import type { UpstreamAnswer } from '../../outbound/upstream-answer';
 import { isBelievableUsage } from '../../billing/billing-formula';
+import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
@@ -45,6 +46,7 @@ export class RelayDeliverStage {
   constructor(
     private readonly options: OptionsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: UpstreamAnswer, response: ServerResponse): Promise<AttemptResult> {
@@ -57,9 +59,16 @@ export class RelayDeliverStage {
       const body = ownFraming ? readableSource(adaptor.reframeStream(answer.body)) : answer;
       const writer = clientStreamWriter(request, response);
       const queueLength = this.options.get('StreamCacheQueueLength');
-      const outcome = passThrough
-        ? await relayEventStream(body, response, adaptor, request.clientGone, dropsUsageChunks(request), writer, queueLength)
-        : await this.translateStream(request, adaptor, target, body, response, writer, queueLength);
+      const metered = this.metrics.enabled;
+      if (metered) this.metrics.streamOpened();
+      let outcome: StreamOutcome;
+      try {
+        outcome = passThrough
+          ? await relayEventStream(body, response, adaptor, request.clientGone, dropsUsageChunks(request), writer, queueLength)
+          : await this.translateStream(request, adaptor, target, body, response, writer, queueLength);
+      } finally {
+        if (metered) this.metrics.streamClosed();
+      }
       if (outcome.firstChunkAt === undefined) {
         if (request.clientGone()) return failed(clientGoneError());
         if (typeof outcome.earlyError?.status === 'number') return refusedWith(outcome.earlyError);

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { channelTypeRow } from '../../channels/channel-types';
+import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
@@ -35,6 +36,7 @@ export class RelayDispatchStage {
     private readonly upstream: UpstreamClientService,
     private readonly providers: ProviderRegistry,
     private readonly deliver: RelayDeliverStage,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
@@ -54,9 +56,13 @@ export class RelayDispatchStage {
       }
       attempt++;
       request.tried.push(channel.id);
+      // Every attempt after the first is a retry (attempt counts this one already).
+      if (attempt > 1 && this.metrics.enabled) this.metrics.retry();
       const result = await this.attempt(request, channel, response);
       if (result.ok) return result.delivery;
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
+      if (this.metrics.enabled) this.countUpstreamError(channel, result);
+      this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
       if (lastError.skipRetry || request.clientGone()) break;
     }
     if (lastError) throw lastError;
@@ -112,6 +118,12 @@ export class RelayDispatchStage {
       return { ok: false, refused: providerRefusal(adaptor, answer.statusCode, text) };
     }
     return this.deliver.deliver(request, adaptor, target, answer, response);
+  }
+
+  /** A failed attempt that was the channel's doing: its upstream status, or what went wrong (timeout, connection_error, …). */
+  private countUpstreamError(channel: RelayChannel, result: Exclude<AttemptResult, { ok: true }>): void {
+    if ('refused' in result) this.metrics.upstreamError(channel.id, result.refused.status);
+    else if (result.error.isChannelFault) this.metrics.upstreamError(channel.id, result.error.code.slice('channel:'.length));
   }
 
   /**

@@ -40,7 +40,12 @@ export class RelayPrepareStage {
     private readonly autoGroups: AutoGroupRouter,
   ) {}
 
-  async prepare(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<PreparedRequest> {
+  /**
+   * `noted`, when given (metrics or the debug access log on), gets the model as soon as it is
+   * read: a request refused later in this stage (no channel, no price, no quota, the rate
+   * limit) is counted and logged under it.
+   */
+  async prepare(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
     const caller = route.playground ? await this.playgroundAuth.authenticate(request) : await this.tokenAuth.authenticate(request);
     if (route.spec.body === 'json') refuseNonJsonBody(request);
     const rawBody = await readRequestBody(request, this.config.relay.maxRequestBodyBytes);
@@ -55,6 +60,7 @@ export class RelayPrepareStage {
       model = multipartField(rawBody, 'model');
     }
     if (!model) throw new RelayError('invalid_request', 'The request names no model', 400);
+    if (noted) noted.model = model;
     if (route.playground) caller.group = this.playgroundAuth.chooseGroup(caller, body?.group);
     checkModelAllowed(caller, model);
     if (this.sensitiveWords.active && body) this.sensitiveWords.checkPrompt(route.spec.endpoint, body);

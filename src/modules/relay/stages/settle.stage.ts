@@ -3,6 +3,7 @@ import { translate } from '../../../common/i18n/catalogue';
 import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
 import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
+import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
 import type { Usage } from '../providers/usage';
@@ -20,6 +21,7 @@ export class RelaySettleStage {
     private readonly options: OptionsService,
     private readonly tokenCounter: TokenCounterService,
     private readonly settlements: SettlementBatcherService,
+    private readonly metrics: GatewayMetrics,
   ) {}
 
   /**
@@ -73,6 +75,7 @@ export class RelaySettleStage {
         }
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
+    if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
   }
 }
 

@@ -28,6 +28,7 @@ import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
+import { DateTimeFilterField } from '../../components/DateTimeFilterField';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
@@ -47,18 +48,6 @@ const OPTIONAL_COLUMNS = ['time', 'channel', 'user', 'token', 'group', 'type', '
 const ADMIN_COLUMNS = new Set(['channel', 'user', 'retry']);
 /** The adjacent columns only a charge fills; other entries show their text across them. */
 const CHARGE_COLUMNS = ['model', 'duration', 'prompt', 'completion', 'cost'] as const;
-
-const pad = (value: number) => String(value).padStart(2, '0');
-/** Unix seconds → the value of a datetime-local input. */
-function toInputValue(seconds: number): string {
-  if (!seconds) return '';
-  const date = new Date(seconds * 1000);
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-function fromInputValue(value: string): number {
-  const time = new Date(value).getTime();
-  return Number.isNaN(time) ? 0 : Math.floor(time / 1000);
-}
 
 /** The default window: from the start of today to one hour from now. */
 function defaultFilters(): LogFilters {
@@ -282,20 +271,8 @@ export function LogsPage() {
         <Box sx={{ p: 2, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
           <TextField label={t('logs:filters.tokenName')} value={draft.token_name} onChange={(event) => update({ token_name: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-token' } }} />
           <TextField label={t('logs:filters.modelName')} value={draft.model_name} onChange={(event) => update({ model_name: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-model' } }} />
-          <TextField
-            type="datetime-local"
-            label={t('logs:filters.start')}
-            value={toInputValue(draft.start_timestamp)}
-            onChange={(event) => update({ start_timestamp: fromInputValue(event.target.value) })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'log-filter-start' } }}
-          />
-          <TextField
-            type="datetime-local"
-            label={t('logs:filters.end')}
-            value={toInputValue(draft.end_timestamp)}
-            onChange={(event) => update({ end_timestamp: fromInputValue(event.target.value) })}
-            slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': 'log-filter-end' } }}
-          />
+          <DateTimeFilterField label={t('logs:filters.start')} value={draft.start_timestamp} onChange={(start_timestamp) => update({ start_timestamp })} testId="log-filter-start" />
+          <DateTimeFilterField label={t('logs:filters.end')} value={draft.end_timestamp} onChange={(end_timestamp) => update({ end_timestamp })} testId="log-filter-end" />
           <TextField label={t('logs:filters.group')} value={draft.group} onChange={(event) => update({ group: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-group' } }} />
           <TextField select label={t('logs:filters.type')} value={draft.type} onChange={(event) => update({ type: Number(event.target.value) })} data-testid="log-filter-type">
             <MenuItem value={0}>{t('logs:types.all')}</MenuItem>

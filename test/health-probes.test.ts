@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startGateway } from './support/child-gateway';
+import { TcpProxy } from './support/tcp-proxy';
+import { scratchDatabase, startTestApp, type TestApp } from './support/test-app';
+import { eventually } from './support/until';
+
+interface Probe {
+  status: number;
+  body: { status: string; checks?: Record<string, string> };
+}
+
+async function probe(baseUrl: string, path: '/healthz' | '/readyz'): Promise<Probe> {
+  const response = await fetch(baseUrl + path);
+  return { status: response.status, body: (await response.json()) as Probe['body'] };
+}
+
+describe('health probes', () => {
+  let app: TestApp;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('/healthz answers 200 without a session; /readyz 200 once the database answers and the migrations are applied', async () => {
+    expect(await probe(app.baseUrl, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
+    expect(await probe(app.baseUrl, '/readyz')).toEqual({ status: 200, body: { status: 'ready', checks: { database: 'ok', redis: 'off', migrations: 'ok' } } });
+    const post = await fetch(`${app.baseUrl}/readyz`, { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+});
+
+const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
+
+describeOnMysql('/readyz while MySQL is unreachable (a cuttable proxy)', () => {
+  let proxy: TcpProxy;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const mysql = new URL(process.env.TEST_MYSQL_URL!);
+    proxy = await new TcpProxy(mysql.hostname, Number(mysql.port || 3306)).start();
+    app = await startTestApp({}, { mysqlPort: proxy.port });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await app.stop();
+    await proxy.stop();
+  });
+
+  it('goes 503 when the database is cut off and back to 200 when it returns, while /healthz stays 200', async () => {
+    expect((await probe(app.baseUrl, '/readyz')).status).toBe(200);
+    proxy.cutOff();
+    const down = await probe(app.baseUrl, '/readyz');
+    expect(down).toEqual({ status: 503, body: { status: 'not_ready', checks: { database: 'down', redis: 'off', migrations: 'pending' } } });
+    expect((await probe(app.baseUrl, '/healthz')).status).toBe(200);
+    proxy.restore();
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200, 15_000);
+  });
+});
+
+const describeOnRedis = process.env.TEST_REDIS_URL ? describe : describe.skip;
+
+describeOnRedis('/readyz with Redis configured', () => {
+  let proxy: TcpProxy;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    const redis = new URL(process.env.TEST_REDIS_URL!);
+    proxy = await new TcpProxy(redis.hostname, Number(redis.port || 6379)).start();
+    app = await startTestApp({ REDIS_CONN_STRING: `redis://127.0.0.1:${proxy.port}/13` });
+  });
+  afterAll(async () => {
+    proxy.restore();
+    await app.stop();
+    await proxy.stop();
+  });
+
+  it('checks Redis, goes 503 while it is unreachable and recovers', async () => {
+    expect(await probe(app.baseUrl, '/readyz')).toMatchObject({ status: 200, body: { checks: { redis: 'ok' } } });
+    proxy.cutOff();
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 503);
+    expect((await probe(app.baseUrl, '/readyz')).body.checks).toMatchObject({ database: 'ok', redis: 'down' });
+    proxy.restore();
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
+  });
+});
+
+describe('/readyz at SIGTERM', () => {
+  let database: Awaited<ReturnType<typeof scratchDatabase>>;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    database = await scratchDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gw-probes-'));
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 from the signal on, while the server still accepts for SHUTDOWN_DELAY_SECONDS, then stops and exits 0', async () => {
+    const gateway = await startGateway({ ...database.env, DATA_DIR: dataDir, SESSION_SECRET: 'probe-secret', SHUTDOWN_DELAY_SECONDS: '2', WEB_DIST_DIR: path.join(dataDir, 'no-web') });
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', (code) => resolve(code)));
+    try {
+      expect((await probe(gateway.baseUrl, '/readyz')).status).toBe(200);
+      gateway.child.kill('SIGTERM');
+      await eventually(async () => (await probe(gateway.baseUrl, '/readyz')).status === 503, 1_500);
+      // New connections are still accepted: the load balancer sees "not ready", not a refused connection.
+      expect(await probe(gateway.baseUrl, '/readyz')).toMatchObject({ status: 503, body: { status: 'shutting_down' } });
+      expect((await probe(gateway.baseUrl, '/healthz')).status).toBe(200);
+      expect(await exited).toBe(0);
+      expect(gateway.output()).toContain('/readyz answers 503');
+      await expect(fetch(`${gateway.baseUrl}/healthz`)).rejects.toThrow();
+    } finally {
+      gateway.child.kill('SIGKILL');
+    }
+  });
+});
