@@ -17,14 +17,18 @@ export interface TestApp extends GatewayApp {
 }
 
 /**
- * A scratch MySQL database per test file when TEST_MYSQL_URL (mysql://root@127.0.0.1:3306)
- * is set, otherwise a scratch SQLite file. Either way the real migrations run.
+ * A scratch database per test file: on the PostgreSQL server at TEST_PG_URL
+ * (postgres://postgres@127.0.0.1:5432) when set, else on the MySQL server at TEST_MYSQL_URL
+ * (mysql://root@127.0.0.1:3306) when set, otherwise a scratch SQLite file. Either way the real
+ * migrations run.
  */
 export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const pgUrl = process.env.TEST_PG_URL;
+  if (pgUrl) return scratchPostgresDatabase(pgUrl);
   const mysqlUrl = process.env.TEST_MYSQL_URL;
   if (mysqlUrl) {
     const mysql = await import('mysql2/promise');
-    const name = `gw_test_${randomBytes(6).toString('hex')}`;
+    const name = scratchName();
     const admin = await mysql.createConnection(mysqlUrl);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await admin.end();
@@ -46,22 +50,54 @@ export async function scratchDatabase(): Promise<{ env: Record<string, string>; 
   };
 }
 
+function scratchName(): string {
+  return `gw_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** TEST_PG_URL names the server (its own database, if any, is where CREATE DATABASE runs). */
+async function scratchPostgresDatabase(serverUrl: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = scratchName();
+  const onServer = async (sql: string) => {
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await onServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { SQL_DSN: url.toString() },
+    // FORCE: an app of the test that shares the database (a restart, a second instance) may still hold connections.
+    drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** The environment that points a second app at the first one's database (a restart, a second instance). */
+export function sameDatabaseEnv(config: AppConfig): Record<string, string> {
+  return config.database.type === 'sqlite' ? { SQLITE_PATH: config.database.sqlitePath } : { SQL_DSN: config.database.url };
+}
+
 export interface TestAppOptions {
   /**
    * Mock upstreams listen on loopback, which the outbound guard refuses by default; test apps
    * allow private networks (as root would for Ollama) unless a test checks the default.
    */
   allowPrivateOutbound?: boolean;
-  /** MySQL only: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
-  mysqlPort?: number;
+  /** MySQL and PostgreSQL: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
+  databasePort?: number;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await scratchDatabase();
-  if (options.mysqlPort && database.env.SQL_DSN) {
+  if (options.databasePort && database.env.SQL_DSN) {
     const dsn = new URL(database.env.SQL_DSN);
     dsn.hostname = '127.0.0.1';
-    dsn.port = String(options.mysqlPort);
+    dsn.port = String(options.databasePort);
     database.env.SQL_DSN = dsn.toString();
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-data-'));
