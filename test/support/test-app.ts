@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createGatewayApp, GatewayApp } from '../../src/app.factory';
-import { AppConfig, loadAppConfig } from '../../src/config/app-config';
+import { AppConfig, DatabaseType, loadAppConfig, parseSqlDsn } from '../../src/config/app-config';
+import { nativeSql } from '../../src/database/dialect';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
 
@@ -16,6 +18,17 @@ export interface TestApp extends GatewayApp {
   stop(): Promise<void>;
 }
 
+/** Which database the tests run on: PostgreSQL at TEST_PG_URL, else MySQL at TEST_MYSQL_URL, else SQLite. */
+export function testDatabaseType(): DatabaseType {
+  if (process.env.TEST_PG_URL) return 'postgres';
+  return process.env.TEST_MYSQL_URL ? 'mysql' : 'sqlite';
+}
+
+/** A test's raw statement, written with `?` placeholders, as the database under test takes it (numbered on PostgreSQL). */
+export function testSql(text: string): string {
+  return nativeSql(testDatabaseType(), text);
+}
+
 /**
  * A scratch database per test file: on the PostgreSQL server at TEST_PG_URL
  * (postgres://postgres@127.0.0.1:5432) when set, else on the MySQL server at TEST_MYSQL_URL
@@ -23,10 +36,10 @@ export interface TestApp extends GatewayApp {
  * migrations run.
  */
 export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const pgUrl = process.env.TEST_PG_URL;
-  if (pgUrl) return scratchPostgresDatabase(pgUrl);
+  const type = testDatabaseType();
+  if (type === 'postgres') return scratchPostgresDatabase(process.env.TEST_PG_URL!);
   const mysqlUrl = process.env.TEST_MYSQL_URL;
-  if (mysqlUrl) {
+  if (type === 'mysql' && mysqlUrl) {
     const mysql = await import('mysql2/promise');
     const name = scratchName();
     const admin = await mysql.createConnection(mysqlUrl);
@@ -80,6 +93,13 @@ async function scratchPostgresDatabase(serverUrl: string): Promise<{ env: Record
 /** The environment that points a second app at the first one's database (a restart, a second instance). */
 export function sameDatabaseEnv(config: AppConfig): Record<string, string> {
   return config.database.type === 'sqlite' ? { SQLITE_PATH: config.database.sqlitePath } : { SQL_DSN: config.database.url };
+}
+
+/** A plain connection (not yet initialised) to the database a scratch env names, to read what a stopped gateway left. */
+export function dataSourceFor(env: Record<string, string>): DataSource {
+  if (!env.SQL_DSN) return new DataSource({ type: 'better-sqlite3', database: env.SQLITE_PATH });
+  const { type, url } = parseSqlDsn(env.SQL_DSN);
+  return new DataSource(type === 'postgres' ? { type: 'postgres', url } : { type: 'mysql', url });
 }
 
 export interface TestAppOptions {
