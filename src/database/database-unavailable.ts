@@ -47,6 +47,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** PostgreSQL's numeric_value_out_of_range and invalid_text_representation: a parameter its column cannot hold. */
+const PG_UNFIT_VALUE_CODES = new Set(['22003', '22P02']);
+
+/**
+ * Whether PostgreSQL refused a parameter that its column's type cannot hold (an id past
+ * integer's range). MySQL and SQLite compare such a value and find no row; the input checks
+ * refuse the ones we know of, and this keeps any other such input a clear error, not a 500.
+ */
+export function isUnfitValue(error: unknown): boolean {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const sqlState = driverError?.code ?? code;
+  return typeof sqlState === 'string' && PG_UNFIT_VALUE_CODES.has(sqlState);
+}
+
 /** One line for the log: the code and message, without a stack (an outage is not a bug). */
 export function describeDatabaseError(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };

@@ -42,7 +42,7 @@ export class RedemptionsService {
     if (trimmed) {
       query.where(
         new Brackets((where) => {
-          if (/^\d+$/.test(trimmed)) where.orWhere('redemption.id = :id', { id: Number(trimmed) });
+          if (/^\d{1,9}$/.test(trimmed)) where.orWhere('redemption.id = :id', { id: Number(trimmed) });
           where.orWhere('redemption.key = :key', { key: trimmed });
           where.orWhere(likeCondition(query.connection, 'redemption.name', 'name'), { name: likeContains(trimmed) });
         }),

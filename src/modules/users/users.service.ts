@@ -153,7 +153,7 @@ export class UsersService {
     if (trimmed) {
       query.andWhere(
         new Brackets((where) => {
-          if (/^\d+$/.test(trimmed)) where.orWhere('user.id = :id', { id: Number(trimmed) });
+          if (/^\d{1,9}$/.test(trimmed)) where.orWhere('user.id = :id', { id: Number(trimmed) });
           const pattern = likeContains(trimmed);
           for (const column of ['username', 'display_name', 'email']) where.orWhere(likeCondition(query.connection, `user.${column}`, 'pattern'), { pattern });
         }),
