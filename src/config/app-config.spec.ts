@@ -1,0 +1,23 @@
+import { ConfigError, parseSqlDsn } from './app-config';
+import { numberedPlaceholders } from '../database/dialect';
+
+describe('SQL_DSN', () => {
+  it('takes MySQL URLs, the Go-driver form and PostgreSQL URLs', () => {
+    expect(parseSqlDsn('mysql://gw:pw@db:3306/gateway')).toEqual({ type: 'mysql', url: 'mysql://gw:pw@db:3306/gateway' });
+    expect(parseSqlDsn('gw:p/w@tcp(db:3306)/gateway?parseTime=true')).toEqual({ type: 'mysql', url: 'mysql://gw:p%2Fw@db:3306/gateway' });
+    expect(parseSqlDsn(' postgres://gw:pw@db:5432/gateway ')).toEqual({ type: 'postgres', url: 'postgres://gw:pw@db:5432/gateway' });
+    expect(parseSqlDsn('postgresql://gw@db/gateway?sslmode=require')).toEqual({ type: 'postgres', url: 'postgresql://gw@db/gateway?sslmode=require' });
+  });
+
+  it('refuses anything else, naming the forms it takes', () => {
+    expect(() => parseSqlDsn('sqlserver://db/gateway')).toThrow(ConfigError);
+    expect(() => parseSqlDsn('sqlserver://db/gateway')).toThrow(/postgres:\/\//);
+  });
+});
+
+describe('placeholders on PostgreSQL', () => {
+  it('numbers each ? in order, leaving those inside quoted text and identifiers alone', () => {
+    expect(numberedPlaceholders('UPDATE t SET a = a + ? WHERE id = ? AND b >= ?')).toBe('UPDATE t SET a = a + $1 WHERE id = $2 AND b >= $3');
+    expect(numberedPlaceholders(`SELECT '?', "is?", 'it''s ?' FROM t WHERE x = ?`)).toBe(`SELECT '?', "is?", 'it''s ?' FROM t WHERE x = $1`);
+  });
+});
