@@ -1,5 +1,4 @@
 import { ConfigError, parseSqlDsn } from './app-config';
-import { numberedPlaceholders } from '../database/dialect';
 
 describe('SQL_DSN', () => {
   it('takes MySQL URLs, the Go-driver form and PostgreSQL URLs', () => {
@@ -12,12 +11,5 @@ describe('SQL_DSN', () => {
   it('refuses anything else, naming the forms it takes', () => {
     expect(() => parseSqlDsn('sqlserver://db/gateway')).toThrow(ConfigError);
     expect(() => parseSqlDsn('sqlserver://db/gateway')).toThrow(/postgres:\/\//);
-  });
-});
-
-describe('placeholders on PostgreSQL', () => {
-  it('numbers each ? in order, leaving those inside quoted text and identifiers alone', () => {
-    expect(numberedPlaceholders('UPDATE t SET a = a + ? WHERE id = ? AND b >= ?')).toBe('UPDATE t SET a = a + $1 WHERE id = $2 AND b >= $3');
-    expect(numberedPlaceholders(`SELECT '?', "is?", 'it''s ?' FROM t WHERE x = ?`)).toBe(`SELECT '?', "is?", 'it''s ?' FROM t WHERE x = $1`);
   });
 });
