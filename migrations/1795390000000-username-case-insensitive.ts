@@ -1,5 +1,4 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { queryAnyDialect } from '../src/database/dialect';
 
 /**
  * Usernames are unique regardless of case ("ROOT" beside "root" was possible on SQLite, whose
@@ -11,6 +10,8 @@ export class UsernameCaseInsensitive1795390000000 implements MigrationInterface 
   name = 'UsernameCaseInsensitive1795390000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
+    const dialect = queryRunner.connection.options.type;
+    const rename = dialect === 'postgres' ? 'UPDATE users SET username = $1 WHERE id = $2' : 'UPDATE users SET username = ? WHERE id = ?';
     const rows: Array<{ id: number; username: string }> = await queryRunner.query('SELECT id, username FROM users ORDER BY id');
     const seen = new Set<string>();
     for (const row of rows) {
@@ -20,10 +21,9 @@ export class UsernameCaseInsensitive1795390000000 implements MigrationInterface 
         continue;
       }
       const renamed = `${row.username.slice(0, 63 - String(row.id).length)}_${row.id}`;
-      await queryAnyDialect(queryRunner.manager, 'UPDATE users SET username = ? WHERE id = ?', [renamed, row.id]);
+      await queryRunner.query(rename, [renamed, row.id]);
       seen.add(renamed.toLowerCase());
     }
-    const dialect = queryRunner.connection.options.type;
     if (dialect === 'mysql') {
       // MySQL compares with the column's collation: pin a case-insensitive one, whatever the server's default.
       await queryRunner.query("ALTER TABLE users MODIFY username varchar(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci NOT NULL");
