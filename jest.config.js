@@ -1,4 +1,4 @@
-/** Server tests: HTTP into the real app on a real database (SQLite by default, MySQL when TEST_MYSQL_URL is set). */
+/** Server tests: HTTP into the real app on a real database (SQLite by default, MySQL when TEST_MYSQL_URL is set, PostgreSQL when TEST_PG_URL is). */
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',

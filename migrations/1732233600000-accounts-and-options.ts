@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
-/** Users, options and sessions. Written with the Table API so it runs on SQLite and MySQL alike. */
+/** Users, options and sessions. Written with the Table API so it runs on SQLite, MySQL and PostgreSQL alike. */
 export class AccountsAndOptions1732233600000 implements MigrationInterface {
   name = 'AccountsAndOptions1732233600000';
 
@@ -9,6 +9,7 @@ export class AccountsAndOptions1732233600000 implements MigrationInterface {
     const text = (name: string, length: number, extra: object = {}) => ({ name, type: 'varchar', length: String(length), default: "''", ...extra });
     const bigint = (name: string) => ({ name, type: 'bigint', default: 0 });
     const int = (name: string, value = 0) => ({ name, type: 'integer', default: value });
+    const dialect = queryRunner.connection.driver.options.type;
 
     await queryRunner.createTable(
       new Table({
@@ -39,7 +40,7 @@ export class AccountsAndOptions1732233600000 implements MigrationInterface {
           { name: 'setting', type: 'text', isNullable: true },
           text('remark', 255),
           bigint('created_time'),
-          { name: 'deleted_at', type: 'datetime', isNullable: true },
+          { name: 'deleted_at', type: dialect === 'postgres' ? 'timestamp' : 'datetime', isNullable: true },
         ],
         indices: [
           { name: 'idx_users_username', columnNames: ['username'], isUnique: true },
@@ -63,7 +64,7 @@ export class AccountsAndOptions1732233600000 implements MigrationInterface {
         name: 'options',
         columns: [
           { name: 'key', type: 'varchar', length: '191', isPrimary: true },
-          { name: 'value', type: queryRunner.connection.driver.options.type === 'mysql' ? 'mediumtext' : 'text' },
+          { name: 'value', type: dialect === 'mysql' ? 'mediumtext' : 'text' },
         ],
       }),
       true,

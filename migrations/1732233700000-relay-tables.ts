@@ -39,7 +39,7 @@ export class RelayTables1732233700000 implements MigrationInterface {
           int('auto_ban', 1),
           int('max_input_tokens'),
           int('response_time'),
-          { name: 'balance', type: 'double', default: 0 },
+          { name: 'balance', type: queryRunner.connection.options.type === 'postgres' ? 'double precision' : 'double', default: 0 },
           bigint('balance_updated_time'),
           bigint('used_quota'),
           bigint('created_time'),

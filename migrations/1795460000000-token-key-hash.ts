@@ -9,8 +9,11 @@ export class TokenKeyHash1795460000000 implements MigrationInterface {
   name = 'TokenKeyHash1795460000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type === 'mysql') {
+    const dialect = queryRunner.connection.options.type;
+    if (dialect === 'mysql') {
       await queryRunner.query('ALTER TABLE tokens MODIFY `key` varchar(191) NOT NULL, ADD COLUMN key_hash varchar(64) NULL');
+    } else if (dialect === 'postgres') {
+      await queryRunner.query('ALTER TABLE tokens ALTER COLUMN "key" TYPE varchar(191), ADD COLUMN key_hash varchar(64) NULL');
     } else {
       await queryRunner.query('ALTER TABLE tokens ADD COLUMN key_hash varchar(64) NULL');
     }

@@ -5,19 +5,20 @@ const COLUMNS = `"id" varchar(40) PRIMARY KEY NOT NULL, "token_id" integer NOT N
 /**
  * SQLite only: the hold journal keyed by its id alone (WITHOUT ROWID). A rowid table keeps its
  * text primary key in a second b-tree, so every hold batch wrote two journal pages to the
- * write-ahead log where one will do. MySQL's InnoDB already clusters rows by primary key.
+ * write-ahead log where one will do. MySQL's InnoDB already clusters rows by primary key;
+ * PostgreSQL keeps every table as a heap beside its indexes, and has no such option.
  * SQLite cannot change a table that way in place: the rows move to a new table.
  */
 export class QuotaHoldsWithoutRowid1795480000000 implements MigrationInterface {
   name = 'QuotaHoldsWithoutRowid1795480000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type === 'mysql') return;
+    if (queryRunner.connection.options.type !== 'better-sqlite3') return;
     await this.rebuild(queryRunner, ' WITHOUT ROWID');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    if (queryRunner.connection.options.type === 'mysql') return;
+    if (queryRunner.connection.options.type !== 'better-sqlite3') return;
     await this.rebuild(queryRunner, '');
   }
 

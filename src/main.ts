@@ -17,7 +17,7 @@ async function bootstrap(): Promise<void> {
   }
   const gateway = await createGatewayApp(config);
   gateway.server.listen(config.port, () => {
-    const database = config.database.type === 'sqlite' ? `SQLite at ${config.database.sqlitePath}` : 'MySQL';
+    const database = { sqlite: `SQLite at ${config.database.sqlitePath}`, mysql: 'MySQL', postgres: 'PostgreSQL' }[config.database.type];
     const address = gateway.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     logger.log(`gateway ${config.version} listening on http://localhost:${port} (${database}${config.redisUrl ? ', Redis' : ''})`);

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { createAdmin, login, registerUser, setupRoot, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
@@ -54,6 +55,13 @@ describe('account rules, input limits and secrets in answers', () => {
     }
     expect((await root.post('/api/user/', { username: 'PlAiN1', password: 'abcdefgh' })).body.success).toBe(false);
     expect((await app.http.post('/api/user/register').send({ username: 'Ünïcødé', password: 'abcdefgh' })).body.success).toBe(true);
+  });
+
+  it('keeps usernames unique regardless of case in the database itself, the guard behind the check when two sign-ups race', async () => {
+    const users = app.app.get(DataSource).createQueryBuilder().insert().into('users');
+    await users.values({ username: 'racer', aff_code: 'race01' }).execute();
+    await expect(users.values({ username: 'RACER', aff_code: 'race02' }).execute()).rejects.toThrow();
+    await users.values({ username: 'racer2', aff_code: 'race03' }).execute();
   });
 
   it('answers JSON nested 500,000 deep with a 400 in the envelope', async () => {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { UserEntity } from '../src/modules/users/entities/user.entity';
 import { login, registerUser, ROOT_PASSWORD, ROOT_USERNAME, Session, setupRoot } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { sameDatabaseEnv, startTestApp, TestApp } from './support/test-app';
 
 describe('registration, sign-in and sessions', () => {
   let app: TestApp;
@@ -120,10 +120,8 @@ describe('registration, sign-in and sessions', () => {
 
   it('keeps people signed in across a restart, since sessions are stored server-side', async () => {
     const session = await login(app, 'inviter', 'user-pass-1');
-    const { startTestApp: start } = await import('./support/test-app');
-    // A second app on the same SQLite file stands in for a restart (MySQL: the same scratch database).
-    const sqlDsn = app.config.database.type === 'mysql' ? app.config.database.mysqlUrl : '';
-    const second = await start(sqlDsn ? { SQL_DSN: sqlDsn } : { SQLITE_PATH: app.config.database.sqlitePath });
+    // A second app on the same SQLite file stands in for a restart (MySQL, PostgreSQL: the same scratch database).
+    const second = await startTestApp(sameDatabaseEnv(app.config));
     try {
       const response = await second.http.get('/api/user/self').set('Cookie', session.cookie).set('New-Api-User', String(session.id));
       expect(response.status).toBe(200);

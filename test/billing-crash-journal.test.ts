@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { call, prepareRelay, startGateway } from './support/child-gateway';
 import { MockUpstream } from './support/mock-upstream';
-import { scratchDatabase } from './support/test-app';
+import { dataSourceFor, scratchDatabase, testSql } from './support/test-app';
 
 const ROOT = { username: 'root', password: 'root-pass-1' };
 const TOKEN_QUOTA = 100_000;
@@ -65,11 +65,11 @@ describe('billing: the hold journal survives a crash', () => {
       await exited;
     }
 
-    dataSource = new DataSource(database.env.SQL_DSN ? { type: 'mysql', url: database.env.SQL_DSN } : { type: 'better-sqlite3', database: database.env.SQLITE_PATH });
+    dataSource = dataSourceFor(database.env);
     await dataSource.initialize();
     const quotas = async () => {
-      const [user] = await dataSource.query('SELECT quota FROM users WHERE id = ?', [rootId]);
-      const [token] = await dataSource.query('SELECT remain_quota FROM tokens WHERE id = ?', [tokenId]);
+      const [user] = await dataSource.query(testSql('SELECT quota FROM users WHERE id = ?'), [rootId]);
+      const [token] = await dataSource.query(testSql('SELECT remain_quota FROM tokens WHERE id = ?'), [tokenId]);
       return { user: Number(user.quota), token: Number(token.remain_quota) };
     };
     // The holds of one batch share a row per token and user, so five holds make one to five rows.
@@ -84,7 +84,7 @@ describe('billing: the hold journal survives a crash', () => {
     try {
       expect(await dataSource.query('SELECT id FROM quota_holds')).toHaveLength(0);
       expect(await quotas()).toEqual({ user: quotaBefore, token: TOKEN_QUOTA });
-      const logs: Array<{ quota: number | string; other: string; content: string }> = await dataSource.query('SELECT quota, other, content FROM logs WHERE type = 4 AND user_id = ? AND token_id = ?', [rootId, tokenId]);
+      const logs: Array<{ quota: number | string; other: string; content: string }> = await dataSource.query(testSql('SELECT quota, other, content FROM logs WHERE type = 4 AND user_id = ? AND token_id = ?'), [rootId, tokenId]);
       expect(logs).toHaveLength(held.length);
       expect(logs.every((log) => Number(log.quota) === 0 && log.content.startsWith('进程中断前未结算的请求'))).toBe(true);
       expect(logs.reduce((sum, log) => sum + Number(JSON.parse(log.other).refunded_hold), 0)).toBe(heldTotal);
@@ -107,7 +107,7 @@ describe('billing: the hold journal survives a crash', () => {
       gateway.child.kill(signal);
       await exited;
     };
-    const db = new DataSource(fresh.env.SQL_DSN ? { type: 'mysql', url: fresh.env.SQL_DSN } : { type: 'better-sqlite3', database: fresh.env.SQLITE_PATH });
+    const db = dataSourceFor(fresh.env);
     try {
       upstream.requests.length = 0;
       const first = await startGateway(env);
@@ -139,7 +139,7 @@ describe('billing: the hold journal survives a crash', () => {
       const third = await startGateway(env);
       try {
         expect(await holds()).toHaveLength(0);
-        const logs: Array<{ other: string }> = await db.query('SELECT other FROM logs WHERE type = 4 AND content LIKE ?', ['进程中断前未结算的请求%']);
+        const logs: Array<{ other: string }> = await db.query(testSql('SELECT other FROM logs WHERE type = 4 AND content LIKE ?'), ['进程中断前未结算的请求%']);
         expect(logs).toHaveLength(held.length);
       } finally {
         await stop(third, 'SIGTERM');

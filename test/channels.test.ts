@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createAdmin, registerUser, Session, setupRoot } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 interface AbilityRow {
   group: string;
@@ -27,7 +27,7 @@ describe('channel management', () => {
   }
 
   async function abilitiesOf(channelId: number): Promise<AbilityRow[]> {
-    return db.query(`SELECT * FROM abilities WHERE channel_id = ? ORDER BY ${db.driver.escape('group')}, model`, [channelId]);
+    return db.query(testSql(`SELECT * FROM abilities WHERE channel_id = ? ORDER BY ${db.driver.escape('group')}, model`), [channelId]);
   }
 
   const snapshot = async () => ({
@@ -46,7 +46,7 @@ describe('channel management', () => {
 
   it('creates a channel, encrypts the key at rest and never returns it', async () => {
     const [created] = await createChannel({ ...baseChannel, base_url: 'https://api.example.com/', model_mapping: '{"gpt-4o":"gpt-4o-2024-08-06"}' });
-    const [row] = await db.query('SELECT * FROM channels WHERE id = ?', [created.id]);
+    const [row] = await db.query(testSql('SELECT * FROM channels WHERE id = ?'), [created.id]);
     expect(row.key).not.toContain('sk-upstream-secret-1');
     expect(row.key).toMatch(/^enc:v1:/);
     expect(row.base_url).toBe('https://api.example.com');
@@ -67,7 +67,7 @@ describe('channel management', () => {
   it('creates one channel per key in batch mode', async () => {
     const created = await createChannel({ ...baseChannel, name: 'batch', mode: 'batch', key: 'key-a\n\n key-b \r\nkey-c\n' });
     expect(created).toHaveLength(3);
-    const rows: { key: string }[] = await db.query('SELECT * FROM channels WHERE name = ?', ['batch']);
+    const rows: { key: string }[] = await db.query(testSql('SELECT * FROM channels WHERE name = ?'), ['batch']);
     expect(rows).toHaveLength(3);
     for (const channel of created) expect(await abilitiesOf(channel.id)).toHaveLength(4);
     // A single-mode key with several lines stays one channel (multi-line keys exist, e.g. service accounts).
@@ -132,11 +132,11 @@ describe('channel management', () => {
 
   it('edits a channel: blank key keeps the old one, abilities follow models, groups, priority and status', async () => {
     const [channel] = await createChannel({ ...baseChannel, name: 'edit-me', key: 'original-key' });
-    const [{ key: storedKey }] = await db.query('SELECT * FROM channels WHERE id = ?', [channel.id]);
+    const [{ key: storedKey }] = await db.query(testSql('SELECT * FROM channels WHERE id = ?'), [channel.id]);
 
     const edited = await admin.put('/api/channel/', { id: channel.id, name: 'edited', key: '', models: 'claude-3-5-sonnet-20241022', group: 'svip', priority: 5, weight: 3, tag: 'team-a' });
     expect(edited.body).toMatchObject({ success: true, data: { name: 'edited', key: '', priority: 5, weight: 3, tag: 'team-a' } });
-    const [after] = await db.query('SELECT * FROM channels WHERE id = ?', [channel.id]);
+    const [after] = await db.query(testSql('SELECT * FROM channels WHERE id = ?'), [channel.id]);
     expect(after.key).toBe(storedKey);
     let abilities = await abilitiesOf(channel.id);
     expect(abilities).toHaveLength(1);
@@ -155,7 +155,7 @@ describe('channel management', () => {
     expect(abilities[0]).toMatchObject({ weight: 0 });
     expect(Number(abilities[0].priority)).toBe(-999);
     expect(Number(abilities[0].enabled)).toBe(1);
-    const [rotated] = await db.query('SELECT * FROM channels WHERE id = ?', [channel.id]);
+    const [rotated] = await db.query(testSql('SELECT * FROM channels WHERE id = ?'), [channel.id]);
     expect(rotated.key).not.toBe(storedKey);
     expect(rotated.key).not.toContain('rotated-key');
   });
@@ -317,7 +317,7 @@ describe('channel management', () => {
 
     const [manual] = await createChannel({ ...baseChannel, name: 'del-off', status: 2 });
     const [auto] = await createChannel({ ...baseChannel, name: 'del-auto' });
-    await db.query('UPDATE channels SET status = 3 WHERE id = ?', [auto.id]);
+    await db.query(testSql('UPDATE channels SET status = 3 WHERE id = ?'), [auto.id]);
     const total = (await admin.get('/api/channel/')).body.data.total as number;
     const removed = await admin.delete('/api/channel/disabled');
     expect(removed.body).toMatchObject({ success: true, data: 2 });

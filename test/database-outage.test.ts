@@ -9,14 +9,15 @@ import { eventually } from './support/until';
 import { SettlementBatcherService } from '../src/modules/billing/settlement-batcher.service';
 
 /**
- * The gateway talks to MariaDB through a TCP proxy the test cuts and restores (SQLite is a
- * file: it cannot go away like this, so the file runs on MySQL only).
+ * The gateway talks to MariaDB or PostgreSQL through a TCP proxy the test cuts and restores
+ * (SQLite is a file: it cannot go away like this, so the file runs on the servers only).
  */
-const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
+const serverUrl = process.env.TEST_PG_URL ?? process.env.TEST_MYSQL_URL;
+const describeOnServer = serverUrl ? describe : describe.skip;
 
 const chat = (client: OpenAI) => client.chat.completions.create({ model: 'outage-model', messages: [{ role: 'user', content: 'hi' }] });
 
-describeOnMysql('database outage (MySQL behind a cuttable proxy)', () => {
+describeOnServer('database outage (the database server behind a cuttable proxy)', () => {
   let proxy: TcpProxy;
   let upstream: MockUpstream;
   let app: TestApp;
@@ -29,10 +30,10 @@ describeOnMysql('database outage (MySQL behind a cuttable proxy)', () => {
   const logged: string[] = [];
 
   beforeAll(async () => {
-    const mysql = new URL(process.env.TEST_MYSQL_URL!);
-    proxy = await new TcpProxy(mysql.hostname, Number(mysql.port || 3306)).start();
+    const server = new URL(serverUrl!);
+    proxy = await new TcpProxy(server.hostname, Number(server.port || (server.protocol === 'mysql:' ? 3306 : 5432))).start();
     upstream = await new MockUpstream().start();
-    app = await startTestApp({}, { mysqlPort: proxy.port });
+    app = await startTestApp({}, { databasePort: proxy.port });
     seed = new RelaySeed(app);
     await setupRoot(app);
     alice = await registerUser(app, 'alice');

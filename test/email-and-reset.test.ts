@@ -4,7 +4,7 @@ import { LogEntity } from '../src/modules/logs/entities/log.entity';
 import { login, registerUser, Session, setupRoot } from './support/accounts';
 import { MockHttp, startMockHttp } from './support/mock-http';
 import { startSmtpInbox, SmtpInbox } from './support/smtp-inbox';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const SMTP = { user: 'mailer@example.test', pass: 'smtp-secret-token' };
 const TURNSTILE_SECRET = 'turnstile-secret-key';
@@ -126,7 +126,7 @@ describe('email verification, password reset and Turnstile', () => {
 
   it('resets a password with a single-use mailed link that ends every session', async () => {
     const dave = await registerUser(app, 'dave', 'dave-pass-1');
-    await dataSource.query('UPDATE users SET email = ? WHERE id = ?', ['dave@example.test', dave.id]);
+    await dataSource.query(testSql('UPDATE users SET email = ? WHERE id = ?'), ['dave@example.test', dave.id]);
 
     const asked = await en('/api/reset_password?email=Dave@example.test');
     expect(asked.body).toEqual({ success: true, message: 'Reset mail sent, check your mailbox', data: null });

@@ -2,9 +2,8 @@ import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { DataSource } from 'typeorm';
 import { chatStreamEvents, MOCK_REPLY_TEXT, MOCK_USAGE, MockUpstream } from './support/mock-upstream';
-import { scratchDatabase } from './support/test-app';
+import { dataSourceFor, scratchDatabase, testSql } from './support/test-app';
 import { call, prepareRelay, startGateway } from './support/child-gateway';
 
 /** A streamed chat through raw HTTP; resolves `started` at the first byte and `done` with the whole body. */
@@ -80,16 +79,14 @@ describe('graceful shutdown on SIGTERM', () => {
       expect(upstream.streamsAborted).toBe(0);
 
       // Read what the stopped gateway left in its database.
-      const dataSource = new DataSource(
-        database.env.SQL_DSN ? { type: 'mysql', url: database.env.SQL_DSN } : { type: 'better-sqlite3', database: database.env.SQLITE_PATH },
-      );
+      const dataSource = dataSourceFor(database.env);
       await dataSource.initialize();
       try {
         const logs: Array<{ quota: number }> = await dataSource.query("SELECT quota FROM logs WHERE type = 2 AND model_name = 'slow-model'");
         expect(logs).toHaveLength(3);
         const charged = logs.reduce((sum, log) => sum + Number(log.quota), 0);
         expect(charged).toBeGreaterThan(0);
-        const [user] = await dataSource.query('SELECT quota, request_count FROM users WHERE id = ?', [root.id]);
+        const [user] = await dataSource.query(testSql('SELECT quota, request_count FROM users WHERE id = ?'), [root.id]);
         expect(Number(user.quota)).toBe(quotaBefore - charged);
         expect(Number(user.request_count)).toBe(3);
       } finally {

@@ -34,16 +34,18 @@ describe('health probes', () => {
   });
 });
 
-const describeOnMysql = process.env.TEST_MYSQL_URL ? describe : describe.skip;
+/** MariaDB or PostgreSQL: SQLite is a file and cannot go away like this. */
+const serverUrl = process.env.TEST_PG_URL ?? process.env.TEST_MYSQL_URL;
+const describeOnServer = serverUrl ? describe : describe.skip;
 
-describeOnMysql('/readyz while MySQL is unreachable (a cuttable proxy)', () => {
+describeOnServer('/readyz while the database server is unreachable (a cuttable proxy)', () => {
   let proxy: TcpProxy;
   let app: TestApp;
 
   beforeAll(async () => {
-    const mysql = new URL(process.env.TEST_MYSQL_URL!);
-    proxy = await new TcpProxy(mysql.hostname, Number(mysql.port || 3306)).start();
-    app = await startTestApp({}, { mysqlPort: proxy.port });
+    const server = new URL(serverUrl!);
+    proxy = await new TcpProxy(server.hostname, Number(server.port || (server.protocol.startsWith('postgres') ? 5432 : 3306))).start();
+    app = await startTestApp({}, { databasePort: proxy.port });
   });
   afterAll(async () => {
     proxy.restore();

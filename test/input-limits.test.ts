@@ -89,6 +89,35 @@ describe('input limits: JSON-only bodies, capped upstream answers, channel fault
     }
   });
 
+  it('answers an id past the id columns\' range (INT, PostgreSQL\'s integer) as an invalid id, and searches for such a number as text, never a 500', async () => {
+    const huge = 99_999_999_999;
+    const refused: Array<[Session, 'get' | 'delete' | 'put' | 'post', string, object?]> = [
+      [root, 'get', `/api/user/${huge}`],
+      [root, 'get', `/api/channel/${huge}`],
+      [root, 'delete', `/api/channel/${huge}`],
+      [alice, 'get', `/api/token/${huge}`],
+      [alice, 'delete', `/api/token/${huge}`],
+      [root, 'get', `/api/redemption/${huge}`],
+      [root, 'get', `/api/channel/test_upstream/${huge}`],
+      [root, 'put', '/api/user/', { id: huge, display_name: 'x' }],
+      [root, 'post', '/api/user/manage', { id: huge, action: 'disable' }],
+      [root, 'put', '/api/channel/', { id: huge, name: 'x' }],
+      [alice, 'put', '/api/token/', { id: huge, name: 'x' }],
+      [root, 'put', '/api/redemption/', { id: huge, name: 'x' }],
+      [root, 'post', '/api/channel/batch', { ids: [huge] }],
+    ];
+    for (const [session, method, path, body] of refused) {
+      const answer = await (method === 'get' || method === 'delete' ? session[method](path) : session[method](path, body)).set('Accept-Language', 'en');
+      expect([method, path, answer.status, answer.body]).toEqual([method, path, 200, { success: false, message: 'Invalid id', data: null }]);
+    }
+    const channelFilter = await root.get(`/api/log/?channel=${huge}`);
+    expect([channelFilter.status, channelFilter.body.success]).toEqual([200, false]);
+    for (const path of ['/api/user/search', '/api/redemption/search', '/api/channel/search']) {
+      const answer = await root.get(`${path}?keyword=${huge}`);
+      expect([path, answer.status, answer.body.success, answer.body.data?.items]).toEqual([path, 200, true, []]);
+    }
+  });
+
   it('answers 400 on the console API for a body that does not decompress as its Content-Encoding says', async () => {
     const credentials = JSON.stringify({ username: 'alice', password: 'user-pass-1' });
     for (const encoding of ['gzip', 'deflate', 'br']) {

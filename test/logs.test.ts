@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { LOG_TYPE_CONSUME, LOG_TYPE_TOPUP } from '../src/modules/logs/entities/log.entity';
 import { LogsService } from '../src/modules/logs/logs.service';
 import { createAdmin, registerUser, Session, setupRoot } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -35,7 +35,7 @@ describe('usage logs', () => {
       other,
       ...fields,
     });
-    if (createdAt !== undefined) await db.query('UPDATE logs SET created_at = ? WHERE id = (SELECT id FROM (SELECT MAX(id) AS id FROM logs) AS newest)', [createdAt]);
+    if (createdAt !== undefined) await db.query(testSql('UPDATE logs SET created_at = ? WHERE id = (SELECT id FROM (SELECT MAX(id) AS id FROM logs) AS newest)'), [createdAt]);
   }
 
   beforeAll(async () => {
@@ -165,7 +165,7 @@ describe('usage logs', () => {
     const rows = Array.from({ length: 1000 }, () => '(?, ?, ?, ?)').join(', ');
     for (let batch = 0; batch < 12; batch++) {
       const parameters = Array.from({ length: 1000 }, (_, i) => [alice.id, old + batch * 1000 + i, LOG_TYPE_CONSUME, 'bulk']).flat();
-      await db.query(`INSERT INTO logs (user_id, created_at, type, username) VALUES ${rows}`, parameters);
+      await db.query(testSql(`INSERT INTO logs (user_id, created_at, type, username) VALUES ${rows}`), parameters);
     }
     const before = Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n);
     // The list's total stops counting at 10,000 rows and says there are more; a total under the cap is exact.
@@ -174,7 +174,7 @@ describe('usage logs', () => {
     const cleared = await admin.delete(`/api/log/?target_timestamp=${old + 11_000}`);
     expect(cleared.body).toMatchObject({ success: true, data: 11_000 });
     expect(Number((await db.query('SELECT COUNT(*) AS n FROM logs'))[0].n)).toBe(before - 11_000);
-    expect(Number((await db.query('SELECT MIN(created_at) AS t FROM logs WHERE username = ?', ['bulk']))[0].t)).toBe(old + 11_000);
+    expect(Number((await db.query(testSql('SELECT MIN(created_at) AS t FROM logs WHERE username = ?'), ['bulk']))[0].t)).toBe(old + 11_000);
     expect((await admin.get('/api/log/?username=bulk')).body.data).toMatchObject({ total: 1_000, total_capped: false });
   });
 });

@@ -10,7 +10,7 @@ import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.servic
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MJ_SECRET, MockMidjourneyProxy } from './support/mock-task-upstreams';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_describe,mj_upload,mj_inpaint,mj_modal';
 const UPLOAD_PRICE = 25_000;
@@ -32,7 +32,7 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
 
   const submit = (key: string, path: string, body: object) => app.http.post(path).set('Authorization', `Bearer ${key}`).send(body);
   const fetchTask = (key: string, id: string) => app.http.get(`/mj/task/${id}/fetch`).set('mj-api-secret', key);
-  const systemLogs = async (userId: number) => app.app.get(DataSource).query('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id', [userId]);
+  const systemLogs = async (userId: number) => app.app.get(DataSource).query(testSql('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId]);
 
   beforeAll(async () => {
     mj = await new MockMidjourneyProxy().start();
@@ -176,7 +176,7 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     await seed.flush();
     const userBefore = await seed.userQuota(alice.id);
     const tokenBefore = await seed.tokenQuota(aliceToken.id);
-    const channelUsed = async () => Number((await app.app.get(DataSource).query('SELECT used_quota FROM channels WHERE id = ?', [channelId]))[0].used_quota);
+    const channelUsed = async () => Number((await app.app.get(DataSource).query(testSql('SELECT used_quota FROM channels WHERE id = ?'), [channelId]))[0].used_quota);
     const taskId = (await submit(aliceToken.apiKey, '/mj/submit/imagine', { prompt: 'fail-later race' })).body.result;
     await seed.flush();
     const channelCharged = await channelUsed();
@@ -187,7 +187,7 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     expect(await seed.userQuota(alice.id)).toEqual({ ...userBefore, request_count: userBefore.request_count + 1 });
     expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
     expect(await channelUsed()).toBe(channelCharged - IMAGINE_PRICE);
-    const refunds = await app.app.get(DataSource).query('SELECT quota, token_id, model_name, channel_id FROM logs WHERE type = 4 AND content LIKE ?', [`%${taskId}%`]);
+    const refunds = await app.app.get(DataSource).query(testSql('SELECT quota, token_id, model_name, channel_id FROM logs WHERE type = 4 AND content LIKE ?'), [`%${taskId}%`]);
     expect(refunds).toHaveLength(1);
     expect(refunds[0]).toMatchObject({ token_id: aliceToken.id, model_name: 'mj_imagine', channel_id: channelId });
     expect(Number(refunds[0].quota)).toBe(IMAGINE_PRICE);
@@ -201,11 +201,11 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     await seed.flush();
     await poller.pollOnce();
     // The paying user's row is gone, so the ledger refuses the refund and the claim rolls back with it.
-    await app.app.get(DataSource).query('DELETE FROM users WHERE id = ?', [carol.id]);
+    await app.app.get(DataSource).query(testSql('DELETE FROM users WHERE id = ?'), [carol.id]);
     await poller.pollOnce();
-    const [row] = await app.app.get(DataSource).query('SELECT status, progress FROM midjourneys WHERE mj_id = ?', [taskId]);
+    const [row] = await app.app.get(DataSource).query(testSql('SELECT status, progress FROM midjourneys WHERE mj_id = ?'), [taskId]);
     expect(row).toEqual({ status: 'IN_PROGRESS', progress: '50%' });
-    expect(await app.app.get(DataSource).query('SELECT id FROM logs WHERE type = 4 AND content LIKE ?', [`%${taskId}%`])).toHaveLength(0);
+    expect(await app.app.get(DataSource).query(testSql('SELECT id FROM logs WHERE type = 4 AND content LIKE ?'), [`%${taskId}%`])).toHaveLength(0);
   });
 
   it('records an upload as a finished task at the upload price, with its first link as the image', async () => {

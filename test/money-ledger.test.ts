@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { login, registerUser, setupRoot, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 /** Mock usage (12 prompt, 7 completion) at ratio 1, completion ratio 1: 19 quota a call. */
 const COST = 19;
@@ -32,7 +32,7 @@ describe('money: one ledger owns every balance', () => {
 
   /** Every movement of users.quota is a log row: credits (types 1, 3, 4) minus consumption (type 2). */
   async function loggedMovement(userId: number): Promise<number> {
-    const rows: Array<{ type: number; quota: number }> = await dataSource.query('SELECT type, quota FROM logs WHERE user_id = ?', [userId]);
+    const rows: Array<{ type: number; quota: number }> = await dataSource.query(testSql('SELECT type, quota FROM logs WHERE user_id = ?'), [userId]);
     return rows.reduce((sum, row) => sum + (Number(row.type) === 2 ? -Number(row.quota) : Number(row.quota)), 0);
   }
 
@@ -88,7 +88,7 @@ describe('money: one ledger owns every balance', () => {
     const tokenAfter = await seed.tokenQuota(token.id);
     expect(tokenAfter.remain_quota).toBe(2_000_000 - spent);
     expect(tokenAfter.used_quota).toBe(spent);
-    const manage: Array<{ content: string; quota: number }> = await dataSource.query('SELECT content, quota FROM logs WHERE user_id = ? AND type = 3 ORDER BY id', [user.id]);
+    const manage: Array<{ content: string; quota: number }> = await dataSource.query(testSql('SELECT content, quota FROM logs WHERE user_id = ? AND type = 3 ORDER BY id'), [user.id]);
     expect(manage).toHaveLength(3);
     expect(manage.every((row) => Number(row.quota) === 1000 && row.content.startsWith('管理员将用户额度从'))).toBe(true);
   });
@@ -101,7 +101,7 @@ describe('money: one ledger owns every balance', () => {
     const response = await root.put('/api/user/', { id: user.id, quota: 15_000, original_quota: loaded });
     expect(response.body.success).toBe(true);
     expect((await seed.userQuota(user.id)).quota).toBe(14_000);
-    const [row] = await dataSource.query('SELECT content, quota FROM logs WHERE user_id = ? AND type = 3', [user.id]);
+    const [row] = await dataSource.query(testSql('SELECT content, quota FROM logs WHERE user_id = ? AND type = 3'), [user.id]);
     expect(Number(row.quota)).toBe(5_000);
     expect(row.content).toBe('管理员将用户额度从 10000 修改为 15000（编辑期间余额已变为 9000，按差额 +5000 调整）');
   });
@@ -116,13 +116,13 @@ describe('money: one ledger owns every balance', () => {
       const invitee = await registerUser(app, 'invitee-x', 'user-pass-1', { aff_code: code });
       expect((await seed.userQuota(invitee.id)).quota).toBe(1000);
       expect(await loggedMovement(invitee.id)).toBe(1000);
-      const [aff] = await dataSource.query('SELECT quota, aff_quota, aff_history_quota, aff_count FROM users WHERE id = ?', [inviter.id]);
+      const [aff] = await dataSource.query(testSql('SELECT quota, aff_quota, aff_history_quota, aff_count FROM users WHERE id = ?'), [inviter.id]);
       expect([aff.quota, aff.aff_quota, aff.aff_history_quota, aff.aff_count].map(Number)).toEqual([700, 600_000, 600_000, 1]);
       const transfer = await inviter.post('/api/user/aff_transfer', { quota: 500_000 });
       expect(transfer.body.success).toBe(true);
       expect((await seed.userQuota(inviter.id)).quota).toBe(500_700);
       expect(await loggedMovement(inviter.id)).toBe(500_700);
-      const [row] = await dataSource.query('SELECT type, other FROM logs WHERE user_id = ? AND content LIKE ?', [inviter.id, '%邀请用户%']);
+      const [row] = await dataSource.query(testSql('SELECT type, other FROM logs WHERE user_id = ? AND content LIKE ?'), [inviter.id, '%邀请用户%']);
       expect(Number(row.type)).toBe(4);
       expect(JSON.parse(row.other)).toMatchObject({ reason: 'invite_reward', aff_quota: 600_000 });
     } finally {
@@ -139,7 +139,7 @@ describe('money: one ledger owns every balance', () => {
       const made = await login(app, 'made-by-root', 'user-pass-1');
       expect((await seed.userQuota(made.id)).quota).toBe(800);
       expect(await loggedMovement(made.id)).toBe(800);
-      const [row] = await dataSource.query('SELECT type, content FROM logs WHERE user_id = ?', [made.id]);
+      const [row] = await dataSource.query(testSql('SELECT type, content FROM logs WHERE user_id = ?'), [made.id]);
       expect([Number(row.type), row.content]).toEqual([4, '新用户注册赠送 800 额度']);
     } finally {
       await seed.setOption('QuotaForNewUser', 0);

@@ -3,7 +3,7 @@ import { CHANNEL_TESTS_JOB } from '../src/modules/monitoring/monitoring.jobs';
 import { setupRoot } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { sameDatabaseEnv, startTestApp, TestApp } from './support/test-app';
 
 /** A job period of 0.02 minutes (1.2 s), so the real timers fire within the test. */
 const FREQUENCY_MINUTES = '0.02';
@@ -24,9 +24,7 @@ describe('jobs run on the master instance only (two instances, one database)', (
   beforeAll(async () => {
     upstream = await new MockUpstream().start();
     master = await startTestApp({ CHANNEL_TEST_FREQUENCY: FREQUENCY_MINUTES });
-    const { database } = master.config;
-    const shared: Record<string, string> = database.type === 'mysql' ? { SQL_DSN: database.mysqlUrl } : { SQLITE_PATH: database.sqlitePath };
-    slave = await startTestApp({ ...shared, NODE_TYPE: 'slave', CHANNEL_TEST_FREQUENCY: FREQUENCY_MINUTES });
+    slave = await startTestApp({ ...sameDatabaseEnv(master.config), NODE_TYPE: 'slave', CHANNEL_TEST_FREQUENCY: FREQUENCY_MINUTES });
     await setupRoot(master);
     await new RelaySeed(master).createChannel({ base_url: upstream.url, models: 'gpt-4o-mini' });
   });

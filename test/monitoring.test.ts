@@ -5,7 +5,7 @@ import { setupRoot, type Session } from './support/accounts';
 import { MockUpstream, type ReceivedRequest } from './support/mock-upstream';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { startSmtpInbox, SmtpInbox } from './support/smtp-inbox';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const ENABLED = 1;
 const MANUALLY_DISABLED = 2;
@@ -47,7 +47,7 @@ describe('monitoring: scheduled channel tests, balances, notices', () => {
     inbox = await startSmtpInbox({ user: 'mailer@example.test', pass: 'smtp-token' });
     const smtp = { SMTPServer: '127.0.0.1', SMTPPort: inbox.port, SMTPAccount: 'mailer@example.test', SMTPToken: 'smtp-token', SMTPFrom: 'noreply@example.test' };
     for (const [key, value] of Object.entries(smtp)) await seed.setOption(key, value);
-    await app.app.get(DataSource).query('UPDATE users SET email = ? WHERE id = ?', ['root@example.test', root.id]);
+    await app.app.get(DataSource).query(testSql('UPDATE users SET email = ? WHERE id = ?'), ['root@example.test', root.id]);
   });
   afterAll(async () => {
     await app.stop();
@@ -127,7 +127,7 @@ describe('monitoring: scheduled channel tests, balances, notices', () => {
       const id = await seed.createChannel({ name: `type-${type}`, type: Number(type), base_url: upstream.url, models: 'gpt-4o-mini' });
       const answer = await root.get(`/api/channel/update_balance/${id}/`);
       expect(answer.body).toMatchObject({ success: true, balance, data: { balance } });
-      const [row] = await app.app.get(DataSource).query('SELECT balance, balance_updated_time FROM channels WHERE id = ?', [id]);
+      const [row] = await app.app.get(DataSource).query(testSql('SELECT balance, balance_updated_time FROM channels WHERE id = ?'), [id]);
       expect(Number(row.balance)).toBeCloseTo(balance);
       expect(Number(row.balance_updated_time)).toBeGreaterThan(0);
     }

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MockEpay } from './support/mock-epay';
 import { RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 describe('wallet: Epay top-up', () => {
   let app: TestApp;
@@ -38,7 +38,7 @@ describe('wallet: Epay top-up', () => {
   }
 
   async function topUpLogs(): Promise<number> {
-    const [row] = await dataSource.query('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 1', [user.id]);
+    const [row] = await dataSource.query(testSql('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 1'), [user.id]);
     return Number(row.n);
   }
 
@@ -105,7 +105,7 @@ describe('wallet: Epay top-up', () => {
     expect(await epay.deliver(notify, tampered, 'POST')).toBe('fail');
     expect(await quota()).toBe(before);
     expect(await topUpLogs()).toBe(logsBefore);
-    const [row] = await dataSource.query('SELECT status FROM top_ups WHERE trade_no = ?', [form.params.out_trade_no]);
+    const [row] = await dataSource.query(testSql('SELECT status FROM top_ups WHERE trade_no = ?'), [form.params.out_trade_no]);
     expect(row.status).toBe('pending');
   });
 
@@ -118,7 +118,7 @@ describe('wallet: Epay top-up', () => {
     const refused = await spammer.post('/api/user/pay', { amount: 2, payment_method: 'alipay' }).set('Accept-Language', 'en');
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ success: false, message: 'Too many top-up orders; please try again later', data: null });
-    const [row] = await dataSource.query('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?', [spammer.id]);
+    const [row] = await dataSource.query(testSql('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?'), [spammer.id]);
     expect(Number(row.n)).toBe(20);
     // Another user is not held back by it.
     expect((await user.post('/api/user/pay', { amount: 2, payment_method: 'alipay' })).status).toBe(200);

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MockStripe } from './support/mock-stripe';
 import { RelaySeed } from './support/mock-upstream-seed';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const WEBHOOK_SECRET = 'whsec_gateway_test_secret';
 
@@ -31,7 +31,7 @@ describe('wallet: Stripe top-up', () => {
   });
 
   const quota = async () => (await seed.userQuota(user.id)).quota;
-  const topUpLogs = async () => Number((await dataSource.query('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 1', [user.id]))[0].n);
+  const topUpLogs = async () => Number((await dataSource.query(testSql('SELECT COUNT(*) AS n FROM logs WHERE user_id = ? AND type = 1'), [user.id]))[0].n);
 
   function sendWebhook(payload: string, secret = WEBHOOK_SECRET): request.Test {
     const header = signer.webhooks.generateTestHeaderString({ payload, secret });
@@ -83,7 +83,7 @@ describe('wallet: Stripe top-up', () => {
       await checkout(3);
       const session = mockStripe.sessions[mockStripe.sessions.length - 1];
       expect(session.amount_total).toBe(600);
-      const [order] = await dataSource.query('SELECT money FROM top_ups WHERE trade_no = ?', [session.client_reference_id]);
+      const [order] = await dataSource.query(testSql('SELECT money FROM top_ups WHERE trade_no = ?'), [session.client_reference_id]);
       expect(order.money).toBe('6.00');
     } finally {
       await seed.setOption('TopupGroupRatio', JSON.stringify({ default: 1, vip: 1, svip: 1 }));
@@ -91,7 +91,7 @@ describe('wallet: Stripe top-up', () => {
   });
 
   it("answers a clear message, not a 500, when Stripe refuses to open the session (here: a wrong secret key)", async () => {
-    const orders = async () => Number((await dataSource.query('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?', [user.id]))[0].n);
+    const orders = async () => Number((await dataSource.query(testSql('SELECT COUNT(*) AS n FROM top_ups WHERE user_id = ?'), [user.id]))[0].n);
     const ordersBefore = await orders();
     await seed.setOption('StripeApiSecret', 'sk_test_not_the_right_one');
     try {
@@ -119,7 +119,7 @@ describe('wallet: Stripe top-up', () => {
     expect((await sendWebhook(mockStripe.completedEvent(session, { payment_status: 'unpaid' }))).status).toBe(200);
     expect(await quota()).toBe(before);
     expect(await topUpLogs()).toBe(logsBefore);
-    const [row] = await dataSource.query('SELECT status FROM top_ups WHERE trade_no = ?', [session.client_reference_id]);
+    const [row] = await dataSource.query(testSql('SELECT status FROM top_ups WHERE trade_no = ?'), [session.client_reference_id]);
     expect(row.status).toBe('pending');
   });
 });

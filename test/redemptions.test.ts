@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { createAdmin, registerUser, sessionFor, setupRoot, type Session } from './support/accounts';
 import { SESSION_COOKIE, SessionsService } from '../src/modules/sessions/sessions.service';
 import { UsersService } from '../src/modules/users/users.service';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 describe('redemption codes', () => {
   let app: TestApp;
@@ -44,7 +44,7 @@ describe('redemption codes', () => {
   }
 
   async function quotaOf(userId: number): Promise<number> {
-    const [row] = await dataSource.query('SELECT quota FROM users WHERE id = ?', [userId]);
+    const [row] = await dataSource.query(testSql('SELECT quota FROM users WHERE id = ?'), [userId]);
     return Number(row.quota);
   }
 
@@ -77,7 +77,7 @@ describe('redemption codes', () => {
     const redeemed = await user.post('/api/user/topup', { key });
     expect(redeemed.body).toEqual({ success: true, message: '', data: 5000 });
     expect(await quotaOf(user.id)).toBe(before + 5000);
-    const [log] = await dataSource.query('SELECT type, quota, content FROM logs WHERE user_id = ? AND type = 1', [user.id]);
+    const [log] = await dataSource.query(testSql('SELECT type, quota, content FROM logs WHERE user_id = ? AND type = 1'), [user.id]);
     expect([Number(log.type), Number(log.quota)]).toEqual([1, 5000]);
 
     const again = await user.post('/api/user/topup', { key }).set('Accept-Language', 'en');

@@ -4,7 +4,7 @@ import { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { InstancePair, startInstancesOnRedis } from './support/redis-instances';
 import { startSmtpInbox } from './support/smtp-inbox';
-import type { TestApp } from './support/test-app';
+import { testSql, type TestApp } from './support/test-app';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -84,7 +84,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
       const threshold = 1_000_000;
       // Made by root (signing up and in would spend the critical rate limit the next test counts).
       expect((await root.post('/api/user/', { username: 'alerted', password: 'user-pass-1' })).body.success).toBe(true);
-      const [{ id: userId }] = await first.app.get(DataSource).query('SELECT id FROM users WHERE username = ?', ['alerted']);
+      const [{ id: userId }] = await first.app.get(DataSource).query(testSql('SELECT id FROM users WHERE username = ?'), ['alerted']);
       const setting = JSON.stringify({ notify_type: 'email', quota_warning_threshold: threshold, notification_email: 'alerted@example.test' });
       await seeds[0].setUserQuota(Number(userId), threshold + 20_000, { setting });
       const apiKey = (await seeds[0].createToken(Number(userId), { unlimited_quota: true })).apiKey;

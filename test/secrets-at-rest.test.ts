@@ -3,7 +3,7 @@ import { OptionEntity } from '../src/modules/options/entities/option.entity';
 import { OptionsService } from '../src/modules/options/options.service';
 import { TokensService } from '../src/modules/tokens/tokens.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 describe('secrets at rest: secret settings and API keys', () => {
   let app: TestApp;
@@ -49,7 +49,7 @@ describe('secrets at rest: secret settings and API keys', () => {
     await dataSource.createQueryBuilder().insert().into('tokens').values({ user_id: alice.id, key: plainKey, key_hash: null, name: 'legacy', status: 1, remain_quota: 0, unlimited_quota: true, created_time: 0, accessed_time: 0, expired_time: -1, used_quota: 0 }).execute();
     // The start-up step of a restarted gateway.
     await app.app.get(TokensService).onModuleInit();
-    const [row] = await dataSource.query('SELECT id, ' + dataSource.driver.escape('key') + ' AS stored, key_hash FROM tokens WHERE name = ?', ['legacy']);
+    const [row] = await dataSource.query(testSql(`SELECT id, ${dataSource.driver.escape('key')} AS stored, key_hash FROM tokens WHERE name = ?`), ['legacy']);
     expect(row.stored).toMatch(/^enc:v1:/);
     expect(row.stored).not.toContain(plainKey);
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);

@@ -10,7 +10,7 @@ describe('first-run setup', () => {
 
   it('reports an uninitialised system and refuses sign-in until setup', async () => {
     const setup = await app.http.get('/api/setup').expect(200);
-    expect(setup.body).toEqual({ success: true, message: '', data: { status: false, root_init: false, database_type: expect.stringMatching(/sqlite|mysql/) } });
+    expect(setup.body).toEqual({ success: true, message: '', data: { status: false, root_init: false, database_type: expect.stringMatching(/sqlite|mysql|postgres/) } });
     const register = await app.http.post('/api/user/register').send({ username: 'early', password: 'early-pass-1' });
     expect(register.body.success).toBe(false);
   });

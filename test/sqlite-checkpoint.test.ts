@@ -1,7 +1,7 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { RawSql } from '../src/database/raw-sql';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, testDatabaseType, TestApp } from './support/test-app';
 
 /**
  * SQLite's write-ahead log is copied into the database file once a second, on the connection
@@ -9,7 +9,7 @@ import { startTestApp, TestApp } from './support/test-app';
  * completes (one from another connection, racing the writes) would let a log written to
  * without pause grow for as long as the load lasts.
  */
-const describeOnSqlite = process.env.TEST_MYSQL_URL ? describe.skip : describe;
+const describeOnSqlite = testDatabaseType() === 'sqlite' ? describe : describe.skip;
 
 /** The WAL header's checkpoint sequence number: SQLite adds one each time the log starts over. */
 function walRestarts(sqlitePath: string): number {

@@ -1,13 +1,13 @@
 import { DataSource } from 'typeorm';
 import { RawSql } from '../src/database/raw-sql';
 import { Transactions } from '../src/database/transactions';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, testDatabaseType, TestApp } from './support/test-app';
 
 /**
  * On SQLite the relay's writes run in a writer thread on a connection of its own, beside
  * TypeORM's. Two connections writing one file must never refuse each other's transactions.
  */
-const describeOnSqlite = process.env.TEST_MYSQL_URL ? describe.skip : describe;
+const describeOnSqlite = testDatabaseType() === 'sqlite' ? describe : describe.skip;
 
 /** A plain connection of another writer; the project has no types for better-sqlite3. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports

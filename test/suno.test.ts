@@ -7,7 +7,7 @@ import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.servic
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MockSunoApi, SUNO_KEY } from './support/mock-task-upstreams';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 const MUSIC_PRICE = 50_000; // $0.1 × 500000
 const LYRICS_PRICE = 5_000;
@@ -27,7 +27,7 @@ describe('Suno relay: submit, poll, bill, refund', () => {
   const submit = (key: string, action: string, body: object) => app.http.post(`/suno/submit/${action}`).set('Authorization', `Bearer ${key}`).send(body);
   const fetchTask = (key: string, id: string) => app.http.get(`/suno/fetch/${id}`).set('Authorization', `Bearer ${key}`);
   const refundLogs = async (userId: number, taskId: string) =>
-    (await app.app.get(DataSource).query('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id', [userId])).filter((row: { content: string }) => row.content.includes(taskId));
+    (await app.app.get(DataSource).query(testSql('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId])).filter((row: { content: string }) => row.content.includes(taskId));
 
   beforeAll(async () => {
     suno = await new MockSunoApi().start();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { registerUser, Session, setupRoot } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 
 interface TokenView {
   id: number;
@@ -47,7 +47,7 @@ describe('token management', () => {
     expect(token.key).toMatch(/^sk-[A-Za-z0-9]{48}$/);
     expect(token).toMatchObject({ name: 'first', status: 1, remain_quota: 500000, unlimited_quota: false, expired_time: -1, allow_ips: '10.0.0.1\n192.168.0.0/16\n2001:db8::/32', model_limits: 'gpt-4o,gpt-4o-mini', group: '' });
     // At rest the key is encrypted, and found by its keyed hash: a database dump shows neither the key nor a plain hash of it.
-    const [row] = await db.query('SELECT * FROM tokens WHERE id = ?', [token.id]);
+    const [row] = await db.query(testSql('SELECT * FROM tokens WHERE id = ?'), [token.id]);
     expect(row.key).toMatch(/^enc:v1:/);
     expect(row.key).not.toContain(token.key.slice(3));
     expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
@@ -161,7 +161,7 @@ describe('token management', () => {
 
     // Expired: the relay would have marked it 3.
     const pastExpiry = now() - 60;
-    await db.query('UPDATE tokens SET status = 3, expired_time = ? WHERE id = ?', [pastExpiry, token.id]);
+    await db.query(testSql('UPDATE tokens SET status = 3, expired_time = ? WHERE id = ?'), [pastExpiry, token.id]);
     const expired = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 }).set('Accept-Language', 'en');
     expect(expired.body.success).toBe(false);
     expect(expired.body.message).toContain('has expired');
@@ -172,10 +172,10 @@ describe('token management', () => {
     expect((await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })).body.data.status).toBe(1);
 
     // Exhausted.
-    await db.query('UPDATE tokens SET status = 4, remain_quota = 0 WHERE id = ?', [token.id]);
+    await db.query(testSql('UPDATE tokens SET status = 4, remain_quota = 0 WHERE id = ?'), [token.id]);
     const exhausted = await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 }).set('Accept-Language', 'en');
     expect(exhausted.body).toMatchObject({ success: false, message: expect.stringContaining('quota is used up') });
-    const [row] = await db.query('SELECT * FROM tokens WHERE id = ?', [token.id]);
+    const [row] = await db.query(testSql('SELECT * FROM tokens WHERE id = ?'), [token.id]);
     expect(Number(row.status)).toBe(4);
     expect((await alice.put('/api/token/', { id: token.id, unlimited_quota: true })).body.success).toBe(true);
     expect((await alice.put('/api/token/?status_only=true', { id: token.id, status: 1 })).body.data.status).toBe(1);

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { registerUser, type Session } from './support/accounts';
 import type { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
-import type { TestApp } from './support/test-app';
+import { testSql, type TestApp } from './support/test-app';
 
 describe('GET /api/channel/test_upstream/{id}: the groups and clients that reach an upstream', () => {
   let app: TestApp;
@@ -44,11 +44,11 @@ describe('GET /api/channel/test_upstream/{id}: the groups and clients that reach
     const db = app.app.get(DataSource);
     const group = db.driver.escape('group');
     const insertLog = (channelId: number, createdAt: number, groupName: string) =>
-      db.query(`INSERT INTO logs (user_id, created_at, type, username, model_name, quota, channel_id, ${group}, other) VALUES (?, ?, 2, 'alice', 'gpt-test', 1, ?, ?, '{"request_path":"/chat/completions"}')`, [alice.id, createdAt, channelId, groupName]);
+      db.query(testSql(`INSERT INTO logs (user_id, created_at, type, username, model_name, quota, channel_id, ${group}, other) VALUES (?, ?, 2, 'alice', 'gpt-test', 1, ?, ?, '{"request_path":"/chat/completions"}')`), [alice.id, createdAt, channelId, groupName]);
     const now = Math.floor(Date.now() / 1000);
     await insertLog(watched, now - 40 * 86_400, 'old');
     await insertLog(other, now, 'elsewhere');
-    const [seen] = await db.query(`SELECT MIN(created_at) AS first, MAX(created_at) AS last FROM logs WHERE channel_id = ? AND ${group} = 'default'`, [watched]);
+    const [seen] = await db.query(testSql(`SELECT MIN(created_at) AS first, MAX(created_at) AS last FROM logs WHERE channel_id = ? AND ${group} = 'default'`), [watched]);
 
     const answer = await root.get(`/api/channel/test_upstream/${watched}`).expect(200);
     expect(answer.body.success).toBe(true);

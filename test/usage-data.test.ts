@@ -5,6 +5,7 @@ import { registerUser, type Session } from './support/accounts';
 import type { MockUpstream } from './support/mock-upstream';
 import { openaiClient, RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
 import type { TestApp } from './support/test-app';
+import { testSql } from './support/test-app';
 
 interface Sums {
   count: number;
@@ -66,7 +67,7 @@ describe('usage aggregation into quota_data and GET /api/data', () => {
     const [allLogs] = await db.query('SELECT COUNT(*) AS n, SUM(quota) AS quota FROM logs WHERE type = 2');
     expect([Number(allUsers.n), Number(allUsers.quota)]).toEqual([Number(allLogs.n), Number(allLogs.quota)]);
     // Two flushes added to the same hour bucket rather than writing a second row.
-    const [{ bucket_rows: rows }] = await db.query('SELECT COUNT(*) AS bucket_rows FROM quota_data WHERE user_id = ? AND model_name = ?', [alice.id, 'model-a']);
+    const [{ bucket_rows: rows }] = await db.query(testSql('SELECT COUNT(*) AS bucket_rows FROM quota_data WHERE user_id = ? AND model_name = ?'), [alice.id, 'model-a']);
     expect(Number(rows)).toBe(1);
   });
 

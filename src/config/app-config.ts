@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { parseTrustProxy, TrustProxy } from '../common/http/client-ip';
 
-export type DatabaseType = 'sqlite' | 'mysql';
+export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
 
 /** Everything the process reads from its environment, validated once at boot. */
 export interface AppConfig {
@@ -12,7 +12,8 @@ export interface AppConfig {
   version: string;
   startTime: number;
   dataDir: string;
-  database: { type: DatabaseType; sqlitePath: string; mysqlUrl: string };
+  /** `url` is the server's (MySQL or PostgreSQL); SQLite uses `sqlitePath`. */
+  database: { type: DatabaseType; sqlitePath: string; url: string };
   redisUrl: string;
   /** Where the Stripe SDK sends its API calls; empty means Stripe itself (tests point it at a mock). */
   stripeApiUrl: string;
@@ -78,22 +79,20 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min 
 }
 
 /**
- * Accepts both `mysql://user:pass@host:3306/db` and the Go-driver form
- * `user:pass@tcp(host:3306)/db?parseTime=true` that operators of other gateways already use.
+ * Accepts `mysql://user:pass@host:3306/db`, the Go-driver form `user:pass@tcp(host:3306)/db?parseTime=true`
+ * that operators of other gateways already use, and `postgres://` (or `postgresql://`) URLs.
  */
-export function parseSqlDsn(dsn: string): { type: DatabaseType; mysqlUrl: string } {
+export function parseSqlDsn(dsn: string): { type: DatabaseType; url: string } {
   const trimmed = dsn.trim();
-  if (/^mysql:\/\//i.test(trimmed)) return { type: 'mysql', mysqlUrl: trimmed };
+  if (/^mysql:\/\//i.test(trimmed)) return { type: 'mysql', url: trimmed };
+  if (/^postgres(ql)?:\/\//i.test(trimmed)) return { type: 'postgres', url: trimmed };
   const goStyle = /^([^:@]*)(?::([^@]*))?@tcp\(([^)]+)\)\/([^?]*)/.exec(trimmed);
   if (goStyle) {
     const [, user, password, hostPort, database] = goStyle;
     const auth = password !== undefined ? `${encodeURIComponent(user)}:${encodeURIComponent(password)}` : encodeURIComponent(user);
-    return { type: 'mysql', mysqlUrl: `mysql://${auth}@${hostPort}/${database}` };
+    return { type: 'mysql', url: `mysql://${auth}@${hostPort}/${database}` };
   }
-  if (/^postgres(ql)?:\/\//i.test(trimmed)) {
-    throw new ConfigError('SQL_DSN: PostgreSQL is not supported; use MySQL (mysql://user:pass@host:3306/db) or leave it empty for SQLite');
-  }
-  throw new ConfigError('SQL_DSN must look like mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db');
+  throw new ConfigError('SQL_DSN must look like mysql://user:pass@host:3306/db, user:pass@tcp(host:3306)/db or postgres://user:pass@host:5432/db');
 }
 
 /**
@@ -170,7 +169,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   mkdirSync(path.dirname(sqlitePath), { recursive: true });
 
   const sqlDsn = env.SQL_DSN?.trim() ?? '';
-  const database = sqlDsn ? { ...parseSqlDsn(sqlDsn), sqlitePath } : { type: 'sqlite' as const, mysqlUrl: '', sqlitePath };
+  const database = sqlDsn ? { ...parseSqlDsn(sqlDsn), sqlitePath } : { type: 'sqlite' as const, url: '', sqlitePath };
 
   const sessionSecret = env.SESSION_SECRET?.trim() || env.CRYPTO_SECRET?.trim() || loadOrCreateSecret(dataDir, logger);
   const cryptoSecret = env.CRYPTO_SECRET?.trim() || sessionSecret;

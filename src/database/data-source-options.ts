@@ -1,3 +1,4 @@
+import { TypeOverrides } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { MIGRATIONS } from '../../migrations';
@@ -27,7 +28,25 @@ function beginImmediate(db: SqliteConnection): void {
   db.prepare = (sql: string) => prepare(sql === 'BEGIN TRANSACTION' ? 'BEGIN IMMEDIATE TRANSACTION' : sql);
 }
 
-/** Both dialects share entities and migrations; nothing is ever synchronised from the entities. */
+/** PostgreSQL's type id of BIGINT (int8): COUNT(*) and our quota columns. */
+const PG_INT8 = 20;
+
+/**
+ * How our PostgreSQL connections read values. pg hands BIGINT back as a string, since it may
+ * exceed a JS number; quota stays below 2^53 (MAX_QUOTA), so like MySQL's supportBigNumbers
+ * it reads as a number when exact, and stays a string only past that. SUM() (numeric) stays a
+ * string, as MySQL's DECIMAL does, and the code reading it converts it.
+ */
+function postgresTypes(): TypeOverrides {
+  const types = new TypeOverrides();
+  types.setTypeParser(PG_INT8, (text: string) => {
+    const value = Number(text);
+    return Number.isSafeInteger(value) ? value : text;
+  });
+  return types;
+}
+
+/** The dialects share entities and migrations; nothing is ever synchronised from the entities. */
 export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
     migrations: MIGRATIONS,
@@ -36,11 +55,15 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
     synchronize: false,
     logging: ['error' as const, 'migration' as const],
   };
+  if (config.database.type === 'postgres') {
+    // A server that does not answer fails the request after 10 s, like mysql2's connectTimeout (pg would wait forever).
+    return { ...common, type: 'postgres', url: config.database.url, extra: { max: 20, connectionTimeoutMillis: 10_000, types: postgresTypes() } };
+  }
   if (config.database.type === 'mysql') {
     return {
       ...common,
       type: 'mysql',
-      url: config.database.mysqlUrl,
+      url: config.database.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       supportBigNumbers: true,

@@ -1,6 +1,8 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { DatabaseType } from '../config/app-config';
 import { SQLITE_PRAGMAS } from './data-source-options';
+import { nativeSql, sqlDialect } from './dialect';
 import { guardedWriter, statementCache, type SqliteConnection } from './sqlite-statements';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -24,7 +26,9 @@ export interface GuardedGroup {
  * Plain SQL for the relay's hot path and the settlement writer, where TypeORM's query
  * building costs several times the statement itself. On SQLite they run in a worker thread
  * on a connection of its own (SqliteWriter), as cached prepared statements, except a hold
- * while the relay is quiet (see applyGuarded); on MySQL through the pool.
+ * while the relay is quiet (see applyGuarded); on MySQL and PostgreSQL through the pool.
+ * Statements are written with `?` placeholders; on PostgreSQL they are numbered ($1, $2, …)
+ * as they are sent, each text once (see native).
  */
 @Injectable()
 export class RawSql implements OnApplicationShutdown {
@@ -43,10 +47,14 @@ export class RawSql implements OnApplicationShutdown {
   private readonly insertInto: string;
   /** insertSql's and upsertAddingSql's statements: per table (and form), by row count. */
   private readonly insertStatements = new Map<string, string[]>();
+  private readonly dialect: DatabaseType;
+  /** PostgreSQL: each statement text with its placeholders numbered, by the text written with `?`. */
+  private readonly numbered = new Map<string, string>();
 
   constructor(private readonly dataSource: DataSource) {
-    this.insertInto = dataSource.options.type === 'better-sqlite3' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
-    if (dataSource.options.type !== 'better-sqlite3') return;
+    this.dialect = sqlDialect(dataSource);
+    this.insertInto = this.dialect === 'sqlite' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
+    if (this.dialect !== 'sqlite') return;
     this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
     const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
     this.applyGuardedHere = guardedWriter(connection, statementCache(connection).run);
@@ -61,7 +69,7 @@ export class RawSql implements OnApplicationShutdown {
    * Applies each group's updates in order, all or none: at the first one that changes no row
    * (its guard failed) the group's earlier ones are taken back. Answers, per group, the index
    * of the update that failed, or -1 when all applied. A group that applied writes its record.
-   * Everything is one transaction, on SQLite and on MySQL: the takes and their records commit
+   * Everything is one transaction, on every database: the takes and their records commit
    * together or not at all. `lone`: the one hold the relay asked for in a while (see below).
    */
   async applyGuarded(groups: GuardedGroup[], lone = false): Promise<number[]> {
@@ -77,7 +85,7 @@ export class RawSql implements OnApplicationShutdown {
       this.lastHoldSentAt = now;
       return this.writer.applyGuarded(groups);
     }
-    return this.inMysqlTransaction(async (run) => {
+    return this.inServerTransaction(async (run) => {
       // In order, as on SQLite: when quota runs short, the first asked is the first served.
       const failures: number[] = [];
       for (const group of groups) {
@@ -93,7 +101,7 @@ export class RawSql implements OnApplicationShutdown {
   async runInTransaction(statements: Statement[]): Promise<void> {
     if (this.writer) return this.writer.runInTransaction(statements);
     await this.dataSource.transaction(async (manager) => {
-      for (const statement of statements) await manager.query(statement.sql, statement.parameters);
+      for (const statement of statements) await manager.query(this.native(statement.sql), statement.parameters);
     });
   }
 
@@ -109,15 +117,17 @@ export class RawSql implements OnApplicationShutdown {
 
   /**
    * insertSql's rows, added to the row already there when the key exists: `summed` columns
-   * grow by the new values (ON CONFLICT on SQLite, ON DUPLICATE KEY on MySQL; `key` is the
-   * unique key's columns, which SQLite needs named). Cached like insertSql.
+   * grow by the new values (ON CONFLICT on SQLite and PostgreSQL, ON DUPLICATE KEY on MySQL;
+   * `key` is the unique key's columns, which ON CONFLICT needs named). Cached like insertSql.
+   * PostgreSQL needs the old value named by its table: a bare column would be ambiguous beside `excluded`.
    */
   upsertAddingSql(table: string, columns: readonly string[], rows: number, key: readonly string[], summed: readonly string[]): string {
     return this.cachedSql(`${table}\u0000upsert`, rows, () => {
       const q = (name: string) => this.quote(name);
-      const onConflict = this.writer
-        ? ` ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${summed.map((c) => `${q(c)} = ${q(c)} + excluded.${q(c)}`).join(', ')}`
-        : ` ON DUPLICATE KEY UPDATE ${summed.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`;
+      const onConflict =
+        this.dialect === 'mysql'
+          ? ` ON DUPLICATE KEY UPDATE ${summed.map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')}`
+          : ` ON CONFLICT (${key.map(q).join(', ')}) DO UPDATE SET ${summed.map((c) => `${q(c)} = ${table}.${q(c)} + excluded.${q(c)}`).join(', ')}`;
       // A plain INSERT: SQLite's OR FAIL would take the place of the upsert's conflict clause.
       return insertValues('INSERT INTO', table, columns.map(q), rows) + onConflict;
     });
@@ -126,7 +136,7 @@ export class RawSql implements OnApplicationShutdown {
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
   async select<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
     if (this.writer) return this.writer.select<Row>({ sql, parameters });
-    return (await this.dataSource.query(sql, parameters)) as Row[];
+    return (await this.dataSource.query(this.native(sql), parameters)) as Row[];
   }
 
   /** Copies the SQLite write-ahead log into the database file (see SqliteCheckpointerService). */
@@ -144,9 +154,21 @@ export class RawSql implements OnApplicationShutdown {
     await this.writer?.pragma('optimize');
   }
 
-  /** Quotes a column or table name for the current dialect (`group` is a reserved word in MySQL). */
+  /** Quotes a column or table name for the current dialect (`group` and `key` are reserved words in MySQL and PostgreSQL). */
   quote(name: string): string {
     return this.dataSource.driver.escape(name);
+  }
+
+  /** The statement as the driver takes it: on PostgreSQL numbered once per text, which the hot path repeats. */
+  private native(sql: string): string {
+    if (this.dialect !== 'postgres') return sql;
+    let numbered = this.numbered.get(sql);
+    if (numbered === undefined) {
+      // Texts repeat (a few per table and row count); the bound only guards against a caller that builds them freely.
+      if (this.numbered.size >= NUMBERED_STATEMENTS_KEPT) this.numbered.clear();
+      this.numbered.set(sql, (numbered = nativeSql(this.dialect, sql)));
+    }
+    return numbered;
   }
 
   /** A statement's text per kind (table, or table and form) and row count, built once. */
@@ -157,15 +179,16 @@ export class RawSql implements OnApplicationShutdown {
   }
 
   /**
-   * Runs `work` in one MySQL transaction on one pooled connection. Two batches that lock the
-   * same rows in another order can deadlock; MySQL then rolls one back whole, and it runs again.
+   * Runs `work` in one MySQL or PostgreSQL transaction on one pooled connection. Two batches
+   * that lock the same rows in another order can deadlock; the server then rolls one back
+   * whole, and it runs again.
    */
-  private async inMysqlTransaction<T>(work: (run: (statement: Statement) => Promise<number>) => Promise<T>): Promise<T> {
+  private async inServerTransaction<T>(work: (run: (statement: Statement) => Promise<number>) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const runner = this.dataSource.createQueryRunner();
       try {
         await runner.startTransaction();
-        const result = await work(async (statement) => (await runner.query(statement.sql, statement.parameters, true)).affected ?? 0);
+        const result = await work(async (statement) => (await runner.query(this.native(statement.sql), statement.parameters, true)).affected ?? 0);
         await runner.commitTransaction();
         return result;
       } catch (error) {
@@ -178,8 +201,10 @@ export class RawSql implements OnApplicationShutdown {
   }
 }
 
-/** How many times a transaction MySQL rolled back as a deadlock victim is run in all. */
+/** How many times a transaction the server rolled back as a deadlock victim is run in all. */
 export const DEADLOCK_ATTEMPTS = 3;
+/** How many numbered statement texts RawSql keeps on PostgreSQL before it starts over. */
+const NUMBERED_STATEMENTS_KEPT = 4096;
 /** How long after the last hold sent to SQLite's writer thread the relay counts as quiet again. */
 const QUIET_MS = 10;
 
@@ -191,10 +216,15 @@ export function inLockOrder<T>(rows: Map<number, T>): Array<[number, T]> {
   return [...rows].sort((a, b) => a[0] - b[0]);
 }
 
-/** MySQL's "deadlock found" and "lock wait timeout": the transaction was rolled back and may run again. */
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back and may run again. */
+const PG_RETRYABLE = new Set(['40P01', '40001']);
+
+/** MySQL's "deadlock found" and "lock wait timeout", PostgreSQL's deadlock: the transaction was rolled back and may run again. */
 export function isDeadlock(error: unknown): boolean {
-  const errno = (error as { driverError?: { errno?: number }; errno?: number } | null)?.driverError?.errno ?? (error as { errno?: number } | null)?.errno;
-  return errno === 1213 || errno === 1205;
+  const failed = error as { driverError?: { errno?: number; code?: unknown }; errno?: number; code?: unknown } | null;
+  const errno = failed?.driverError?.errno ?? failed?.errno;
+  const code = failed?.driverError?.code ?? failed?.code;
+  return errno === 1213 || errno === 1205 || (typeof code === 'string' && PG_RETRYABLE.has(code));
 }
 
 /** `verb table (columns) VALUES (?, …), …` for `rows` rows of already quoted columns. */
@@ -203,7 +233,7 @@ function insertValues(verb: string, table: string, quotedColumns: readonly strin
   return `${verb} ${table} (${quotedColumns.join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
 }
 
-/** MySQL's twin of applyInOrder in sqlite-statements.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
+/** The servers' twin of applyInOrder in sqlite-statements.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
 async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
   for (let index = 0; index < updates.length; index++) {
     if ((await run(updates[index])) > 0) continue;

@@ -9,7 +9,7 @@ import { SettlementBatcherService } from '../../src/modules/billing/settlement-b
 import { OptionsService } from '../../src/modules/options/options.service';
 import { setupRoot, type Session } from './accounts';
 import { MockUpstream } from './mock-upstream';
-import { startTestApp, type TestApp } from './test-app';
+import { startTestApp, testSql, type TestApp } from './test-app';
 
 /**
  * Rows the relay tests need, written straight through the app's DataSource (the management
@@ -91,7 +91,7 @@ export class RelaySeed {
   }
 
   async channel(id: number): Promise<{ status: number; other_info: string | null; used_quota: number; response_time: number; test_time: number }> {
-    const [row] = await this.dataSource.query('SELECT status, other_info, used_quota, response_time, test_time FROM channels WHERE id = ?', [id]);
+    const [row] = await this.dataSource.query(testSql('SELECT status, other_info, used_quota, response_time, test_time FROM channels WHERE id = ?'), [id]);
     return { ...row, status: Number(row.status), used_quota: Number(row.used_quota), response_time: Number(row.response_time), test_time: Number(row.test_time) };
   }
 
@@ -117,12 +117,12 @@ export class RelaySeed {
   }
 
   async userQuota(userId: number): Promise<{ quota: number; used_quota: number; request_count: number }> {
-    const [row] = await this.dataSource.query('SELECT quota, used_quota, request_count FROM users WHERE id = ?', [userId]);
+    const [row] = await this.dataSource.query(testSql('SELECT quota, used_quota, request_count FROM users WHERE id = ?'), [userId]);
     return { quota: Number(row.quota), used_quota: Number(row.used_quota), request_count: Number(row.request_count) };
   }
 
   async tokenQuota(tokenId: number): Promise<{ remain_quota: number; used_quota: number }> {
-    const [row] = await this.dataSource.query('SELECT remain_quota, used_quota FROM tokens WHERE id = ?', [tokenId]);
+    const [row] = await this.dataSource.query(testSql('SELECT remain_quota, used_quota FROM tokens WHERE id = ?'), [tokenId]);
     return { remain_quota: Number(row.remain_quota), used_quota: Number(row.used_quota) };
   }
 
@@ -137,7 +137,7 @@ export class RelaySeed {
       clauses.push('token_id = ?');
       params.push(where.tokenId);
     }
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(`SELECT * FROM logs WHERE ${clauses.join(' AND ')} ORDER BY id`, params);
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(testSql(`SELECT * FROM logs WHERE ${clauses.join(' AND ')} ORDER BY id`), params);
     return rows.map((row) => ({ ...row, quota: Number(row.quota), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens), other: JSON.parse(String(row.other ?? '{}')) }));
   }
 }

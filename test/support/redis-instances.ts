@@ -1,4 +1,4 @@
-import { startTestApp, TestApp } from './test-app';
+import { sameDatabaseEnv, startTestApp, TestApp } from './test-app';
 
 /** Two gateway instances sharing one scratch database and one scratch Redis database, as behind a load balancer. */
 export interface InstancePair {
@@ -15,8 +15,7 @@ export async function startInstancesOnRedis(redisUrl: string, env: Record<string
   await client.flushdb();
   await client.quit();
   const first = await startTestApp({ ...env, REDIS_CONN_STRING: redis });
-  const shared: Record<string, string> = first.config.database.type === 'mysql' ? { SQL_DSN: first.config.database.mysqlUrl } : { SQLITE_PATH: first.config.database.sqlitePath };
-  const second = await startTestApp({ ...env, ...shared, REDIS_CONN_STRING: redis });
+  const second = await startTestApp({ ...env, ...sameDatabaseEnv(first.config), REDIS_CONN_STRING: redis });
   return {
     first,
     second,

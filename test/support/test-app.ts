@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { createGatewayApp, GatewayApp } from '../../src/app.factory';
-import { AppConfig, loadAppConfig } from '../../src/config/app-config';
+import { AppConfig, DatabaseType, loadAppConfig, parseSqlDsn } from '../../src/config/app-config';
+import { nativeSql } from '../../src/database/dialect';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
 
@@ -16,15 +18,30 @@ export interface TestApp extends GatewayApp {
   stop(): Promise<void>;
 }
 
+/** Which database the tests run on: PostgreSQL at TEST_PG_URL, else MySQL at TEST_MYSQL_URL, else SQLite. */
+export function testDatabaseType(): DatabaseType {
+  if (process.env.TEST_PG_URL) return 'postgres';
+  return process.env.TEST_MYSQL_URL ? 'mysql' : 'sqlite';
+}
+
+/** A test's raw statement, written with `?` placeholders, as the database under test takes it (numbered on PostgreSQL). */
+export function testSql(text: string): string {
+  return nativeSql(testDatabaseType(), text);
+}
+
 /**
- * A scratch MySQL database per test file when TEST_MYSQL_URL (mysql://root@127.0.0.1:3306)
- * is set, otherwise a scratch SQLite file. Either way the real migrations run.
+ * A scratch database per test file: on the PostgreSQL server at TEST_PG_URL
+ * (postgres://postgres@127.0.0.1:5432) when set, else on the MySQL server at TEST_MYSQL_URL
+ * (mysql://root@127.0.0.1:3306) when set, otherwise a scratch SQLite file. Either way the real
+ * migrations run.
  */
 export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const type = testDatabaseType();
+  if (type === 'postgres') return scratchPostgresDatabase(process.env.TEST_PG_URL!);
   const mysqlUrl = process.env.TEST_MYSQL_URL;
-  if (mysqlUrl) {
+  if (type === 'mysql' && mysqlUrl) {
     const mysql = await import('mysql2/promise');
-    const name = `gw_test_${randomBytes(6).toString('hex')}`;
+    const name = scratchName();
     const admin = await mysql.createConnection(mysqlUrl);
     await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
     await admin.end();
@@ -46,22 +63,61 @@ export async function scratchDatabase(): Promise<{ env: Record<string, string>; 
   };
 }
 
+function scratchName(): string {
+  return `gw_test_${randomBytes(6).toString('hex')}`;
+}
+
+/** TEST_PG_URL names the server (its own database, if any, is where CREATE DATABASE runs). */
+async function scratchPostgresDatabase(serverUrl: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const { Client } = await import('pg');
+  const name = scratchName();
+  const onServer = async (sql: string) => {
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await onServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { SQL_DSN: url.toString() },
+    // FORCE: an app of the test that shares the database (a restart, a second instance) may still hold connections.
+    drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+/** The environment that points a second app at the first one's database (a restart, a second instance). */
+export function sameDatabaseEnv(config: AppConfig): Record<string, string> {
+  return config.database.type === 'sqlite' ? { SQLITE_PATH: config.database.sqlitePath } : { SQL_DSN: config.database.url };
+}
+
+/** A plain connection (not yet initialised) to the database a scratch env names, to read what a stopped gateway left. */
+export function dataSourceFor(env: Record<string, string>): DataSource {
+  if (!env.SQL_DSN) return new DataSource({ type: 'better-sqlite3', database: env.SQLITE_PATH });
+  const { type, url } = parseSqlDsn(env.SQL_DSN);
+  return new DataSource(type === 'postgres' ? { type: 'postgres', url } : { type: 'mysql', url });
+}
+
 export interface TestAppOptions {
   /**
    * Mock upstreams listen on loopback, which the outbound guard refuses by default; test apps
    * allow private networks (as root would for Ollama) unless a test checks the default.
    */
   allowPrivateOutbound?: boolean;
-  /** MySQL only: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
-  mysqlPort?: number;
+  /** MySQL and PostgreSQL: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
+  databasePort?: number;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await scratchDatabase();
-  if (options.mysqlPort && database.env.SQL_DSN) {
+  if (options.databasePort && database.env.SQL_DSN) {
     const dsn = new URL(database.env.SQL_DSN);
     dsn.hostname = '127.0.0.1';
-    dsn.port = String(options.mysqlPort);
+    dsn.port = String(options.databasePort);
     database.env.SQL_DSN = dsn.toString();
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-data-'));

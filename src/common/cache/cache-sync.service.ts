@@ -10,7 +10,7 @@ export type CacheReloader = (key?: string) => Promise<void> | void;
 /**
  * Keeps in-memory caches in step with writes, on this instance and on others. A write calls
  * `invalidate(name, key?)`: local subscribers run at once and, through Redis when configured,
- * every other instance's too. On a shared MySQL database caches also reload fully every
+ * every other instance's too. On a shared MySQL or PostgreSQL database caches also reload fully every
  * SYNC_FREQUENCY seconds, as a safety net for instances without Redis.
  */
 @Injectable()
@@ -60,7 +60,7 @@ export class CacheSyncService implements OnModuleDestroy {
         }
       });
     }
-    if (this.config.database.type === 'mysql') {
+    if (this.config.database.type !== 'sqlite') {
       this.timer = setInterval(() => {
         for (const name of this.reloaders.keys()) void this.reload(name);
       }, this.config.syncFrequencySeconds * 1000);

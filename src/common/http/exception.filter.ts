@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
+import { describeDatabaseError, isDatabaseUnavailable, isUnfitValue } from '../../database/database-unavailable';
 import { AppError } from '../errors/app-error';
 import { REQUEST_ID_HEADER } from '../logging/request-context';
 import { MessageCode, MessageParams, pickLanguage, translate } from '../i18n/catalogue';
@@ -79,6 +79,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
       status = 503;
       this.logger.warn(`${request.method} ${request.path}: database unavailable (${describeDatabaseError(exception)})`);
       message = translate('common.database_unavailable', language);
+    } else if (isUnfitValue(exception)) {
+      // Answered like a failed validation (200, success false), which it is.
+      status = 200;
+      this.logger.warn(`${request.method} ${request.path}: a value the database cannot hold (${describeDatabaseError(exception)})`);
+      message = translate('common.invalid_params', language);
     } else {
       // The id the answer's X-Request-Id already carries (and the JSON log lines of this request).
       const requestId = String(response.getHeader(REQUEST_ID_HEADER) ?? '') || randomUUID();

@@ -85,7 +85,7 @@ export class JsonLogger implements LoggerService {
 
   constructor(config: AppConfig, secretSettings: readonly string[], destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true })) {
     keepRequestContext();
-    this.scrub = secretScrubber([config.sessionSecret, config.cryptoSecret, config.metrics.token, ...urlPasswords(config.database.mysqlUrl, config.redisUrl)]);
+    this.scrub = secretScrubber([config.sessionSecret, config.cryptoSecret, config.metrics.token, ...urlPasswords(config.database.url, config.redisUrl)]);
     this.pino = pino(
       {
         level: PINO_LEVELS[config.logging.level],

@@ -7,6 +7,7 @@ import { RedisService } from '../../common/redis/redis.service';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { nowSeconds } from '../../database/columns';
+import { queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_SYSTEM, LogEntity } from '../logs/entities/log.entity';
 
@@ -81,7 +82,7 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
 
   /** Refunds the journal rows whose owner is gone; answers how many. */
   async refundAbandonedHolds(): Promise<number> {
-    const rows: JournalRow[] = await this.dataSource.query('SELECT id, token_id, user_id FROM quota_holds');
+    const rows = await queryAnyDialect<JournalRow>(this.dataSource, 'SELECT id, token_id, user_id FROM quota_holds');
     const abandoned = await this.abandonedRows(rows);
     if (abandoned.length === 0) return 0;
     const refunded = await this.refund(abandoned);
@@ -106,23 +107,26 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
 
   /**
    * One transaction. Each row is read under a lock and deleted before its refund, so two
-   * instances sweeping at once refund it once: the second finds it gone.
+   * instances sweeping at once refund it once: the second finds it gone (MySQL, after waiting
+   * for the first) or skips it while the first holds it (PostgreSQL's SKIP LOCKED: the first
+   * deletes it; had the first rolled back, the next sweep finds it again). SQLite has one writer.
    */
   private refund(rows: JournalRow[]): Promise<Array<JournalRow & { fromToken: number }>> {
-    const forUpdate = this.dataSource.options.type === 'mysql' ? ' FOR UPDATE' : '';
+    const lock = { sqlite: '', mysql: ' FOR UPDATE', postgres: ' FOR UPDATE OF h SKIP LOCKED' }[sqlDialect(this.dataSource)];
     return this.transactions.run(async (manager) => {
       const refunded: Array<JournalRow & { fromToken: number }> = [];
       for (const row of rows) {
-        const [held]: HeldAmounts[] = await manager.query(
-          `SELECT h.from_token, h.from_user, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${forUpdate}`,
+        const [held] = await queryAnyDialect<HeldAmounts>(
+          manager,
+          `SELECT h.from_token, h.from_user, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${lock}`,
           [row.id],
         );
         if (!held) continue;
-        await manager.query('DELETE FROM quota_holds WHERE id = ?', [row.id]);
+        await queryAnyDialect(manager, 'DELETE FROM quota_holds WHERE id = ?', [row.id]);
         const fromToken = Number(held.from_token);
         const fromUser = Number(held.from_user);
-        if (fromToken > 0) await manager.query('UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [fromToken, Number(row.token_id)]);
-        if (fromUser > 0) await manager.query('UPDATE users SET quota = quota + ? WHERE id = ?', [fromUser, Number(row.user_id)]);
+        if (fromToken > 0) await queryAnyDialect(manager, 'UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [fromToken, Number(row.token_id)]);
+        if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE users SET quota = quota + ? WHERE id = ?', [fromUser, Number(row.user_id)]);
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
         await manager.insert(LogEntity, {
           type: LOG_TYPE_SYSTEM,

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { nowSeconds } from '../../database/columns';
+import { queryAnyDialect } from '../../database/dialect';
 import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
@@ -203,9 +204,9 @@ export class QuotaLedgerService {
   /** The token's and the channel's side of a refund of settled spending. */
   private async reverseSpending(reversal: SpendingReversal, quota: number, manager: EntityManager): Promise<void> {
     if (reversal.tokenId > 0) {
-      await manager.query('UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?', [reversal.tokenRemain, quota, reversal.tokenId]);
+      await queryAnyDialect(manager, 'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?', [reversal.tokenRemain, quota, reversal.tokenId]);
     }
-    if (reversal.channelId > 0) await manager.query('UPDATE channels SET used_quota = used_quota - ? WHERE id = ?', [quota, reversal.channelId]);
+    if (reversal.channelId > 0) await queryAnyDialect(manager, 'UPDATE channels SET used_quota = used_quota - ? WHERE id = ?', [quota, reversal.channelId]);
   }
 
   /** A token's cap moved from what the editor saw to what it asked for, as a delta. */

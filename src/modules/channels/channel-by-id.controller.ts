@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
-import { AppError } from '../../common/errors/app-error';
+import { ParseRowIdPipe } from '../../common/http/query-fields';
 import { ChannelView } from './channel.wire';
 import { ChannelsService } from './channels.service';
 
-const channelId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+const channelId = new ParseRowIdPipe();
 
 /**
  * Express cannot limit `:id` to digits, so these routes would swallow static paths such as

@@ -6,7 +6,8 @@ import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
-import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeCondition } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { OptionsService } from '../options/options.service';
@@ -314,7 +315,7 @@ export class ChannelsService {
         new Brackets((where) => {
           if (/^\d{1,9}$/.test(keyword)) where.orWhere('channel.id = :id', { id: Number(keyword) });
           const pattern = likeContains(keyword);
-          for (const column of ['name', 'tag', 'base_url']) where.orWhere(`channel.${column} LIKE :keyword ${LIKE_ESCAPE}`, { keyword: pattern });
+          for (const column of ['name', 'tag', 'base_url']) where.orWhere(likeCondition(query.connection, `channel.${column}`, 'keyword'), { keyword: pattern });
         }),
       );
     }
@@ -325,7 +326,7 @@ export class ChannelsService {
     }
     const model = filter.model?.trim();
     if (model) {
-      const served = query.subQuery().select('ability.channel_id').from(AbilityEntity, 'ability').where(`ability.model LIKE :model ${LIKE_ESCAPE}`).getQuery();
+      const served = query.subQuery().select('ability.channel_id').from(AbilityEntity, 'ability').where(likeCondition(query.connection, 'ability.model', 'model')).getQuery();
       query.andWhere(`channel.id IN ${served}`, { model: likeContains(model) });
     }
     if (idSort) query.orderBy('channel.id', 'DESC');

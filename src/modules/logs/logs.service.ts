@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, LessThanOrEqual, Repository, SelectQueryBuilder } from 'typeorm';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
+import { caseInsensitiveLike, likeCondition, queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { RawSql } from '../../database/raw-sql';
 import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from './entities/log.entity';
 import { toAdminLogView, toLogView } from './log.view';
@@ -53,7 +54,7 @@ const COUNT_CAP = 10_000;
  */
 const DELETE_CHUNK = 250;
 const DELETE_PAUSE_MS = 10;
-/** Past this many matching model names (or names in the log, on SQLite) the model filter scans with LIKE instead. */
+/** Past this many matching model names (or names in the log, on SQLite and PostgreSQL) the model filter scans with LIKE instead. */
 const MODEL_NAME_MATCH_LIMIT = 500;
 const MODEL_NAME_WALK_LIMIT = 5_000;
 
@@ -174,21 +175,24 @@ export class LogsService {
    * The distinct model names in the log that contain `text` (the model filter is a substring
    * match), or undefined past MODEL_NAME_MATCH_LIMIT of them. The names come off
    * idx_logs_model_name_created_at one seek each: MySQL and MariaDB skip through the index for
-   * DISTINCT by themselves; SQLite cannot, so a recursive query walks it (at most
-   * MODEL_NAME_WALK_LIMIT names). The filter then becomes an exact `IN`, which both databases
-   * read in created_at order, instead of a LIKE over every row.
+   * DISTINCT by themselves; SQLite and PostgreSQL cannot, so a recursive query walks it (at
+   * most MODEL_NAME_WALK_LIMIT names). The filter then becomes an exact `IN`, which every
+   * database reads in created_at order, instead of a LIKE over every row.
    */
   private async modelNamesContaining(text: string): Promise<string[] | undefined> {
     const pattern = likeContains(text);
+    const dialect = sqlDialect(this.logs.manager);
+    const like = caseInsensitiveLike(dialect);
     let names: string[];
-    if (this.logs.manager.connection.options.type === 'better-sqlite3') {
-      const rows: Array<{ name: string; n: number }> = await this.logs.query(
+    if (dialect !== 'mysql') {
+      const rows = await queryAnyDialect<{ name: string; n: number }>(
+        this.logs.manager,
         `WITH RECURSIVE names (name, n) AS (
            SELECT MIN(model_name), 1 FROM logs
            UNION ALL
            SELECT (SELECT MIN(l.model_name) FROM logs l WHERE l.model_name > names.name), n + 1 FROM names WHERE names.name IS NOT NULL AND n <= ?
          )
-         SELECT name, n FROM names WHERE name IS NOT NULL AND (n > ? OR name LIKE ? ${LIKE_ESCAPE})`,
+         SELECT name, n FROM names WHERE name IS NOT NULL AND (n > ? OR name ${like} ? ${LIKE_ESCAPE})`,
         [MODEL_NAME_WALK_LIMIT, MODEL_NAME_WALK_LIMIT, pattern],
       );
       if (rows.some((row) => row.n > MODEL_NAME_WALK_LIMIT)) return undefined;
@@ -211,7 +215,7 @@ export class LogsService {
     if (filter.tokenName) query.andWhere('log.token_name = :tokenName', { tokenName: filter.tokenName });
     if (filter.modelName) {
       const names = await this.modelNamesContaining(filter.modelName);
-      if (!names) query.andWhere(`log.model_name LIKE :modelName ${LIKE_ESCAPE}`, { modelName: likeContains(filter.modelName) });
+      if (!names) query.andWhere(likeCondition(query.connection, 'log.model_name', 'modelName'), { modelName: likeContains(filter.modelName) });
       else if (names.length === 0) query.andWhere('1 = 0');
       else query.andWhere('log.model_name IN (:...modelNames)', { modelNames: names });
     }

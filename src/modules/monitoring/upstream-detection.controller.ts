@@ -1,10 +1,10 @@
-import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { AdminOnly } from '../../common/auth/auth.decorators';
-import { AppError } from '../../common/errors/app-error';
+import { ParseRowIdPipe } from '../../common/http/query-fields';
 import type { UpstreamGroup } from './monitoring.wire';
 import { UpstreamDetectionService } from './upstream-detection.service';
 
-const channelId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+const channelId = new ParseRowIdPipe();
 
 /** The admin's upstream test: which groups and clients reach a channel's upstream. */
 @Controller('api/channel/test_upstream')

@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
-import { AppError } from '../../common/errors/app-error';
+import { ParseRowIdPipe } from '../../common/http/query-fields';
 import { RedemptionsService } from './redemptions.service';
 import { RedemptionView } from './redemption.wire';
 
-const redemptionId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+const redemptionId = new ParseRowIdPipe();
 
 /** `:id` would swallow /api/redemption/search, so RedemptionByIdModule is imported late. */
 @AdminOnly()

@@ -5,7 +5,8 @@ import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
-import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeCondition } from '../../database/dialect';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { nowSeconds } from '../../database/columns';
 import { AuditService, fieldChanges } from '../audit/audit.service';
@@ -45,9 +46,9 @@ export class RedemptionsService {
     if (trimmed) {
       query.where(
         new Brackets((where) => {
-          if (/^\d+$/.test(trimmed)) where.orWhere('redemption.id = :id', { id: Number(trimmed) });
+          if (/^\d{1,9}$/.test(trimmed)) where.orWhere('redemption.id = :id', { id: Number(trimmed) });
           where.orWhere('redemption.key = :key', { key: trimmed });
-          where.orWhere(`redemption.name LIKE :name ${LIKE_ESCAPE}`, { name: likeContains(trimmed) });
+          where.orWhere(likeCondition(query.connection, 'redemption.name', 'name'), { name: likeContains(trimmed) });
         }),
       );
     }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig, DatabaseType } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
 import { translate } from '../../common/i18n/catalogue';
 import { Transactions } from '../../database/transactions';
@@ -20,7 +20,7 @@ const ROOT_INITIAL_QUOTA = 100_000_000;
 export interface SetupStatus {
   status: boolean;
   root_init: boolean;
-  database_type: 'sqlite' | 'mysql';
+  database_type: DatabaseType;
 }
 
 @Injectable()

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { Transactions } from '../../database/transactions';
 import { nowSeconds } from '../../database/columns';
+import { queryAnyDialect } from '../../database/dialect';
 import { preConsumeQuotaFor } from '../billing/billing-formula';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
@@ -167,8 +168,12 @@ export class TaskBillingService {
   async refundFailedTask(task: ChargedTask, failure: TaskFailure, claim: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
     if (task.quota <= 0) return this.transactions.run(claim);
     const key = this.dataSource.driver.escape('key');
-    const [row] = await this.dataSource.query(`SELECT u.username AS username, t.name AS token_name, t.${key} AS token_key FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?`, [task.token_id, task.user_id]);
-    const record = (row ?? {}) as { username?: string; token_name?: string | null; token_key?: string | null };
+    const [row] = await queryAnyDialect<{ username?: string; token_name?: string | null; token_key?: string | null }>(
+      this.dataSource,
+      `SELECT u.username AS username, t.name AS token_name, t.${key} AS token_key FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?`,
+      [task.token_id, task.user_id],
+    );
+    const record = row ?? {};
     const refunded = await this.ledger.applyDelta({
       userId: task.user_id,
       username: record.username ?? '',

@@ -1,10 +1,10 @@
-import { Controller, Delete, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { Controller, Delete, Get, Param } from '@nestjs/common';
 import { AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
-import { AppError } from '../../common/errors/app-error';
+import { ParseRowIdPipe } from '../../common/http/query-fields';
 import { TokensService } from './tokens.service';
 import { TokenView } from './token.wire';
 
-const tokenId = new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') });
+const tokenId = new ParseRowIdPipe();
 
 /** `:id` would swallow static paths such as /api/token/search, so TokenByIdModule is imported late. */
 @Controller('api/token')

@@ -6,7 +6,8 @@ import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { randomAlphanumeric, SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
-import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeCondition } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { splitList } from '../channels/channel-fields';
@@ -58,7 +59,7 @@ export class TokensService implements OnModuleInit {
    */
   async search(actor: AuthenticatedUser, keyword: string, token: string, page: PageQuery): Promise<Page<TokenView>> {
     const query = this.tokens.createQueryBuilder('token').where('token.user_id = :userId', { userId: actor.id });
-    if (keyword.trim()) query.andWhere(`token.name LIKE :name ${LIKE_ESCAPE}`, { name: likeContains(keyword.trim()) });
+    if (keyword.trim()) query.andWhere(likeCondition(query.connection, 'token.name', 'name'), { name: likeContains(keyword.trim()) });
     const key = token.trim().replace(new RegExp(`^${TOKEN_KEY_PREFIX}`), '');
     query.orderBy('token.id', 'DESC');
     if (!key) {

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, ParseIntPipe } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
-import { AppError } from '../../common/errors/app-error';
+import { ParseRowIdPipe } from '../../common/http/query-fields';
 import { UserManagementService } from './user-management.service';
 import { UserView } from './user.wire';
 
@@ -14,7 +14,7 @@ export class UserByIdController {
 
   @AdminOnly()
   @Get(':id')
-  get(@CurrentUser() actor: AuthenticatedUser, @Param('id', new ParseIntPipe({ exceptionFactory: () => new AppError('common.invalid_id') })) id: number): Promise<UserView> {
+  get(@CurrentUser() actor: AuthenticatedUser, @Param('id', ParseRowIdPipe) id: number): Promise<UserView> {
     return this.management.get(actor, id);
   }
 }

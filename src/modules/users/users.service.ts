@@ -5,7 +5,8 @@ import { Brackets, EntityManager, IsNull, Repository } from 'typeorm';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { randomAlphanumeric, sha256Hex } from '../../common/crypto/secret-box';
-import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
+import { likeCondition } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
 import { toUserView } from './user.view';
@@ -152,9 +153,9 @@ export class UsersService {
     if (trimmed) {
       query.andWhere(
         new Brackets((where) => {
-          if (/^\d+$/.test(trimmed)) where.orWhere('user.id = :id', { id: Number(trimmed) });
+          if (/^\d{1,9}$/.test(trimmed)) where.orWhere('user.id = :id', { id: Number(trimmed) });
           const pattern = likeContains(trimmed);
-          for (const column of ['username', 'display_name', 'email']) where.orWhere(`user.${column} LIKE :pattern ${LIKE_ESCAPE}`, { pattern });
+          for (const column of ['username', 'display_name', 'email']) where.orWhere(likeCondition(query.connection, `user.${column}`, 'pattern'), { pattern });
         }),
       );
     }

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 import { CHANNEL_TYPE_IDS } from '../channel-types';
 
 /** Long enough for a few hundred model names or a large mapping; far inside a TEXT column. */
@@ -122,8 +123,7 @@ export class CreateChannelDto extends ChannelFieldsDto {
 
 /** A full edit, or a patch of a few fields (status, priority, weight); an empty key keeps the stored one. */
 export class UpdateChannelDto extends ChannelFieldsDto {
-  @IsInt({ message: 'common.invalid_id' })
-  @Min(1, { message: 'common.invalid_id' })
+  @RowIdField()
   id: number;
 
   @IsOptional()
@@ -146,8 +146,7 @@ export class ChannelIdsDto {
   @IsArray({ message: 'channel.ids_required' })
   @ArrayNotEmpty({ message: 'channel.ids_required' })
   @ArrayMaxSize(MAX_IDS_PER_CALL)
-  @IsInt({ each: true, message: 'common.invalid_id' })
-  @Min(1, { each: true, message: 'common.invalid_id' })
+  @RowIdField(true)
   ids: number[];
 }
 

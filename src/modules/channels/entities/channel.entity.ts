@@ -78,7 +78,7 @@ export class ChannelEntity {
   @Column({ type: 'integer', default: 0 })
   response_time: number;
 
-  @Column({ type: 'double', default: 0, transformer: bigintAsNumber })
+  @Column({ type: 'double precision', default: 0, transformer: bigintAsNumber })
   balance: number;
 
   @BigIntColumn()

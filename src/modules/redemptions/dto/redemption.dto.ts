@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 import { MAX_QUOTA } from '../../../database/columns';
 
 export const MAX_REDEMPTIONS_PER_CREATE = 100;
@@ -26,8 +27,7 @@ export class CreateRedemptionDto {
 
 export class UpdateRedemptionDto {
   @Type(() => Number)
-  @IsInt({ message: 'common.invalid_id' })
-  @Min(1, { message: 'common.invalid_id' })
+  @RowIdField()
   id: number;
 
   @IsOptional()

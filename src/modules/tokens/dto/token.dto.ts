@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 
 export const MAX_TOKEN_NAME = 30;
 export const MAX_TOKENS_PER_CREATE = 100;
@@ -61,8 +62,7 @@ export class CreateTokenDto extends TokenFieldsDto {
 }
 
 export class UpdateTokenDto extends TokenFieldsDto {
-  @IsInt({ message: 'common.invalid_id' })
-  @Min(1, { message: 'common.invalid_id' })
+  @RowIdField()
   id: number;
 
   /**
@@ -85,7 +85,6 @@ export class TokenIdsDto {
   @IsArray({ message: 'token.ids_required' })
   @ArrayNotEmpty({ message: 'token.ids_required' })
   @ArrayMaxSize(1000)
-  @IsInt({ each: true, message: 'common.invalid_id' })
-  @Min(1, { each: true, message: 'common.invalid_id' })
+  @RowIdField(true)
   ids: number[];
 }

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 import { MAX_QUOTA } from '../../../database/columns';
 import { OptionalDisplayNameField, OptionalNewPasswordField, PasswordField, UsernameField } from './fields';
 
@@ -20,8 +21,7 @@ export class CreateUserDto {
 
 export class UpdateUserDto {
   @Type(() => Number)
-  @IsInt({ message: 'common.invalid_id' })
-  @Min(1, { message: 'common.invalid_id' })
+  @RowIdField()
   id: number;
 
   @IsOptional()
@@ -83,8 +83,7 @@ export type ManageAction = (typeof MANAGE_ACTIONS)[number];
 
 export class ManageUserDto {
   @Type(() => Number)
-  @IsInt({ message: 'common.invalid_id' })
-  @Min(1, { message: 'common.invalid_id' })
+  @RowIdField()
   id: number;
 
   @IsIn(MANAGE_ACTIONS, { message: 'user.invalid_action' })

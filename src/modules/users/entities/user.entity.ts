@@ -89,6 +89,6 @@ export class UserEntity {
   @BigIntColumn()
   created_time: number;
 
-  @DeleteDateColumn({ type: 'datetime', nullable: true })
+  @DeleteDateColumn({ nullable: true })
   deleted_at: Date | null;
 }
