@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AuditJobs } from '../src/modules/audit/audit.jobs';
 import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
-import { startTestApp, TestApp } from './support/test-app';
+import { startTestApp, TestApp, testSql } from './support/test-app';
 import type { AuditLogView } from '../src/modules/audit/audit.wire';
 
 const SECRETS = { smtp: 'smtp-audit-secret-4711', channelKey: 'sk-audit-channel-key-aaaa1111', newChannelKey: 'sk-audit-channel-key-bbbb2222', password: 'new-alice-pass-99' };
@@ -88,7 +88,7 @@ describe('admin audit log', () => {
     // The quota change went through the ledger; its audit row names the log row it wrote.
     const quotaRow = byAction('user', 'update', 1);
     expect(quotaRow.changes).toEqual({ quota: { from: 0, to: 5000 } });
-    const [logRow] = await app.app.get(DataSource).query('SELECT id, type, quota, user_id FROM logs WHERE user_id = ? AND type = 3', [alice.id]);
+    const [logRow] = await app.app.get(DataSource).query(testSql('SELECT id, type, quota, user_id FROM logs WHERE user_id = ? AND type = 3'), [alice.id]);
     expect(quotaRow.log_id).toBe(Number(logRow.id));
     expect(Number(logRow.quota)).toBe(5000);
 
@@ -115,7 +115,7 @@ describe('admin audit log', () => {
     const dataSource = app.app.get(DataSource);
     const jobs = app.app.get(AuditJobs);
     const dayAgo = Math.floor(Date.now() / 1000) - 2 * 86_400;
-    await dataSource.query('UPDATE audit_logs SET created_at = ? WHERE entity = ?', [dayAgo, 'redemption']);
+    await dataSource.query(testSql('UPDATE audit_logs SET created_at = ? WHERE entity = ?'), [dayAgo, 'redemption']);
     await jobs.applyRetention();
     expect(await auditRows(root, '&entity=redemption')).toHaveLength(3);
     expect((await admin.put('/api/option/', { key: 'AuditLogRetentionDays', value: '1' })).body.success).toBe(false);
