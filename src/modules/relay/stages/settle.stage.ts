@@ -76,6 +76,7 @@ export class RelaySettleStage {
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
+    request.trace?.finish(usage);
   }
 }
 
