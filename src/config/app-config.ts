@@ -54,9 +54,10 @@ export interface AppConfig {
   metrics: { enabled: boolean; token: string };
   /**
    * OpenTelemetry traces, on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or
-   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT); the SDK reads the other OTEL_* variables itself.
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), exported over `protocol`; the SDK reads the other
+   * OTEL_* variables itself.
    */
-  tracing: { enabled: boolean };
+  tracing: { enabled: boolean; protocol: OtlpProtocol };
   /**
    * On SIGTERM/SIGINT, how long /readyz answers 503 while new connections are still accepted,
    * so a load balancer stops sending before the listener closes (SHUTDOWN_DELAY_SECONDS).
@@ -160,18 +161,20 @@ function loggingFromEnv(env: NodeJS.ProcessEnv): AppConfig['logging'] {
   return { format, level: level as LogLevelName };
 }
 
-/** The OTLP protocols the SDK's trace exporters speak. */
-const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'];
+/** The OTLP protocols the SDK's trace exporters speak; the first is the default. */
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
 
 /** Traces are on with an OTLP endpoint, unless OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none turn them off. */
 function tracingFromEnv(env: NodeJS.ProcessEnv): AppConfig['tracing'] {
   const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
   const switchedOff = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
-  if (!endpoint || switchedOff) return { enabled: false };
+  // The traces' own variable wins over the shared one, as in the SDK.
   const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
-  const protocol = env[protocolVariable]?.trim();
-  if (protocol && !OTLP_PROTOCOLS.includes(protocol)) throw new ConfigError(`${protocolVariable} must be one of ${OTLP_PROTOCOLS.join(', ')}, got "${protocol}"`);
-  return { enabled: true };
+  const protocol = env[protocolVariable]?.trim() || OTLP_PROTOCOLS[0];
+  if (!endpoint || switchedOff) return { enabled: false, protocol: OTLP_PROTOCOLS[0] };
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol)) throw new ConfigError(`${protocolVariable} must be one of ${OTLP_PROTOCOLS.join(', ')}, got "${protocol}"`);
+  return { enabled: true, protocol: protocol as OtlpProtocol };
 }
 
 function trustProxyFromEnv(raw: string | undefined): TrustProxy {

@@ -22,7 +22,8 @@ export class GatewayTracing implements OnModuleInit, OnApplicationShutdown {
     const started = startOtelTracing(this.config.version);
     this.tracer = started.tracer;
     this.shutdownSdk = started.shutdown;
-    this.logger.log(`OpenTelemetry traces exported over OTLP (${process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || process.env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf'})`);
+    // Not the endpoint: its URL may carry credentials.
+    this.logger.log(`OpenTelemetry traces exported over OTLP (${this.config.tracing.protocol})`);
   }
 
   /** After the modules closed (settlements written, streams ended): the last spans are exported before exit. */

@@ -3,7 +3,8 @@ import type { RelayEndpoint } from '../relay/relay-endpoints';
 
 /**
  * `gen_ai.system` of the channel types the GenAI semantic conventions name; the others get
- * their catalogue name in lower case, words joined by `_` (`Zhipu v4` → `zhipu_v4`).
+ * their catalogue name in lower case without its parenthesis, words joined by `_` (`Zhipu v4` →
+ * `zhipu_v4`, `Another gateway (new-api, one-api)` → `another_gateway`).
  */
 const WELL_KNOWN_SYSTEMS: Readonly<Record<number, string>> = {
   [CHANNEL_TYPE.OPENAI]: 'openai',
@@ -26,7 +27,7 @@ export function genAiSystem(channelType: number): string {
   let system = systems.get(channelType);
   if (system === undefined) {
     const name = channelTypeRow(channelType)?.name ?? `channel_type_${channelType}`;
-    system = WELL_KNOWN_SYSTEMS[channelType] ?? name.toLowerCase().replace(/[^a-z0-9.]+/g, '_').replace(/^_+|_+$/g, '');
+    system = WELL_KNOWN_SYSTEMS[channelType] ?? name.replace(/\(.*\)/g, '').toLowerCase().replace(/[^a-z0-9.]+/g, '_').replace(/^_+|_+$/g, '');
     systems.set(channelType, system);
   }
   return system;
