@@ -1,7 +1,9 @@
-import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { Logger } from '@nestjs/common';
+import { diag, DiagLogLevel, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type DiagLogger, type Span, type Tracer } from '@opentelemetry/api';
 import { startNodeSdk } from '@opentelemetry/sdk-node';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_REQUEST_METHOD, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_HTTP_ROUTE, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION, ATTR_URL_PATH } from '@opentelemetry/semantic-conventions';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { withoutRequestId } from '../../common/logging/request-context';
 import type { BilledUsage } from '../billing/billing-formula';
 import type { RelayChannel } from '../relay/caches/relay-channel';
 import type { RelayError } from '../relay/relay-error';
@@ -47,6 +49,8 @@ export interface StartedTracing {
  */
 export function startOtelTracing(version: string): StartedTracing {
   const sdk = startNodeSdk({ metricReaders: [], logRecordProcessors: [], instrumentations: [], resourceAttributes: serviceAttributes(version) });
+  // The SDK's own messages (a collector that does not answer) through the gateway's logger, so LOG_FORMAT=json stays JSON.
+  diag.setLogger(nestDiagLogger(), { logLevel: diagLevel(process.env.OTEL_LOG_LEVEL), suppressOverrideMessage: true });
   return { tracer: new OtelRelayTracer(trace.getTracer(TRACER_NAME, version)), shutdown: () => sdk.shutdown() };
 }
 
@@ -57,6 +61,49 @@ function serviceAttributes(version: string): Attributes {
   if (!process.env.OTEL_SERVICE_NAME?.trim() && !fromEnv.includes(`${ATTR_SERVICE_NAME}=`)) attributes[ATTR_SERVICE_NAME] = TRACER_NAME;
   if (!fromEnv.includes(`${ATTR_SERVICE_VERSION}=`)) attributes[ATTR_SERVICE_VERSION] = version;
   return attributes;
+}
+
+const DIAG_LEVELS: Readonly<Record<string, DiagLogLevel>> = {
+  none: DiagLogLevel.NONE,
+  error: DiagLogLevel.ERROR,
+  warn: DiagLogLevel.WARN,
+  info: DiagLogLevel.INFO,
+  debug: DiagLogLevel.DEBUG,
+  verbose: DiagLogLevel.VERBOSE,
+  all: DiagLogLevel.ALL,
+};
+
+/** OTEL_LOG_LEVEL, as the SDK reads it (info by default). */
+function diagLevel(raw: string | undefined): DiagLogLevel {
+  return DIAG_LEVELS[raw?.trim().toLowerCase() ?? ''] ?? DiagLogLevel.INFO;
+}
+
+/**
+ * The SDK's messages as the gateway's log lines, without a request id: an export runs off a
+ * timer that the request which ended the first span of a batch happened to start.
+ */
+function nestDiagLogger(): DiagLogger {
+  const logger = new Logger('OpenTelemetry');
+  const write = (level: 'error' | 'warn' | 'log' | 'debug' | 'verbose') => (message: string, ...args: unknown[]) => withoutRequestId(() => logger[level]([describeDiagMessage(message), ...args.map(describeDiagArgument)].join(' ')));
+  return { error: write('error'), warn: write('warn'), info: write('log'), debug: write('debug'), verbose: write('verbose') };
+}
+
+/** The SDK's error handler logs a failed export as the error's JSON (stack included): its message is enough. */
+function describeDiagMessage(message: string): string {
+  if (!message.startsWith('{')) return message;
+  try {
+    return describeDiagArgument(JSON.parse(message));
+  } catch {
+    return message;
+  }
+}
+
+/** An error (or the plain object the exporters make of one) by its message; no stack. */
+function describeDiagArgument(argument: unknown): string {
+  if (typeof argument === 'string') return argument;
+  const message = (argument as { message?: unknown } | null)?.message;
+  if (typeof message === 'string') return message;
+  return JSON.stringify(argument) ?? String(argument);
 }
 
 class OtelRelayTracer implements RelayTracer {
@@ -133,8 +180,8 @@ class OtelRequestTrace implements RequestTrace {
     });
   }
 
-  finish(usage: BilledUsage): void {
-    this.span.setAttributes({ [GEN_AI_USAGE_INPUT_TOKENS]: usage.promptTokens, [GEN_AI_USAGE_OUTPUT_TOKENS]: usage.completionTokens });
+  finish(usage?: BilledUsage): void {
+    if (usage) this.span.setAttributes({ [GEN_AI_USAGE_INPUT_TOKENS]: usage.promptTokens, [GEN_AI_USAGE_OUTPUT_TOKENS]: usage.completionTokens });
     // The gateway's own token count may finish after the answer did: the span still ends when the answer did.
     this.span.end(this.deliveredAt || undefined);
   }

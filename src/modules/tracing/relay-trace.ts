@@ -24,8 +24,8 @@ export interface RequestTrace {
   attempt(channel: RelayChannel, attempt: number): AttemptTrace;
   /** The answer reached the client; the span ends at this moment once `finish` brings the usage. */
   delivered(delivery: Delivery): void;
-  /** The usage billed (the upstream's, or the gateway's count): ends the span. */
-  finish(usage: BilledUsage): void;
+  /** The usage billed (the upstream's, or the gateway's count; none when counting failed): ends the span. */
+  finish(usage?: BilledUsage): void;
   /** The client got an error: ends the span. `model` when the request got as far as naming one. */
   failed(error: RelayError, model: string | undefined): void;
 }
