@@ -19,6 +19,7 @@ import { globalApiRateLimit } from './http/global-rate-limit';
 import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
 import { GatewayMetrics } from './modules/metrics/gateway-metrics';
 import { HealthService } from './modules/health/health.service';
+import { GatewayTracing } from './modules/tracing/gateway-tracing';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -70,12 +71,16 @@ const SECRET_SETTINGS = OPTION_KEYS.filter((key) => definitionOf(key).secret);
 
 /**
  * Every /api request gets a request id, sent back as X-Request-Id and carried by the log
- * lines written while serving it (the relay makes its own).
+ * lines written while serving it (the relay makes its own), and a span when tracing is on.
  */
-function apiRequestId(request: IncomingMessage, response: http.ServerResponse, next: () => void): void {
-  const requestId = randomUUID();
-  response.setHeader(REQUEST_ID_HEADER, requestId);
-  withRequestId(requestId, next);
+function apiRequestId(tracing: GatewayTracing) {
+  return (request: IncomingMessage, response: http.ServerResponse, next: () => void): void => {
+    const requestId = randomUUID();
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    // Read per request: the tracer is loaded while the app initialises, after this is installed.
+    tracing.tracer?.traceApiRequest(request, response, requestId);
+    withRequestId(requestId, next);
+  };
 }
 
 /**
@@ -92,7 +97,7 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
   app.useBodyParser('json', { limit: config.relay.maxRequestBodyBytes, verify: refuseDeepJsonKeepingSignedBodies });
   app.useBodyParser('urlencoded', { limit: config.relay.maxRequestBodyBytes, extended: true });
   // After the body parsers: their 'end' callbacks run in the socket's context, which would lose the id.
-  app.use('/api', apiRequestId);
+  app.use('/api', apiRequestId(app.get(GatewayTracing)));
   app.useGlobalPipes(createValidationPipe());
   if (config.globalApiRateLimit.max > 0) {
     app.use('/api', globalApiRateLimit(app.get(RateLimiterService), app.get(GatewayMetrics), config.globalApiRateLimit.max, config.globalApiRateLimit.windowSeconds));

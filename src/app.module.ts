@@ -20,6 +20,7 @@ import { OAuthModule } from './modules/oauth/oauth.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
+import { TracingModule } from './modules/tracing/tracing.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
@@ -46,6 +47,7 @@ export class AppModule {
         DatabaseModule,
         CommonModule,
         MetricsModule,
+        TracingModule,
         AuditModule,
         // Jobs run on the master only: a slave registers no cron, interval or timeout.
         ScheduleModule.forRoot(config.nodeType === 'master' ? {} : { cronJobs: false, intervals: false, timeouts: false }),

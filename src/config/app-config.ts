@@ -53,6 +53,12 @@ export interface AppConfig {
   /** Prometheus metrics at GET /metrics (METRICS_ENABLED); `token`, when set, is the Bearer token a scraper must send. */
   metrics: { enabled: boolean; token: string };
   /**
+   * OpenTelemetry traces, on when an OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT or
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT), exported over `protocol`; the SDK reads the other
+   * OTEL_* variables itself.
+   */
+  tracing: { enabled: boolean; protocol: OtlpProtocol };
+  /**
    * On SIGTERM/SIGINT, how long /readyz answers 503 while new connections are still accepted,
    * so a load balancer stops sending before the listener closes (SHUTDOWN_DELAY_SECONDS).
    */
@@ -155,6 +161,22 @@ function loggingFromEnv(env: NodeJS.ProcessEnv): AppConfig['logging'] {
   return { format, level: level as LogLevelName };
 }
 
+/** The OTLP protocols the SDK's trace exporters speak; the first is the default. */
+const OTLP_PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
+export type OtlpProtocol = (typeof OTLP_PROTOCOLS)[number];
+
+/** Traces are on with an OTLP endpoint, unless OTEL_SDK_DISABLED or OTEL_TRACES_EXPORTER=none turn them off. */
+function tracingFromEnv(env: NodeJS.ProcessEnv): AppConfig['tracing'] {
+  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  const switchedOff = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() === 'none';
+  // The traces' own variable wins over the shared one, as in the SDK.
+  const protocolVariable = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() ? 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL' : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = env[protocolVariable]?.trim() || OTLP_PROTOCOLS[0];
+  if (!endpoint || switchedOff) return { enabled: false, protocol: OTLP_PROTOCOLS[0] };
+  if (!(OTLP_PROTOCOLS as readonly string[]).includes(protocol)) throw new ConfigError(`${protocolVariable} must be one of ${OTLP_PROTOCOLS.join(', ')}, got "${protocol}"`);
+  return { enabled: true, protocol: protocol as OtlpProtocol };
+}
+
 function trustProxyFromEnv(raw: string | undefined): TrustProxy {
   const trust = parseTrustProxy(raw);
   if (!trust) throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma-separated list of proxy IPs/CIDRs, got "${raw}"`);
@@ -204,6 +226,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     shutdownDelayMs: intFromEnv(env, 'SHUTDOWN_DELAY_SECONDS', 0, 0) * 1000,
     logging: loggingFromEnv(env),
     metrics: { enabled: booleanFromEnv(env, 'METRICS_ENABLED'), token: env.METRICS_TOKEN?.trim() ?? '' },
+    tracing: tracingFromEnv(env),
     webDistDir: path.resolve(env.WEB_DIST_DIR?.trim() || path.join(projectRoot(), 'web', 'dist')),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     externalServices: {

@@ -26,6 +26,11 @@ export function withRequestId<T>(requestId: string, serve: () => T): T {
   return kept ? storage.run({ requestId }, serve) : serve();
 }
 
+/** Runs `work` outside any request: for lines about the process's own work that a request only happened to start (a timer). */
+export function withoutRequestId<T>(work: () => T): T {
+  return kept ? storage.exit(work) : work();
+}
+
 /** The id of the request whose work is running now, if any (and if the context is kept). */
 export function currentRequestId(): string | undefined {
   return kept ? storage.getStore()?.requestId : undefined;

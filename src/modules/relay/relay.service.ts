@@ -5,6 +5,8 @@ import { withRequestId } from '../../common/logging/request-context';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { describeDatabaseError, isDatabaseUnavailable } from '../../database/database-unavailable';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
+import { GatewayTracing } from '../tracing/gateway-tracing';
+import type { RequestTrace } from '../tracing/relay-trace';
 import { AUTO_GROUP, AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -43,6 +45,7 @@ export class RelayService {
     private readonly autoGroups: AutoGroupRouter,
     private readonly claudeTokenCount: ClaudeTokenCountService,
     private readonly metrics: GatewayMetrics,
+    private readonly tracing: GatewayTracing,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.accessLog = config.logging.level === 'debug' || config.logging.level === 'verbose';
@@ -90,12 +93,18 @@ export class RelayService {
 
   private async relay(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<void> {
     let prepared: PreparedRequest | undefined;
+    // Tracing off: undefined, and nothing below does more than check it.
+    const trace = this.tracing.tracer?.startRequest(request, route, requestId);
     // Only when something reports the model of a refused request: otherwise the hot path allocates nothing more.
-    const noted = this.metrics.enabled || this.accessLog ? {} : undefined;
+    const noted = this.metrics.enabled || this.accessLog || trace ? {} : undefined;
     try {
       prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
     } catch (error) {
-      throw this.failed(route, noted, error, requestId, startedAt);
+      throw this.failed(route, noted, error, requestId, startedAt, trace);
+    }
+    if (trace) {
+      prepared.trace = trace;
+      trace.prepared(prepared.model, prepared.stream);
     }
     let delivery;
     try {
@@ -103,8 +112,10 @@ export class RelayService {
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
-      throw this.failed(route, prepared, error, requestId, startedAt);
+      throw this.failed(route, prepared, error, requestId, startedAt, trace);
     }
+    // The span ends once the settle stage knows the usage.
+    trace?.delivered(delivery);
     this.settleStage.settle(prepared, delivery);
     if (this.metrics.enabled) this.served(prepared, delivery);
     if (this.accessLog) this.logger.debug(`${route.spec.path} ${prepared.model}: 200 from channel ${delivery.channel.id} (tried ${prepared.tried.join(', ')}) in ${Math.round(performance.now() - startedAt)} ms`);
@@ -117,8 +128,9 @@ export class RelayService {
   }
 
   /** The failure as the client will get it, counted (the model and the last channel tried, when known). */
-  private failed(route: RelayRoute, prepared: Partial<Pick<PreparedRequest, 'model' | 'tried'>> | undefined, error: unknown, requestId: string, startedAt: number): RelayError {
+  private failed(route: RelayRoute, prepared: Partial<Pick<PreparedRequest, 'model' | 'tried'>> | undefined, error: unknown, requestId: string, startedAt: number, trace: RequestTrace | undefined): RelayError {
     const relayError = this.asRelayError(error, requestId);
+    trace?.failed(relayError, prepared?.model);
     if (this.metrics.enabled) this.metrics.requestFinished(route.inbound.wire, prepared?.model, prepared?.tried?.at(-1) ?? 0, relayError.status, startedAt);
     if (this.accessLog) {
       const tried = prepared?.tried?.length ? ` (tried ${prepared.tried.join(', ')})` : '';

@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { channelTypeRow } from '../../channels/channel-types';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
+import type { AttemptTrace } from '../../tracing/relay-trace';
 import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
@@ -58,7 +59,9 @@ export class RelayDispatchStage {
       request.tried.push(channel.id);
       // Every attempt after the first is a retry (attempt counts this one already).
       if (attempt > 1 && this.metrics.enabled) this.metrics.retry();
-      const result = await this.attempt(request, channel, response);
+      const attemptTrace = request.trace?.attempt(channel, attempt);
+      const result = await this.attempt(request, channel, response, attemptTrace);
+      attemptTrace?.end(result);
       if (result.ok) return result.delivery;
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
@@ -72,7 +75,7 @@ export class RelayDispatchStage {
     throw new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
   }
 
-  private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse): Promise<AttemptResult> {
+  private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
     const target: UpstreamTarget = {
@@ -92,6 +95,8 @@ export class RelayDispatchStage {
       const headers = await adaptor.buildHeaders(target, { url, body });
       // A signing adaptor has already set (and signed) the content type.
       headers['content-type'] ??= body === request.rawBody ? request.contentType : 'application/json';
+      // After signing: traceparent is not among the headers a signature covers.
+      trace?.sending(target.upstreamModel, headers);
       const call = {
         url,
         method: 'POST' as const,
@@ -107,6 +112,7 @@ export class RelayDispatchStage {
       if (request.clientGone()) return failed(clientGoneError());
       return failed(transportError(error));
     }
+    trace?.answered(answer.statusCode);
 
     if (answer.statusCode >= 300 && answer.statusCode < 400) {
       // The relay follows no redirect (the key would travel to another host): the channel is at fault.

@@ -8,6 +8,7 @@ import type { Usage } from '../providers/usage';
 import type { RelayCaller } from '../relay-caller';
 import type { RateLimitTicket } from '../model-rate-limit/model-rate-limiter.service';
 import type { EndpointSpec } from '../relay-endpoints';
+import type { RequestTrace } from '../../tracing/relay-trace';
 import type { UpstreamAbort } from '../upstream-client.service';
 import type { BillingHold } from './billing-hold';
 
@@ -52,6 +53,8 @@ export interface PreparedRequest {
   tried: number[];
   abort: UpstreamAbort;
   clientGone: () => boolean;
+  /** The request's span, when tracing is on (set only then, so the object keeps its shape otherwise). */
+  trace?: RequestTrace;
 }
 
 /** A successful attempt: what was delivered and how to bill it. */

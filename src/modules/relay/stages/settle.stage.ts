@@ -32,7 +32,10 @@ export class RelaySettleStage {
   settle(request: PreparedRequest, delivery: Delivery): void {
     const reported = reportedUsage(delivery);
     if (reported) return this.charge(request, delivery, reported);
-    this.settlements.waitFor(this.countedUsage(request, delivery).then((usage) => this.charge(request, delivery, usage)));
+    const charged = this.countedUsage(request, delivery).then((usage) => this.charge(request, delivery, usage));
+    // A count that failed charges nothing (the batcher logs it); the request's span still ends.
+    if (request.trace) charged.catch(() => request.trace?.finish());
+    this.settlements.waitFor(charged);
   }
 
   private async countedUsage(request: PreparedRequest, delivery: Delivery): Promise<BilledUsage> {
@@ -76,6 +79,7 @@ export class RelaySettleStage {
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
+    request.trace?.finish(usage);
   }
 }
 
