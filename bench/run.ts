@@ -58,14 +58,17 @@ async function main(): Promise<void> {
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
   const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
+  // The same gateway with Prometheus metrics on, measured in the same rounds (issue 27: its ratio at most 0.02 below).
+  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true' });
   const targets: Record<Target, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     gateway: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.apiKey}` } },
   };
 
-  const runOnce = async (target: Target, mode: Mode, duration: number, extra: Record<string, unknown> = {}): Promise<RunFigures> => {
-    const { child, url, headers } = targets[target];
+  const withMetrics = { child: gatewayWithMetrics, url: `http://127.0.0.1:${gatewayWithMetrics.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gatewayWithMetrics.apiKey}` } };
+  const runOnce = async (target: Target | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}): Promise<RunFigures> => {
+    const { child, url, headers } = typeof target === 'string' ? targets[target] : target;
     const before = await stats(child);
     const result = await autocannon({ url, method: 'POST', headers, body: body(mode, extra), connections: CONNECTIONS, duration });
     const after = await stats(child);
@@ -81,15 +84,18 @@ async function main(): Promise<void> {
   // Warm-up: JIT, connection pools, caches.
   for (const target of ['direct', 'floor', 'gateway'] as Target[]) for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(target, mode, 1);
   await runOnce('gateway', 'stream', 1, { model: NATIVE_MODEL });
+  for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(withMetrics, mode, 1);
 
   const nativeStream: RunFigures[] = [];
+  const metricsOn: Record<Mode, RunFigures[]> = { nonstream: [], stream: [] };
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
       for (const target of ['direct', 'floor', 'gateway'] as Target[]) figures[mode][target].push(await runOnce(target, mode, DURATION_S));
+      metricsOn[mode].push(await runOnce(withMetrics, mode, DURATION_S));
     }
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
-    await idle([upstream, floor, gateway]);
+    await idle([upstream, floor, gateway, gatewayWithMetrics]);
     await sampleSensitiveChecks();
   }
   const sensitiveCheck = sensitiveChecks.english;
@@ -121,8 +127,20 @@ async function main(): Promise<void> {
       nonstream: round2(median(figures.nonstream.gateway.map((run, index) => run.rps / figures.nonstream.floor[index].rps))),
       stream: round2(median(figures.stream.gateway.map((run, index) => run.rps / figures.stream.floor[index].rps))),
     },
+    /** The gateway with METRICS_ENABLED=true, against the same floor rounds. */
+    ratio_metrics_on: {
+      nonstream: round2(median(metricsOn.nonstream.map((run, index) => run.rps / figures.nonstream.floor[index].rps))),
+      stream: round2(median(metricsOn.stream.map((run, index) => run.rps / figures.stream.floor[index].rps))),
+    },
     /** Gateway CPU per streamed request: OpenAI's format through a Claude channel (converted) against pass-through. */
-    cpu_us_per_req: { native_stream: average(nativeStream).cpuMicrosPerRequest, passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest, sensitive_check: sensitiveCheck, sensitive_check_cjk: sensitiveCheckChinese },
+    cpu_us_per_req: {
+      native_stream: average(nativeStream).cpuMicrosPerRequest,
+      passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest,
+      metrics_on_nonstream: average(metricsOn.nonstream).cpuMicrosPerRequest,
+      metrics_on_stream: average(metricsOn.stream).cpuMicrosPerRequest,
+      sensitive_check: sensitiveCheck,
+      sensitive_check_cjk: sensitiveCheckChinese,
+    },
     nativeStream: average(nativeStream),
     latencyOneConnectionMs: latency,
     addedLatencyP50Ms: round3(latency.gateway - latency.direct),
@@ -144,13 +162,14 @@ async function main(): Promise<void> {
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
+  console.log(`with metrics on: non-stream ${result.ratio_metrics_on.nonstream}, stream ${result.ratio_metrics_on.stream} of the floor; CPU ${result.cpu_us_per_req.metrics_on_nonstream} / ${result.cpu_us_per_req.metrics_on_stream} µs/req (target: ratios at most 0.02 below the ones above)`);
   console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ 1)`);
   console.log(`${OPEN_STREAMS} open streams: ${openStreams.completed} completed, gateway peak RSS ${result.openStreams.gatewayPeakRssMB} MB (target < 300)`);
   console.log(`outbound guard: ${guard.perRequest} µs per request (URL check), ${guard.perNewConnection} µs per new upstream connection (address check, DNS excluded)`);
   console.log(`peak RSS MB: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
   console.log(JSON.stringify(result));
 
-  for (const child of [upstream, floor, gateway, checker]) child.process.kill();
+  for (const child of [upstream, floor, gateway, gatewayWithMetrics, checker]) child.process.kill();
   process.exit(0);
 }
 
