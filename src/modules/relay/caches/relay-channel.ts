@@ -27,6 +27,12 @@ export interface RelayChannel {
 export interface ChannelSetting {
   /** Prepended as a system message to chat requests that have none. */
   system_prompt?: string;
+  /**
+   * The upstream serves Chat Completions only, though the type offers Responses (an OpenAI-type
+   * channel in front of vLLM, Ollama or another gateway): Responses clients are served by
+   * conversion, not passed through.
+   */
+  responses_via_chat?: boolean;
 }
 
 export function pickKey(channel: RelayChannel): string {

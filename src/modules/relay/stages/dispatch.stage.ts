@@ -7,7 +7,8 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
-import { answerErrorText, hasOwnTransport, readsErrorAnswers, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
+import type { ProviderCapability } from '../../channels/channel-types';
+import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { RelayError } from '../relay-error';
 import { endpointCapability } from '../relay-endpoints';
@@ -50,7 +51,7 @@ export class RelayDispatchStage {
       const channel = pickChannel(request.tiers, passed);
       if (!channel) break;
       passed.add(channel.id);
-      if (!channelTypeRow(channel.type)?.capabilities.includes(capability)) {
+      if (!offers(channelTypeRow(channel.type)?.capabilities, capability)) {
         passedUnoffered = true;
         continue;
       }
@@ -75,10 +76,12 @@ export class RelayDispatchStage {
   private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse): Promise<AttemptResult> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
+    const endpoint = request.route.spec.endpoint;
     const target: UpstreamTarget = {
       channel,
       key: pickKey(channel),
-      endpoint: request.route.spec.endpoint,
+      // A Responses request to a channel whose upstream does not serve Responses goes up as a chat.
+      endpoint: endpoint === 'responses' && !servesResponses(adaptor, channel) ? 'chat' : endpoint,
       upstreamModel: channel.modelMapping[request.model] || request.model,
       stream: request.stream,
       clientHeaders: request.headers,
@@ -178,6 +181,12 @@ export class RelayDispatchStage {
     const body = settings ? withGatewaySettings(target, copy) : copy;
     return JSON.stringify(Object.assign(adaptor.fitRequest(target, body), target.channel.paramOverride));
   }
+}
+
+/** Whether a type's capabilities serve the endpoint's: any chat channel serves Responses, converted when it must be. */
+function offers(capabilities: readonly ProviderCapability[] | undefined, capability: ProviderCapability): boolean {
+  if (!capabilities) return false;
+  return capabilities.includes(capability) || (capability === 'responses' && capabilities.includes('chat'));
 }
 
 function failed(error: RelayError): AttemptResult {

@@ -3,7 +3,7 @@ import type { ChannelTypeRow } from '../../../channels/channel-types';
 import { openAIUsageOf } from '../../formats/openai.format';
 import { endpointCapability, endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, ResponsesServing, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
 import { readRerankMeta } from '../cohere/cohere-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
@@ -14,7 +14,7 @@ import { topLevelUsage } from './usage-at-end';
  * Requests and answers pass through as they are; only the URL (the row's base URL and API
  * path), the headers and a few body fields (model, stream usage) change.
  */
-export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
+export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader, ResponsesServing {
   /** OpenAI's; a subclass for a provider with quirks of its own (errors inside answers) names its own format. */
   readonly format: WireFormat = 'openai';
   readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
@@ -40,6 +40,15 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint): URL | null {
     if (!this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
     return new URL(`${this.apiRoot(channel)}${endpointSpec(endpoint).path}`);
+  }
+
+  /**
+   * Responses pass through when the row offers them, unless the channel says its upstream
+   * serves only Chat Completions (`setting.responses_via_chat`: a vLLM or other server behind
+   * an OpenAI-type channel); then they convert.
+   */
+  servesResponses(channel: RelayChannel): boolean {
+    return this.format === 'openai' && this.provider.capabilities.includes('responses') && channel.setting.responses_via_chat !== true;
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
