@@ -17,8 +17,8 @@ const RESPONSES_QUOTA = 40;
 const CLAUDE_QUOTA = 1125;
 const GEMINI_QUOTA = 45;
 const PRICES = {
-  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'gpt-via-chat': 1, 'gpt-test': 1, 'claude-test': 1, 'gemini-test': 1 },
-  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'gpt-via-chat': 2, 'claude-test': 5, 'gemini-test': 2 },
+  ModelRatio: { 'o1-pro': 1, 'gpt-resp-only': 1, 'gpt-chat': 1, 'gpt-resp': 1, 'gpt-via-chat': 1, 'gpt-test': 1, 'claude-test': 1, 'gemini-test': 1 },
+  CompletionRatio: { 'o1-pro': 2, 'gpt-resp-only': 2, 'gpt-chat': 2, 'gpt-resp': 2, 'gpt-via-chat': 2, 'claude-test': 5, 'gemini-test': 2 },
   CacheRatio: { 'claude-test': 0.1, 'gemini-test': 0.25 },
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
@@ -74,7 +74,8 @@ describe('relay: the Responses API (POST /v1/responses) on every channel format'
     bed = await startNativeRelayTestbed(PRICES);
     openai = bed.openai;
     [responsesUpstream, chatOnly, claude, gemini] = await Promise.all([new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start()]);
-    await bed.seed.createChannel({ name: 'responses', type: 1, base_url: responsesUpstream.url, models: 'gpt-resp' });
+    await bed.seed.createChannel({ name: 'responses', type: 1, base_url: responsesUpstream.url, models: 'gpt-resp,o1-pro' });
+    await bed.seed.createChannel({ name: 'responses-only', type: 43, base_url: responsesUpstream.url, models: 'gpt-resp-only', setting: JSON.stringify({ responses_only: true }) });
     // DeepSeek's row offers chat only; an OpenAI row whose channel says its upstream serves chat only converts the same way.
     await bed.seed.createChannel({ name: 'chat-only', type: 43, base_url: chatOnly.url, models: 'gpt-chat' });
     await bed.seed.createChannel({ name: 'via-chat', type: 1, base_url: chatOnly.url, models: 'gpt-via-chat', setting: JSON.stringify({ responses_via_chat: true }) });
@@ -226,6 +227,31 @@ describe('relay: the Responses API (POST /v1/responses) on every channel format'
       expect([...types]).toEqual(expect.arrayContaining(['response.reasoning_summary_text.delta', 'response.output_text.done', 'response.content_part.done', 'response.completed']));
       expect(final.usage).toMatchObject({ input_tokens: 30, output_tokens: 15 });
       expect(await bed.lastLog()).toMatchObject({ quota: GEMINI_QUOTA });
+    });
+  });
+
+  describe('Chat Completions clients on models that answer only on Responses: converted the other way', () => {
+    it('serves chat.completions.create for o1-pro on an OpenAI channel through /responses, billed exactly', async () => {
+      const answer = await openai.chat.completions.create({ model: 'o1-pro', messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], max_completion_tokens: 64 });
+      expect(answer.choices[0].message.content).toBe('From the Responses upstream.');
+      expect(answer.usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10 });
+      expect(responsesUpstream.requests[0].path).toBe('/v1/responses');
+      expect(responsesUpstream.requests[0].body).toEqual({ model: 'o1-pro', instructions: 'Be brief.', input: [{ type: 'message', role: 'user', content: 'Hi' }], store: false, max_output_tokens: 64 });
+      expect(await bed.lastLog()).toMatchObject({ quota: RESPONSES_QUOTA, prompt_tokens: 20, completion_tokens: 10 });
+    });
+
+    it('streams chat chunks from the Responses events of a channel marked responses_only, with the usage chunk asked for', async () => {
+      const stream = await openai.chat.completions.create({ model: 'gpt-resp-only', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } });
+      let text = '';
+      let usage: OpenAI.CompletionUsage | undefined;
+      for await (const chunk of stream) {
+        text += chunk.choices[0]?.delta.content ?? '';
+        if (chunk.usage) usage = chunk.usage;
+      }
+      expect(text).toBe('From the Responses upstream.');
+      expect(usage).toMatchObject({ prompt_tokens: 20, completion_tokens: 10 });
+      expect(responsesUpstream.requests[0].body).toMatchObject({ model: 'gpt-resp-only', stream: true, store: false });
+      expect(await bed.lastLog()).toMatchObject({ quota: RESPONSES_QUOTA, channel_name: 'responses-only' });
     });
   });
 });

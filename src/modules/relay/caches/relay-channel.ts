@@ -33,6 +33,11 @@ export interface ChannelSetting {
    * conversion, not passed through.
    */
   responses_via_chat?: boolean;
+  /**
+   * The channel's models answer only on OpenAI's Responses API: chats (and Claude and Gemini
+   * clients) are converted into Responses requests, and Responses clients pass through.
+   */
+  responses_only?: boolean;
 }
 
 export function pickKey(channel: RelayChannel): string {

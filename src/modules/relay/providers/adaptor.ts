@@ -259,16 +259,25 @@ export function canReframeStreams(adaptor: ProviderAdaptor): adaptor is Provider
  */
 export interface ResponsesServing {
   servesResponses(channel: RelayChannel): boolean;
+  /**
+   * The target's model answers only on Responses (o1-pro, the codex models, a channel marked
+   * `responses_only`): its chats convert into Responses requests, and the answers back.
+   */
+  answersOnlyOnResponses(target: UpstreamTarget): boolean;
 }
 
 export function servesResponses(adaptor: ProviderAdaptor, channel: RelayChannel): boolean {
   return typeof (adaptor as Partial<ResponsesServing>).servesResponses === 'function' && (adaptor as ProviderAdaptor & ResponsesServing).servesResponses(channel);
 }
 
+export function answersOnlyOnResponses(adaptor: ProviderAdaptor, target: UpstreamTarget): boolean {
+  return typeof (adaptor as Partial<ResponsesServing>).answersOnlyOnResponses === 'function' && (adaptor as ProviderAdaptor & ResponsesServing).answersOnlyOnResponses(target);
+}
+
 /** Whether a request in the client's format goes to this target as it is (fitted, not converted), and its answer comes back so. */
 export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarget, client: WireFormat): boolean {
   if (client === 'responses') return servesResponses(adaptor, target.channel);
-  if (adaptor.format === client) return true;
+  if (adaptor.format === client) return client !== 'openai' || !answersOnlyOnResponses(adaptor, target);
   const passThrough = adaptor as Partial<ClientFormatPassThrough>;
   return typeof passThrough.clientFormatFor === 'function' && passThrough.clientFormatFor(target) === client;
 }

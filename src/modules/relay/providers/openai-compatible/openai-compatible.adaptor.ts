@@ -7,6 +7,7 @@ import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsage
 import { readRerankMeta } from '../cohere/cohere-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { chatCompletionFromResponse, createResponsesEventDecoder, responsesRequestFromChat } from './responses-upstream';
 import { topLevelUsage } from './usage-at-end';
 
 /**
@@ -29,16 +30,18 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
+    // A chat for a model that answers only on Responses goes to /responses, offered or not by the row: the channel says it is.
+    const endpoint = this.answersOnlyOnResponses(target) ? 'responses' : target.endpoint;
     let byEndpoint = this.urls.get(target.channel);
     if (!byEndpoint) this.urls.set(target.channel, (byEndpoint = new Map()));
-    let url = byEndpoint.get(target.endpoint);
-    if (url === undefined) byEndpoint.set(target.endpoint, (url = this.endpointUrl(target.channel, target.endpoint)));
+    let url = byEndpoint.get(endpoint);
+    if (url === undefined) byEndpoint.set(endpoint, (url = this.endpointUrl(target.channel, endpoint, endpoint !== target.endpoint)));
     return url ?? undefined;
   }
 
   /** The URL of an endpoint on a channel, or null when the type does not offer it (the catalogue row's capabilities). */
-  private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint): URL | null {
-    if (!this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
+  private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint, offered = false): URL | null {
+    if (!offered && !this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
     return new URL(`${this.apiRoot(channel)}${endpointSpec(endpoint).path}`);
   }
 
@@ -48,7 +51,18 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
    * an OpenAI-type channel); then they convert.
    */
   servesResponses(channel: RelayChannel): boolean {
-    return this.format === 'openai' && this.provider.capabilities.includes('responses') && channel.setting.responses_via_chat !== true;
+    if (this.format !== 'openai') return false;
+    return channel.setting.responses_only === true || (this.provider.capabilities.includes('responses') && channel.setting.responses_via_chat !== true);
+  }
+
+  /** Chats for the row's Responses-only models (`responsesOnlyModels`), or any on a channel marked `responses_only`. */
+  answersOnlyOnResponses(target: UpstreamTarget): boolean {
+    if (target.endpoint !== 'chat' || this.format !== 'openai') return false;
+    if (target.channel.setting.responses_only === true) return true;
+    const prefixes = this.provider.responsesOnlyModels;
+    if (!prefixes) return false;
+    const model = target.upstreamModel.toLowerCase();
+    return prefixes.some((prefix) => model.startsWith(prefix));
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
@@ -65,8 +79,9 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return body;
   }
 
-  /** OpenAI's format is the internal shape: nothing to convert. */
+  /** OpenAI's format is the internal shape: nothing to convert, unless the model answers only on Responses. */
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    if (this.answersOnlyOnResponses(target)) return Promise.resolve(responsesRequestFromChat(body, target.upstreamModel));
     return Promise.resolve(this.fitRequest(target, body));
   }
 
@@ -93,11 +108,13 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return { usage, text: openAIAnswerText(answer) };
   }
 
-  toOpenAIResponse(body: unknown): JsonObject {
+  toOpenAIResponse(body: unknown, target?: UpstreamTarget): JsonObject {
+    if (target && this.answersOnlyOnResponses(target)) return chatCompletionFromResponse(body, target.upstreamModel);
     return body as JsonObject;
   }
 
-  createStreamDecoder(_target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+    if (this.answersOnlyOnResponses(target)) return createResponsesEventDecoder(target.upstreamModel, usage);
     // OpenAI's own chunks are the internal shape: only their usage is collected.
     return new SseJsonDecoder((chunk) => {
       usage.add(readUsage(chunk.usage));
