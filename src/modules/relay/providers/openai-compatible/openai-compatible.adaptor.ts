@@ -27,6 +27,9 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
    */
   private readonly urls = new WeakMap<RelayChannel, Map<string, URL | null>>();
 
+  /** Whether each upstream model answers only on Responses, by the row's prefixes (bounded: model names are few). */
+  private readonly responsesOnlyModels = new Map<string, boolean>();
+
   constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
@@ -61,8 +64,15 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     if (target.channel.setting.responses_only === true) return true;
     const prefixes = this.provider.responsesOnlyModels;
     if (!prefixes) return false;
-    const model = target.upstreamModel.toLowerCase();
-    return prefixes.some((prefix) => model.startsWith(prefix));
+    // Asked several times a request (URL, conversion, delivery): the answer is kept per model.
+    let known = this.responsesOnlyModels.get(target.upstreamModel);
+    if (known === undefined) {
+      const model = target.upstreamModel.toLowerCase();
+      known = prefixes.some((prefix) => model.startsWith(prefix));
+      if (this.responsesOnlyModels.size >= MODELS_KEPT) this.responsesOnlyModels.clear();
+      this.responsesOnlyModels.set(target.upstreamModel, known);
+    }
+    return known;
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
@@ -171,6 +181,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   }
 }
 
+const MODELS_KEPT = 1000;
 const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
 function streamOptions(body: JsonObject): JsonObject {
