@@ -11,6 +11,8 @@ export interface ClientStreamOptions {
   base64Embeddings?: boolean;
   /** Responses clients: the custom (freeform) tools they declared, whose calls answer as custom_tool_call items. */
   customTools?: readonly string[];
+  /** Responses clients: the namespaces of their tools (flattened as `namespace__name` on Chat). */
+  toolNamespaces?: readonly string[];
 }
 
 /**

@@ -3,13 +3,13 @@ import path from 'node:path';
 import type { JsonObject } from '../providers/adaptor';
 import { emptyUsage } from '../providers/usage';
 import { RelayError } from '../relay-error';
-import { customToolNames, RESPONSES_FORMAT } from './responses.format';
+import { RESPONSES_FORMAT, responsesToolOptions } from './responses.format';
 
 /** Golden fixtures of the Responses ⇄ Chat Completions conversion, request, answer and stream, checked without the app. */
 const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const json = <T = JsonObject>(name: string): T => JSON.parse(fixture(name)) as T;
 const request = json('responses.request.json');
-const options = { model: 'gpt-5-codex', includeUsage: false, customTools: customToolNames(request) };
+const options = { model: 'gpt-5-codex', includeUsage: false, ...responsesToolOptions(request) };
 
 function refusal(body: JsonObject): RelayError {
   try {
@@ -47,6 +47,19 @@ describe('Responses as the client format, converted through Chat Completions', (
 
   it('converts a chat completion into a Response: reasoning, message, function and custom tool calls, usage', () => {
     expect(RESPONSES_FORMAT.fromOpenAIResponse(json('chat.response.json'), options)).toEqual(json('responses-from-chat.response.json'));
+  });
+
+  it('flattens namespaced tools (Codex’s agent tools) as namespace__name, and names the namespace again in the answer', () => {
+    const body = {
+      model: 'm',
+      input: [{ type: 'function_call', call_id: 'c1', namespace: 'agents', name: 'spawn', arguments: '{}' }, { type: 'function_call_output', call_id: 'c1', output: 'ok' }],
+      tools: [{ type: 'namespace', name: 'agents', description: 'Agents', tools: [{ type: 'function', name: 'spawn', parameters: { type: 'object', properties: {} } }] }],
+    };
+    const chat = RESPONSES_FORMAT.toOpenAIRequest(body);
+    expect(chat.tools).toEqual([{ type: 'function', function: { name: 'agents__spawn', parameters: { type: 'object', properties: {} } } }]);
+    expect((chat.messages as JsonObject[])[0]).toMatchObject({ tool_calls: [{ id: 'c1', function: { name: 'agents__spawn' } }] });
+    const answer = RESPONSES_FORMAT.fromOpenAIResponse({ id: 'c', choices: [{ message: { tool_calls: [{ id: 'c2', type: 'function', function: { name: 'agents__spawn', arguments: '{}' } }] }, finish_reason: 'tool_calls' }] }, { model: 'm', includeUsage: false, ...responsesToolOptions(body) });
+    expect((answer.output as JsonObject[])[0]).toMatchObject({ type: 'function_call', call_id: 'c2', namespace: 'agents', name: 'spawn' });
   });
 
   it('says a cut-off answer is incomplete', () => {

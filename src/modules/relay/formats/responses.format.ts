@@ -68,24 +68,38 @@ function toolOutputText(output: unknown): string {
 /** A freeform (custom) tool goes to Chat as a function taking its text as `input`. */
 const CUSTOM_TOOL_PARAMETERS = { type: 'object', properties: { input: { type: 'string', description: 'The tool’s input, as free text' } }, required: ['input'], additionalProperties: false };
 
+/**
+ * A tool's name on Chat: a namespaced tool (Codex groups its agent tools so) is flattened as
+ * `namespace__name`, since Chat has no namespaces and allows no dots in names.
+ */
+function chatToolName(namespace: unknown, name: unknown): string {
+  return typeof namespace === 'string' && namespace ? `${namespace}${NAMESPACE_SEPARATOR}${String(name)}` : String(name);
+}
+
+const NAMESPACE_SEPARATOR = '__';
+
+function chatTool(tool: JsonObject, namespace?: string): JsonObject[] {
+  const name = chatToolName(namespace, tool.name);
+  if (tool.type === 'function') {
+    const fn: JsonObject = { name, parameters: tool.parameters ?? { type: 'object', properties: {} } };
+    if (typeof tool.description === 'string') fn.description = tool.description;
+    if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
+    return [{ type: 'function', function: fn }];
+  }
+  if (tool.type === 'custom') return [{ type: 'function', function: { name, ...(typeof tool.description === 'string' ? { description: tool.description } : {}), parameters: CUSTOM_TOOL_PARAMETERS } }];
+  if (tool.type === 'namespace' && namespace === undefined) return (Array.isArray(tool.tools) ? (tool.tools as JsonObject[]) : []).flatMap((inner) => chatTool(inner, String(tool.name)));
+  throw builtInToolRefused(String(tool.type));
+}
+
 /** The Responses tools as Chat's function tools; a built-in tool is refused by name. */
 function chatTools(tools: JsonObject[]): JsonObject[] {
-  return tools.map((tool) => {
-    if (tool.type === 'function') {
-      const fn: JsonObject = { name: tool.name, parameters: tool.parameters ?? { type: 'object', properties: {} } };
-      if (typeof tool.description === 'string') fn.description = tool.description;
-      if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
-      return { type: 'function', function: fn };
-    }
-    if (tool.type === 'custom') return { type: 'function', function: { name: tool.name, ...(typeof tool.description === 'string' ? { description: tool.description } : {}), parameters: CUSTOM_TOOL_PARAMETERS } };
-    throw builtInToolRefused(String(tool.type));
-  });
+  return tools.flatMap((tool) => chatTool(tool));
 }
 
 function chatToolChoice(choice: unknown): unknown {
   if (typeof choice === 'string') return choice;
   const named = choice as JsonObject | undefined;
-  if (named?.type === 'function' || named?.type === 'custom') return { type: 'function', function: { name: named.name } };
+  if (named?.type === 'function' || named?.type === 'custom') return { type: 'function', function: { name: chatToolName(named.namespace, named.name) } };
   // allowed_tools narrows the declared tools; Chat's nearest is letting the model choose (or having to).
   if (named?.type === 'allowed_tools') return named.mode === 'required' ? 'required' : 'auto';
   if (typeof named?.type === 'string') throw builtInToolRefused(named.type);
@@ -129,10 +143,10 @@ function chatMessages(input: unknown): JsonObject[] {
         break;
       }
       case 'function_call':
-        addToolCall(messages, item.call_id, item.name, typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}));
+        addToolCall(messages, item.call_id, chatToolName(item.namespace, item.name), typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {}));
         break;
       case 'custom_tool_call':
-        addToolCall(messages, item.call_id, item.name, JSON.stringify({ input: typeof item.input === 'string' ? item.input : '' }));
+        addToolCall(messages, item.call_id, chatToolName(item.namespace, item.name), JSON.stringify({ input: typeof item.input === 'string' ? item.input : '' }));
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':
@@ -225,10 +239,12 @@ function reasoningItem(id: string, text: string): JsonObject {
   return { type: 'reasoning', id, summary: [{ type: 'summary_text', text }] };
 }
 
-/** A tool call as its output item: a custom (freeform) tool's call carries its text `input`. */
-function toolCallItem(id: string, callId: unknown, name: string, args: string, customTools: readonly string[] | undefined, status = 'completed'): JsonObject {
-  if (customTools?.includes(name)) return { type: 'custom_tool_call', id, call_id: callId, name, input: customToolInput(args), status };
-  return { type: 'function_call', id, call_id: callId, name, arguments: args, status };
+/** A tool call as its output item: a custom (freeform) tool's call carries its text `input`; a namespaced tool's its namespace. */
+function toolCallItem(id: string, callId: unknown, chatName: string, args: string, options: ClientStreamOptions, status = 'completed'): JsonObject {
+  const namespace = options.toolNamespaces?.find((candidate) => chatName.startsWith(`${candidate}${NAMESPACE_SEPARATOR}`));
+  const named = namespace ? { name: chatName.slice(namespace.length + NAMESPACE_SEPARATOR.length), namespace } : { name: chatName };
+  if (options.customTools?.includes(chatName)) return { type: 'custom_tool_call', id, call_id: callId, ...named, input: customToolInput(args), status };
+  return { type: 'function_call', id, call_id: callId, ...named, arguments: args, status };
 }
 
 function customToolInput(args: string): string {
@@ -251,18 +267,29 @@ function responseFromChat(answer: JsonObject, options: ClientStreamOptions): Jso
   if (text) output.push(messageItem(`msg_${base}`, text));
   for (const call of Array.isArray(message.tool_calls) ? (message.tool_calls as JsonObject[]) : []) {
     const fn = (call.function ?? {}) as JsonObject;
-    output.push(toolCallItem(`fc_${idBase(call.id)}`, call.id, String(fn.name ?? ''), typeof fn.arguments === 'string' ? fn.arguments : '{}', options.customTools));
+    output.push(toolCallItem(`fc_${idBase(call.id)}`, call.id, String(fn.name ?? ''), typeof fn.arguments === 'string' ? fn.arguments : '{}', options));
   }
   const createdAt = typeof answer.created === 'number' ? answer.created : Math.floor(Date.now() / 1000);
   const status = choice.finish_reason === 'length' ? 'incomplete' : 'completed';
   return responseObject(`resp_${base}`, createdAt, options.model, status, output, responsesUsage(fullUsage(readUsage(answer.usage))));
 }
 
-/** The names of a Responses body's custom (freeform) tools, whose calls answer as custom_tool_call items. */
-export function customToolNames(body: JsonObject | undefined): string[] | undefined {
-  if (!Array.isArray(body?.tools)) return undefined;
-  const names = (body.tools as JsonObject[]).filter((tool) => tool?.type === 'custom' && typeof tool.name === 'string').map((tool) => tool.name as string);
-  return names.length > 0 ? names : undefined;
+/**
+ * What a Responses body's tools mean for its answer: the Chat names of its custom (freeform)
+ * tools, whose calls answer as custom_tool_call items, and its tool namespaces.
+ */
+export function responsesToolOptions(body: JsonObject | undefined): Pick<ClientStreamOptions, 'customTools' | 'toolNamespaces'> {
+  if (!Array.isArray(body?.tools)) return {};
+  const customTools: string[] = [];
+  const toolNamespaces: string[] = [];
+  for (const tool of body.tools as JsonObject[]) {
+    if (tool?.type === 'custom') customTools.push(String(tool.name));
+    if (tool?.type === 'namespace' && typeof tool.name === 'string' && Array.isArray(tool.tools)) {
+      toolNamespaces.push(tool.name);
+      for (const inner of tool.tools as JsonObject[]) if (inner?.type === 'custom') customTools.push(chatToolName(tool.name, inner.name));
+    }
+  }
+  return { ...(customTools.length ? { customTools } : {}), ...(toolNamespaces.length ? { toolNamespaces } : {}) };
 }
 
 /** One output item being streamed. */
@@ -361,10 +388,10 @@ class ResponsesStreamEncoder implements StreamEncoder {
     } else if (kind === 'message') {
       out += this.event('response.output_item.added', { output_index: index, item: { type: 'message', id, status: 'in_progress', role: 'assistant', content: [] } });
       out += this.event('response.content_part.added', { item_id: id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } });
-    } else if (!this.isCustom(item)) {
-      out += this.event('response.output_item.added', { output_index: index, item: toolCallItem(id, item.callId, item.name ?? '', '', undefined, 'in_progress') });
     } else {
-      out += this.event('response.output_item.added', { output_index: index, item: { type: 'custom_tool_call', id, call_id: item.callId, name: item.name, input: '', status: 'in_progress' } });
+      const added = toolCallItem(id, item.callId, item.name ?? '', '', this.options, 'in_progress');
+      if (added.type === 'custom_tool_call') added.input = '';
+      out += this.event('response.output_item.added', { output_index: index, item: added });
     }
     return out;
   }
@@ -411,7 +438,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
       out += this.event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] });
       out += this.event('response.content_part.done', { ...at, content_index: 0, part: (done.content as JsonObject[])[0] });
     } else {
-      done = toolCallItem(item.id, item.callId, item.name ?? '', item.text || '{}', this.options.customTools);
+      done = toolCallItem(item.id, item.callId, item.name ?? '', item.text || '{}', this.options);
       if (done.type === 'custom_tool_call') {
         out += this.event('response.custom_tool_call_input.delta', { ...at, delta: done.input });
         out += this.event('response.custom_tool_call_input.done', { ...at, input: done.input });

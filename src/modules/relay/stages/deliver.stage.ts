@@ -7,7 +7,7 @@ import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
-import { customToolNames } from '../formats/responses.format';
+import { responsesToolOptions } from '../formats/responses.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
 import { answerErrorText, canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
@@ -150,7 +150,7 @@ function clientOptions(request: PreparedRequest): ClientStreamOptions {
     model: request.model,
     includeUsage: streamOptions?.include_usage === true,
     base64Embeddings: request.body?.encoding_format === 'base64',
-    customTools: request.route.inbound.wire === 'responses' ? customToolNames(request.body) : undefined,
+    ...(request.route.inbound.wire === 'responses' ? responsesToolOptions(request.body) : {}),
   };
 }
 
