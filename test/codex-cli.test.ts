@@ -181,6 +181,12 @@ describe('the Codex CLI through the gateway (Responses converted)', () => {
       expect(calls.length).toBeGreaterThanOrEqual(2);
       const last = calls.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
       expect(JSON.stringify(last)).toContain(PROOF);
+      // Billed from Claude's usage: the tool_use answer 100 + 40 × 5, the mock's final answer 100 + 2000 × 0.1 + 500 × 1.25 + 40 × 5.
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'claude-test');
+      expect(logs.length).toBe(calls.length);
+      expect(logs[0]).toMatchObject({ quota: 300, prompt_tokens: 100, completion_tokens: 40 });
+      expect(logs.at(-1)).toMatchObject({ quota: 1125, prompt_tokens: 2600, completion_tokens: 40 });
     },
     CODEX_TIMEOUT_MS + 10_000,
   );
