@@ -330,8 +330,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as JsonObject;
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
-      const item = this.item?.kind === 'reasoning' ? this.item : undefined;
-      if (!item) out += this.open('reasoning');
+      if (this.item?.kind !== 'reasoning') out += this.open('reasoning');
       out += this.reasoningDelta(delta.reasoning_content);
     }
     if (typeof delta.content === 'string' && delta.content) {
