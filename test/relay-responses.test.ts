@@ -17,7 +17,7 @@ const RESPONSES_QUOTA = 40;
 const CLAUDE_QUOTA = 1125;
 const GEMINI_QUOTA = 45;
 const PRICES = {
-  ModelRatio: { 'o1-pro': 1, 'gpt-resp-only': 1, 'gpt-chat': 1, 'gpt-resp': 1, 'gpt-via-chat': 1, 'gpt-test': 1, 'claude-test': 1, 'gemini-test': 1 },
+  ModelRatio: { 'gpt-mixed': 1, 'o1-pro': 1, 'gpt-resp-only': 1, 'gpt-chat': 1, 'gpt-resp': 1, 'gpt-via-chat': 1, 'gpt-test': 1, 'claude-test': 1, 'gemini-test': 1 },
   CompletionRatio: { 'o1-pro': 2, 'gpt-resp-only': 2, 'gpt-chat': 2, 'gpt-resp': 2, 'gpt-via-chat': 2, 'claude-test': 5, 'gemini-test': 2 },
   CacheRatio: { 'claude-test': 0.1, 'gemini-test': 0.25 },
   CreateCacheRatio: { 'claude-test': 1.25 },
@@ -79,6 +79,9 @@ describe('relay: the Responses API (POST /v1/responses) on every channel format'
     // DeepSeek's row offers chat only; an OpenAI row whose channel says its upstream serves chat only converts the same way.
     await bed.seed.createChannel({ name: 'chat-only', type: 43, base_url: chatOnly.url, models: 'gpt-chat' });
     await bed.seed.createChannel({ name: 'via-chat', type: 1, base_url: chatOnly.url, models: 'gpt-via-chat', setting: JSON.stringify({ responses_via_chat: true }) });
+    // previous_response_id goes to the channel that can keep it, though a converting one ranks first.
+    await bed.seed.createChannel({ name: 'resp-low', type: 1, base_url: responsesUpstream.url, models: 'gpt-mixed', priority: 0 });
+    await bed.seed.createChannel({ name: 'chat-high', type: 43, base_url: chatOnly.url, models: 'gpt-mixed', priority: 10 });
     await bed.seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream' });
     await bed.seed.createChannel({ name: 'gemini', type: 24, base_url: gemini.url, models: 'gemini-test', key: 'AIza-upstream' });
   });
@@ -101,6 +104,16 @@ describe('relay: the Responses API (POST /v1/responses) on every channel format'
       expect(responsesUpstream.requests[0].path).toBe('/v1/responses');
       expect(responsesUpstream.requests[0].body).toMatchObject({ model: 'gpt-resp', input: 'Hi', previous_response_id: 'resp_earlier' });
       expect(await bed.lastLog()).toMatchObject({ quota: RESPONSES_QUOTA, prompt_tokens: 20, completion_tokens: 10, channel_name: 'responses' });
+    });
+
+    it('sends previous_response_id past a higher-priority channel that converts, to one whose upstream keeps responses', async () => {
+      const answer = await openai.responses.create({ model: 'gpt-mixed', input: 'And then?', previous_response_id: 'resp_earlier' });
+      expect(answer.output_text).toBe('From the Responses upstream.');
+      expect(chatOnly.requests).toHaveLength(0);
+      expect(responsesUpstream.requests[0].body).toMatchObject({ previous_response_id: 'resp_earlier' });
+      chatOnly.handler = undefined;
+      await openai.responses.create({ model: 'gpt-mixed', input: 'Hi' });
+      expect(chatOnly.requests).toHaveLength(1);
     });
 
     it('streams the upstream’s own events (responses.stream)', async () => {

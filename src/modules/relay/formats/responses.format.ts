@@ -164,10 +164,22 @@ function chatMessages(input: unknown): JsonObject[] {
   return messages;
 }
 
+/**
+ * The refusal of a Responses body that needs the upstream's stored state (previous_response_id,
+ * a conversation, a stored prompt, a background run), which only a channel whose upstream serves
+ * Responses can take; undefined when it needs none.
+ */
+export function statefulRequestRefusal(body: JsonObject | undefined): RelayError | undefined {
+  if (!body) return undefined;
+  for (const [field, reason] of Object.entries(STATEFUL_FIELDS)) if (body[field] !== undefined && body[field] !== null) return refused(reason);
+  if (body.background === true) return refused('background responses are kept by the upstream; this channel converts to Chat Completions and cannot run one');
+  return undefined;
+}
+
 /** A Responses body as an OpenAI chat body. */
 function chatRequestFromResponses(body: JsonObject): JsonObject {
-  for (const [field, reason] of Object.entries(STATEFUL_FIELDS)) if (body[field] !== undefined && body[field] !== null) throw refused(reason);
-  if (body.background === true) throw refused('background responses are kept by the upstream; this channel converts to Chat Completions and cannot run one');
+  const stateful = statefulRequestRefusal(body);
+  if (stateful) throw stateful;
   const messages = chatMessages(body.input);
   if (typeof body.instructions === 'string' && body.instructions) messages.unshift({ role: 'system', content: body.instructions });
   const out: JsonObject = { model: body.model, messages };

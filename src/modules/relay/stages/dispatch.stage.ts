@@ -10,6 +10,7 @@ import { pickChannel } from '../channel-selector';
 import type { ProviderCapability } from '../../channels/channel-types';
 import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
+import { statefulRequestRefusal } from '../formats/responses.format';
 import { RelayError } from '../relay-error';
 import { endpointCapability } from '../relay-endpoints';
 import { withMembers } from '../request-body';
@@ -46,6 +47,9 @@ export class RelayDispatchStage {
     // Channels tried, and channels of a type that does not offer the endpoint (a rerank on a chat-only type): those are passed over without spending an attempt.
     const passed = new Set(request.tried);
     let passedUnoffered = false;
+    // A Responses request that needs the upstream's stored state (previous_response_id) goes only to channels whose upstream serves Responses.
+    const stateful = request.route.spec.endpoint === 'responses' ? statefulRequestRefusal(request.body) : undefined;
+    let passedStateless = false;
     let lastError: RelayError | undefined;
     for (let attempt = 0; attempt < attempts; ) {
       const channel = pickChannel(request.tiers, passed);
@@ -53,6 +57,10 @@ export class RelayDispatchStage {
       passed.add(channel.id);
       if (!offers(channelTypeRow(channel.type)?.capabilities, capability)) {
         passedUnoffered = true;
+        continue;
+      }
+      if (stateful && !this.servesResponses(channel)) {
+        passedStateless = true;
         continue;
       }
       attempt++;
@@ -67,10 +75,16 @@ export class RelayDispatchStage {
       if (lastError.skipRetry || request.clientGone()) break;
     }
     if (lastError) throw lastError;
+    if (stateful && passedStateless && request.tried.length === 0) throw stateful;
     if (passedUnoffered && request.tried.length === 0) {
       throw new RelayError('invalid_request', `No channel serving the model ${request.model} in group ${request.caller.group} offers ${request.route.spec.path}`, 400);
     }
     throw new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
+  }
+
+  private servesResponses(channel: RelayChannel): boolean {
+    const adaptor = this.providers.forChannelType(channel.type);
+    return adaptor !== undefined && servesResponses(adaptor, channel);
   }
 
   private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse): Promise<AttemptResult> {
