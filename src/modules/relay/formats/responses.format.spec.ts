@@ -75,6 +75,15 @@ describe('Responses as the client format, converted through Chat Completions', (
     expect(out).toBe(fixture('responses-from-chat.stream.sse'));
   });
 
+  it('keeps one function call item for chunks that repeat the call’s id without an index', () => {
+    const encoder = RESPONSES_FORMAT.createStreamEncoder(options);
+    let out = '';
+    for (const args of ['{"a":', '1}']) out += encoder.encode({ id: 'c', choices: [{ delta: { tool_calls: [{ id: 'call_x', type: 'function', function: { name: 'shell', arguments: args } }] } }] });
+    out += encoder.end(undefined);
+    expect(out.match(/event: response.output_item.added/g)).toHaveLength(1);
+    expect(out).toContain('"arguments":"{\\"a\\":1}"');
+  });
+
   it('ends a stream that fails mid-way with response.failed, and nothing after it', () => {
     const encoder = RESPONSES_FORMAT.createStreamEncoder(options);
     const first = encoder.encode({ id: 'c', choices: [{ delta: { content: 'Hi' } }] });

@@ -353,7 +353,8 @@ class ResponsesStreamEncoder implements StreamEncoder {
       const fn = (call.function ?? {}) as JsonObject;
       const toolIndex = typeof call.index === 'number' ? call.index : undefined;
       const current = this.item;
-      const sameCall = current?.kind === 'tool' && ((toolIndex !== undefined && current.toolIndex === toolIndex) || (toolIndex === undefined && !call.id));
+      // Providers name the call by index, some repeating its id on every chunk: either says it is the call in flight.
+      const sameCall = current?.kind === 'tool' && (toolIndex !== undefined ? current.toolIndex === toolIndex : !call.id || call.id === current.callId);
       if (!sameCall) out += this.open('tool', { toolIndex, callId: call.id, name: typeof fn.name === 'string' ? fn.name : '' });
       if (typeof fn.arguments === 'string' && fn.arguments) out += this.argumentsDelta(fn.arguments);
     }
