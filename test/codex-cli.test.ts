@@ -3,20 +3,22 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { anthropicReply } from './support/mock-anthropic';
+import { geminiReply } from './support/mock-gemini';
 import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 /**
  * The real Codex CLI (`codex exec`, a devDependency) against the gateway, with a custom provider
  * speaking Responses (`wire_api = "responses"`), answered by channels that do not serve
- * Responses: a Chat-only OpenAI-format channel and a Claude channel. Each run is a tool loop:
+ * Responses (a Chat-only OpenAI-format channel, a Claude and a Gemini channel) and by one that
+ * does (passed through). Each run is a tool loop:
  * the mock asks for a shell command, Codex runs it in a scratch folder, and the result goes back.
  */
 const CODEX_TIMEOUT_MS = 90_000;
 const PROOF = 'proof-of-tool-loop';
 const PRICES = {
-  ModelRatio: { 'gpt-chat': 1, 'claude-test': 1 },
-  CompletionRatio: { 'gpt-chat': 2, 'claude-test': 5 },
+  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1 },
+  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'claude-test': 5, 'gemini-test': 2 },
   CacheRatio: { 'claude-test': 0.1 },
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
@@ -74,29 +76,64 @@ function claudeToolLoop(request: ReceivedRequest): MockReply {
   return { status: 200, text: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' };
 }
 
-describe('the Codex CLI through the gateway (Responses converted)', () => {
+/** A Responses upstream (as OpenAI's) that asks for the shell tool once, then answers with what it printed. */
+function responsesToolLoop(request: ReceivedRequest): MockReply | undefined {
+  if (!request.path.startsWith('/v1/responses')) return undefined;
+  const input = (request.body.input ?? []) as Array<{ type?: string; output?: unknown }>;
+  const result = input.find((item) => item.type === 'function_call_output');
+  const call = result ? undefined : shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
+  const item = call
+    ? { type: 'function_call', id: 'fc_codex', call_id: 'call_codex', name: call.name, arguments: JSON.stringify(call.args), status: 'completed' }
+    : { type: 'message', id: 'msg_codex', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: `Done: ${PROOF}`, annotations: [] }] };
+  const response = { id: 'resp_codex', object: 'response', created_at: 1700000000, model: request.body.model, output: [item], usage: { input_tokens: 50, output_tokens: 5, total_tokens: 55 } };
+  const events = [
+    { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
+    { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item },
+    { type: 'response.output_item.done', sequence_number: 2, output_index: 0, item },
+    { type: 'response.completed', sequence_number: 3, response: { ...response, status: 'completed' } },
+  ];
+  return { sse: events.map((event) => JSON.stringify(event)) };
+}
+
+/** A Gemini upstream that asks for the shell tool once (functionCall), then answers as the mock does. */
+function geminiToolLoop(request: ReceivedRequest): MockReply {
+  const contents = (request.body.contents ?? []) as Array<{ parts?: Array<Record<string, unknown>> }>;
+  const answered = contents.some((content) => content.parts?.some((part) => part.functionResponse));
+  const declarations = ((request.body.tools ?? []) as Array<{ functionDeclarations?: Array<Record<string, unknown>> }>).flatMap((tool) => tool.functionDeclarations ?? []);
+  const call = answered ? undefined : shellCall(declarations);
+  if (!call || !request.path.includes(':streamGenerateContent')) return geminiReply(request);
+  const event = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: call.name, args: call.args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 10, totalTokenCount: 40 } };
+  return { status: 200, text: `data: ${JSON.stringify(event)}\r\n\r\n`, contentType: 'text/event-stream' };
+}
+
+describe('the Codex CLI through the gateway, on every channel format', () => {
   let bed: NativeRelayTestbed;
   let chatOnly: MockUpstream;
   let claude: MockUpstream;
+  let responsesUpstream: MockUpstream;
+  let gemini: MockUpstream;
   let scratch: string;
 
   beforeAll(async () => {
     bed = await startNativeRelayTestbed(PRICES);
-    [chatOnly, claude] = await Promise.all([new MockUpstream().start(), new MockUpstream().start()]);
+    [chatOnly, claude, responsesUpstream, gemini] = await Promise.all([new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start()]);
+    await bed.seed.createChannel({ name: 'responses', type: 1, base_url: responsesUpstream.url, models: 'gpt-resp' });
+    await bed.seed.createChannel({ name: 'gemini', type: 24, base_url: gemini.url, models: 'gemini-test', key: 'AIza-upstream' });
     await bed.seed.createChannel({ name: 'chat-only', type: 43, base_url: chatOnly.url, models: 'gpt-chat' });
     await bed.seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream' });
     scratch = mkdtempSync(path.join(tmpdir(), 'codex-cli-'));
   });
   afterAll(async () => {
     await bed.stop();
-    await Promise.all([chatOnly.stop(), claude.stop()]);
+    await Promise.all([chatOnly.stop(), claude.stop(), responsesUpstream.stop(), gemini.stop()]);
     rmSync(scratch, { recursive: true, force: true });
   });
   beforeEach(() => {
-    chatOnly.reset();
-    claude.reset();
+    for (const mock of [chatOnly, claude, responsesUpstream, gemini]) mock.reset();
     chatOnly.handler = chatToolLoop;
     claude.handler = claudeToolLoop;
+    responsesUpstream.handler = responsesToolLoop;
+    gemini.handler = geminiToolLoop;
   });
 
   /** Runs `codex exec` with a scratch HOME and CODEX_HOME, stdin closed, bounded in time. */
@@ -187,6 +224,41 @@ describe('the Codex CLI through the gateway (Responses converted)', () => {
       expect(logs.length).toBe(calls.length);
       expect(logs[0]).toMatchObject({ quota: 300, prompt_tokens: 100, completion_tokens: 40 });
       expect(logs.at(-1)).toMatchObject({ quota: 1125, prompt_tokens: 2600, completion_tokens: 40 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'answers through a channel whose upstream serves Responses (passed through)',
+    async () => {
+      const run = await codexExec('gpt-resp', 'responses');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const calls = responsesUpstream.requests.filter((request) => request.path === '/v1/responses');
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(calls.at(-1)?.body.input)).toContain(PROOF);
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gpt-resp');
+      expect(logs.length).toBe(calls.length);
+      for (const log of logs) expect(log).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'answers through a Gemini channel, the functionCall run by Codex and its functionResponse sent back',
+    async () => {
+      const run = await codexExec('gemini-test', 'gemini');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const calls = gemini.requests.filter((request) => request.path.includes(':streamGenerateContent'));
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(calls.at(-1)?.body.contents)).toContain(PROOF);
+      // The functionCall answer 30 + 10 × 2; the mock's final answer 10 + 20 × 1 (no cache price) + 15 × 2.
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gemini-test');
+      expect(logs.length).toBe(calls.length);
+      expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 10 });
     },
     CODEX_TIMEOUT_MS + 10_000,
   );
