@@ -40,6 +40,8 @@ function start(file: string, env: Record<string, string> = {}): Promise<Child> {
 
 /** The model of the native case: served by a Claude channel, so the gateway converts both ways. */
 const NATIVE_MODEL = 'bench-claude';
+/** The Responses case: a Responses client streaming through a Chat-only channel, converted both ways. */
+const RESPONSES_BODY = JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true });
 
 function body(mode: Mode, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(mode === 'stream' ? { stream: true } : {}), ...extra });
@@ -67,10 +69,12 @@ async function main(): Promise<void> {
   };
 
   const withMetrics = { child: gatewayWithMetrics, url: `http://127.0.0.1:${gatewayWithMetrics.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gatewayWithMetrics.apiKey}` } };
-  const runOnce = async (target: Target | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}): Promise<RunFigures> => {
+  const runOnce = async (target: Target | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}, responses = false): Promise<RunFigures> => {
     const { child, url, headers } = typeof target === 'string' ? targets[target] : target;
     const before = await stats(child);
-    const result = await autocannon({ url, method: 'POST', headers, body: body(mode, extra), connections: CONNECTIONS, duration });
+    const result = responses
+      ? await autocannon({ url: url.replace('/v1/chat/completions', '/v1/responses'), method: 'POST', headers, body: RESPONSES_BODY, connections: CONNECTIONS, duration })
+      : await autocannon({ url, method: 'POST', headers, body: body(mode, extra), connections: CONNECTIONS, duration });
     const after = await stats(child);
     return {
       rps: result.requests.average,
@@ -84,10 +88,12 @@ async function main(): Promise<void> {
   // Warm-up: JIT, connection pools, caches.
   for (const target of ['direct', 'floor', 'gateway'] as Target[]) for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(target, mode, 1);
   await runOnce('gateway', 'stream', 1, { model: NATIVE_MODEL });
+  await runOnce('gateway', 'stream', 1, {}, true);
   for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(withMetrics, mode, 1);
 
   const nativeStream: RunFigures[] = [];
   const metricsOn: Record<Mode, RunFigures[]> = { nonstream: [], stream: [] };
+  const responsesStream: RunFigures[] = [];
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
@@ -95,6 +101,7 @@ async function main(): Promise<void> {
       metricsOn[mode].push(await runOnce(withMetrics, mode, DURATION_S));
     }
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
+    responsesStream.push(await runOnce('gateway', 'stream', DURATION_S, {}, true));
     await idle([upstream, floor, gateway, gatewayWithMetrics]);
     await sampleSensitiveChecks();
   }
@@ -132,9 +139,10 @@ async function main(): Promise<void> {
       nonstream: round2(median(metricsOn.nonstream.map((run, index) => run.rps / figures.nonstream.floor[index].rps))),
       stream: round2(median(metricsOn.stream.map((run, index) => run.rps / figures.stream.floor[index].rps))),
     },
-    /** Gateway CPU per streamed request: OpenAI's format through a Claude channel (converted) against pass-through. */
+    /** Gateway CPU per streamed request: OpenAI's format through a Claude channel, and Responses through a Chat-only channel (both converted), against pass-through; and with metrics on. */
     cpu_us_per_req: {
       native_stream: average(nativeStream).cpuMicrosPerRequest,
+      responses_converted_stream: average(responsesStream).cpuMicrosPerRequest,
       passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest,
       metrics_on_nonstream: average(metricsOn.nonstream).cpuMicrosPerRequest,
       metrics_on_stream: average(metricsOn.stream).cpuMicrosPerRequest,
@@ -142,12 +150,13 @@ async function main(): Promise<void> {
       sensitive_check_cjk: sensitiveCheckChinese,
     },
     nativeStream: average(nativeStream),
+    responsesConvertedStream: average(responsesStream),
     latencyOneConnectionMs: latency,
     addedLatencyP50Ms: round3(latency.gateway - latency.direct),
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
     guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -160,6 +169,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
+  console.log(`Responses stream (Responses in, Chat-only channel): ${result.responsesConvertedStream.rps} req/s, CPU ${result.cpu_us_per_req.responses_converted_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
   console.log(`with metrics on: non-stream ${result.ratio_metrics_on.nonstream}, stream ${result.ratio_metrics_on.stream} of the floor; CPU ${result.cpu_us_per_req.metrics_on_nonstream} / ${result.cpu_us_per_req.metrics_on_stream} µs/req (target: ratios at most 0.02 below the ones above)`);

@@ -114,6 +114,11 @@ export interface ChannelTypeRow {
   balance?: { currency: 'USD' | 'CNY' };
   /** Upstream statuses besides 401 that mean the key itself is broken (auto-disable): Gemini answers a revoked key with 403. */
   brokenKeyStatuses?: readonly number[];
+  /**
+   * OpenAI-compatible: model names (prefixes, case-insensitive) that answer only on the Responses
+   * API, never on Chat Completions: chats for them are converted into Responses requests.
+   */
+  responsesOnlyModels?: readonly string[];
   /** Why the type cannot relay, for `retired` types (shown in the console). */
   retiredReason?: 'palm_retired';
 }
@@ -123,13 +128,26 @@ const OPENAI_CHAT: readonly ProviderCapability[] = ['chat', 'embeddings'];
 const CHAT: readonly ProviderCapability[] = ['chat'];
 
 const OPENAI_MODELS = ['gpt-', 'chatgpt-', 'o1', 'o3', 'o4', 'dall-e', 'tts-', 'whisper', 'text-embedding-3', 'text-embedding-ada', 'text-moderation', 'omni-moderation'];
+/** OpenAI's models served on the Responses API alone (Chat Completions answers them 404). */
+const OPENAI_RESPONSES_ONLY_MODELS = ['o1-pro', 'o3-pro', 'o3-deep-research', 'o4-mini-deep-research', 'codex-mini', 'gpt-5-codex', 'gpt-5.1-codex', 'gpt-5-pro', 'computer-use-preview'];
 const CLAUDE_MODELS = ['claude'];
 const GEMINI_MODELS = ['gemini', 'gemma'];
 const MIDJOURNEY_MODELS = ['mj_', 'swap_face'];
 const ZHIPU_MODELS = ['glm', 'chatglm', 'cogview', 'embedding-2', 'embedding-3'];
 
 export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
-  { type: CHANNEL_TYPE.OPENAI, name: 'OpenAI', servedBy: 'openai-compatible', keyFormat: 'sk-…', defaultBaseUrl: 'https://api.openai.com', capabilities: OPENAI_ALL, modelPrefixes: OPENAI_MODELS, streamUsage: true, balance: { currency: 'USD' } },
+  {
+    type: CHANNEL_TYPE.OPENAI,
+    name: 'OpenAI',
+    servedBy: 'openai-compatible',
+    keyFormat: 'sk-…',
+    defaultBaseUrl: 'https://api.openai.com',
+    capabilities: OPENAI_ALL,
+    modelPrefixes: OPENAI_MODELS,
+    streamUsage: true,
+    balance: { currency: 'USD' },
+    responsesOnlyModels: OPENAI_RESPONSES_ONLY_MODELS,
+  },
   { type: CHANNEL_TYPE.MIDJOURNEY, name: 'Midjourney Proxy', servedBy: 'midjourney', keyFormat: 'the proxy’s mj-api-secret', defaultBaseUrl: '', capabilities: [], modelPrefixes: MIDJOURNEY_MODELS },
   {
     type: CHANNEL_TYPE.AZURE,
@@ -140,6 +158,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     capabilities: OPENAI_ALL,
     modelPrefixes: OPENAI_MODELS,
     otherField: { meaning: 'api_version', default: '2024-10-21' },
+    responsesOnlyModels: OPENAI_RESPONSES_ONLY_MODELS,
   },
   { type: CHANNEL_TYPE.OLLAMA, name: 'Ollama', servedBy: 'openai-compatible', keyFormat: 'any text (Ollama ignores it)', defaultBaseUrl: 'http://localhost:11434', capabilities: OPENAI_CHAT, modelPrefixes: [], streamUsage: true },
   { type: CHANNEL_TYPE.MIDJOURNEY_PLUS, name: 'Midjourney Proxy Plus', servedBy: 'midjourney', keyFormat: 'the proxy’s mj-api-secret', defaultBaseUrl: '', capabilities: [], modelPrefixes: MIDJOURNEY_MODELS },

@@ -14,6 +14,7 @@ import { ClaudeTokenCountService } from './claude-token-count.service';
 import { OPENAI_FORMAT } from './formats/openai.format';
 import { CLAUDE_FORMAT } from './formats/claude.format';
 import { GEMINI_FORMAT } from './formats/gemini.format';
+import { RESPONSES_FORMAT } from './formats/responses.format';
 import type { WireFormat } from './providers/adaptor';
 import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec } from './relay-endpoints';
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
@@ -189,7 +190,7 @@ const GEMINI_SPEC: EndpointSpec = { endpoint: 'chat', path: '/models:generateCon
 
 /** The routes of the paths that say nothing more than their endpoint, built once (shared: never modified). */
 const FIXED_ROUTES: ReadonlyMap<string, RelayRoute> = new Map([
-  ...[...OPENAI_PATHS].map(([path, spec]): [string, RelayRoute] => [path, { spec, inbound: OPENAI_FORMAT, playground: false }]),
+  ...[...OPENAI_PATHS].map(([path, spec]): [string, RelayRoute] => [path, { spec, inbound: spec.endpoint === 'responses' ? RESPONSES_FORMAT : OPENAI_FORMAT, playground: false }]),
   ['/pg/chat/completions', { spec: endpointForPath('/v1/chat/completions')!, inbound: OPENAI_FORMAT, playground: true }],
   ['/v1/messages', { spec: CLAUDE_MESSAGES_SPEC, inbound: CLAUDE_FORMAT, playground: false }],
 ]);

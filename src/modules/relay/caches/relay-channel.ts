@@ -27,6 +27,17 @@ export interface RelayChannel {
 export interface ChannelSetting {
   /** Prepended as a system message to chat requests that have none. */
   system_prompt?: string;
+  /**
+   * The upstream serves Chat Completions only, though the type offers Responses (an OpenAI-type
+   * channel in front of vLLM, Ollama or another gateway): Responses clients are served by
+   * conversion, not passed through.
+   */
+  responses_via_chat?: boolean;
+  /**
+   * The channel's models answer only on OpenAI's Responses API: chats (and Claude and Gemini
+   * clients) are converted into Responses requests, and Responses clients pass through.
+   */
+  responses_only?: boolean;
 }
 
 export function pickKey(channel: RelayChannel): string {

@@ -9,6 +9,10 @@ export interface ClientStreamOptions {
   includeUsage: boolean;
   /** OpenAI clients may ask for embeddings as base64 of little-endian float32 (the SDK's default). */
   base64Embeddings?: boolean;
+  /** Responses clients: the custom (freeform) tools they declared, whose calls answer as custom_tool_call items. */
+  customTools?: readonly string[];
+  /** Responses clients: the namespaces of their tools (flattened as `namespace__name` on Chat). */
+  toolNamespaces?: readonly string[];
 }
 
 /**

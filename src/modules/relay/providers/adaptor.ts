@@ -11,6 +11,7 @@ export type JsonObject = Record<string, unknown>;
  * The wire formats the gateway speaks, inbound (what the client sent) and upstream (what a
  * channel's provider speaks). When they match, bytes pass through; when they differ, the
  * request and answer convert through one internal shape: OpenAI's format for the endpoint.
+ * `responses` is OpenAI's Responses API, inbound; upstreams that serve it say so (`ResponsesServing`).
  * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
  * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
  * `zhipu`, `dashscope`, `xunfei`, `tencent`, `cohere`, `replicate`, …), even OpenAI-shaped ones that report
@@ -19,6 +20,7 @@ export type JsonObject = Record<string, unknown>;
  */
 export type WireFormat =
   | 'openai'
+  | 'responses'
   | 'claude'
   | 'gemini'
   | 'bedrock'
@@ -250,9 +252,32 @@ export function canReframeStreams(adaptor: ProviderAdaptor): adaptor is Provider
   return typeof (adaptor as Partial<StreamReframing>).reframeStream === 'function';
 }
 
+/**
+ * Optional: the provider serves OpenAI's Responses API itself (OpenAI-compatible rows with the
+ * `responses` capability, Azure), so a Responses request passes through; any other channel
+ * serves it converted through Chat Completions.
+ */
+export interface ResponsesServing {
+  servesResponses(channel: RelayChannel): boolean;
+  /**
+   * The target's model answers only on Responses (o1-pro, the codex models, a channel marked
+   * `responses_only`): its chats convert into Responses requests, and the answers back.
+   */
+  answersOnlyOnResponses(target: UpstreamTarget): boolean;
+}
+
+export function servesResponses(adaptor: ProviderAdaptor, channel: RelayChannel): boolean {
+  return typeof (adaptor as Partial<ResponsesServing>).servesResponses === 'function' && (adaptor as ProviderAdaptor & ResponsesServing).servesResponses(channel);
+}
+
+export function answersOnlyOnResponses(adaptor: ProviderAdaptor, target: UpstreamTarget): boolean {
+  return typeof (adaptor as Partial<ResponsesServing>).answersOnlyOnResponses === 'function' && (adaptor as ProviderAdaptor & ResponsesServing).answersOnlyOnResponses(target);
+}
+
 /** Whether a request in the client's format goes to this target as it is (fitted, not converted), and its answer comes back so. */
 export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarget, client: WireFormat): boolean {
-  if (adaptor.format === client) return true;
+  if (client === 'responses') return servesResponses(adaptor, target.channel);
+  if (adaptor.format === client) return client !== 'openai' || !answersOnlyOnResponses(adaptor, target);
   const passThrough = adaptor as Partial<ClientFormatPassThrough>;
   return typeof passThrough.clientFormatFor === 'function' && passThrough.clientFormatFor(target) === client;
 }

@@ -7,6 +7,7 @@ import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import type { ClientStreamOptions } from '../formats/inbound-format';
 import { JsonArrayStreamWriter } from '../formats/gemini.format';
+import { responsesToolOptions } from '../formats/responses.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
 import { answerErrorText, canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
@@ -145,7 +146,12 @@ function dropsUsageChunks(request: PreparedRequest): boolean {
 
 function clientOptions(request: PreparedRequest): ClientStreamOptions {
   const streamOptions = request.body?.stream_options as JsonObject | undefined;
-  return { model: request.model, includeUsage: streamOptions?.include_usage === true, base64Embeddings: request.body?.encoding_format === 'base64' };
+  return {
+    model: request.model,
+    includeUsage: streamOptions?.include_usage === true,
+    base64Embeddings: request.body?.encoding_format === 'base64',
+    ...(request.route.inbound.wire === 'responses' ? responsesToolOptions(request.body) : {}),
+  };
 }
 
 /**

@@ -8,8 +8,10 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
-import { answerErrorText, hasOwnTransport, readsErrorAnswers, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
+import type { ProviderCapability } from '../../channels/channel-types';
+import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
+import { statefulRequestRefusal } from '../formats/responses.format';
 import { RelayError } from '../relay-error';
 import { endpointCapability } from '../relay-endpoints';
 import { withMembers } from '../request-body';
@@ -46,13 +48,20 @@ export class RelayDispatchStage {
     // Channels tried, and channels of a type that does not offer the endpoint (a rerank on a chat-only type): those are passed over without spending an attempt.
     const passed = new Set(request.tried);
     let passedUnoffered = false;
+    // A Responses request that needs the upstream's stored state (previous_response_id) goes only to channels whose upstream serves Responses.
+    const stateful = request.route.spec.endpoint === 'responses' ? statefulRequestRefusal(request.body) : undefined;
+    let passedStateless = false;
     let lastError: RelayError | undefined;
     for (let attempt = 0; attempt < attempts; ) {
       const channel = pickChannel(request.tiers, passed);
       if (!channel) break;
       passed.add(channel.id);
-      if (!channelTypeRow(channel.type)?.capabilities.includes(capability)) {
+      if (!offers(channelTypeRow(channel.type)?.capabilities, capability)) {
         passedUnoffered = true;
+        continue;
+      }
+      if (stateful && !this.servesResponses(channel)) {
+        passedStateless = true;
         continue;
       }
       attempt++;
@@ -69,19 +78,27 @@ export class RelayDispatchStage {
       if (lastError.skipRetry || request.clientGone()) break;
     }
     if (lastError) throw lastError;
+    if (stateful && passedStateless && request.tried.length === 0) throw stateful;
     if (passedUnoffered && request.tried.length === 0) {
       throw new RelayError('invalid_request', `No channel serving the model ${request.model} in group ${request.caller.group} offers ${request.route.spec.path}`, 400);
     }
     throw new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
   }
 
+  private servesResponses(channel: RelayChannel): boolean {
+    const adaptor = this.providers.forChannelType(channel.type);
+    return adaptor !== undefined && servesResponses(adaptor, channel);
+  }
+
   private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
+    const endpoint = request.route.spec.endpoint;
     const target: UpstreamTarget = {
       channel,
       key: pickKey(channel),
-      endpoint: request.route.spec.endpoint,
+      // A Responses request to a channel whose upstream does not serve Responses goes up as a chat.
+      endpoint: endpoint === 'responses' && !servesResponses(adaptor, channel) ? 'chat' : endpoint,
       upstreamModel: channel.modelMapping[request.model] || request.model,
       stream: request.stream,
       clientHeaders: request.headers,
@@ -184,6 +201,12 @@ export class RelayDispatchStage {
     const body = settings ? withGatewaySettings(target, copy) : copy;
     return JSON.stringify(Object.assign(adaptor.fitRequest(target, body), target.channel.paramOverride));
   }
+}
+
+/** Whether a type's capabilities serve the endpoint's: any chat channel serves Responses, converted when it must be. */
+function offers(capabilities: readonly ProviderCapability[] | undefined, capability: ProviderCapability): boolean {
+  if (!capabilities) return false;
+  return capabilities.includes(capability) || (capability === 'responses' && capabilities.includes('chat'));
 }
 
 function failed(error: RelayError): AttemptResult {

@@ -10,7 +10,7 @@ const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObje
 const adaptor = new AliAdaptor();
 const COMPATIBLE = 'http://127.0.0.1:9/compatible-mode/v1';
 const target = (fields: Partial<UpstreamTarget> & { baseUrl?: string }): UpstreamTarget =>
-  ({ channel: { baseUrl: fields.baseUrl ?? '', type: 17, other: '' }, key: 'sk-dashscope', endpoint: 'chat', upstreamModel: 'qwen-plus-latest', stream: false, ...fields }) as unknown as UpstreamTarget;
+  ({ channel: { baseUrl: fields.baseUrl ?? '', type: 17, other: '', setting: {} }, key: 'sk-dashscope', endpoint: 'chat', upstreamModel: 'qwen-plus-latest', stream: false, ...fields }) as unknown as UpstreamTarget;
 
 describe('Alibaba DashScope, native mode (channel type 17)', () => {
   it('builds the text-generation and text-embedding URLs, and asks for SSE on streams', () => {

@@ -19,9 +19,10 @@ export class AzureAdaptor extends OpenAICompatibleAdaptor implements NativeAdapt
 
   override buildUrl(target: UpstreamTarget): URL | undefined {
     const base = this.baseUrl(target.channel);
-    const path = endpointSpec(target.endpoint).path;
+    const endpoint = this.answersOnlyOnResponses(target) ? 'responses' : target.endpoint;
+    const path = endpointSpec(endpoint).path;
     const url =
-      target.endpoint === 'responses'
+      endpoint === 'responses'
         ? new URL(`${base}/openai${path}`)
         : new URL(`${base}/openai/deployments/${encodeURIComponent(azureDeployment(target.upstreamModel))}${path}`);
     url.searchParams.set('api-version', apiVersion(target.channel));

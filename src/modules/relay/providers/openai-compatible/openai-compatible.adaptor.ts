@@ -3,10 +3,11 @@ import type { ChannelTypeRow } from '../../../channels/channel-types';
 import { openAIUsageOf } from '../../formats/openai.format';
 import { endpointCapability, endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
+import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, ResponsesServing, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
 import { readRerankMeta } from '../cohere/cohere-content';
 import { SseJsonDecoder } from '../sse-decoder';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { chatCompletionFromResponse, createResponsesEventDecoder, responsesRequestFromChat } from './responses-upstream';
 import { topLevelUsage } from './usage-at-end';
 
 /**
@@ -14,7 +15,7 @@ import { topLevelUsage } from './usage-at-end';
  * Requests and answers pass through as they are; only the URL (the row's base URL and API
  * path), the headers and a few body fields (model, stream usage) change.
  */
-export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader {
+export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, RawUsageReader, ResponsesServing {
   /** OpenAI's; a subclass for a provider with quirks of its own (errors inside answers) names its own format. */
   readonly format: WireFormat = 'openai';
   readonly streamUsageMarker = /"usage"\s*:\s*\{|"type"\s*:\s*"response\.completed"/;
@@ -26,20 +27,52 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
    */
   private readonly urls = new WeakMap<RelayChannel, Map<string, URL | null>>();
 
+  /** Whether each upstream model answers only on Responses, by the row's prefixes (bounded: model names are few). */
+  private readonly responsesOnlyModels = new Map<string, boolean>();
+
   constructor(readonly provider: ChannelTypeRow) {}
 
   buildUrl(target: UpstreamTarget): URL | undefined {
+    // A chat for a model that answers only on Responses goes to /responses, offered or not by the row: the channel says it is.
+    const endpoint = this.answersOnlyOnResponses(target) ? 'responses' : target.endpoint;
     let byEndpoint = this.urls.get(target.channel);
     if (!byEndpoint) this.urls.set(target.channel, (byEndpoint = new Map()));
-    let url = byEndpoint.get(target.endpoint);
-    if (url === undefined) byEndpoint.set(target.endpoint, (url = this.endpointUrl(target.channel, target.endpoint)));
+    let url = byEndpoint.get(endpoint);
+    if (url === undefined) byEndpoint.set(endpoint, (url = this.endpointUrl(target.channel, endpoint, endpoint !== target.endpoint)));
     return url ?? undefined;
   }
 
   /** The URL of an endpoint on a channel, or null when the type does not offer it (the catalogue row's capabilities). */
-  private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint): URL | null {
-    if (!this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
+  private endpointUrl(channel: RelayChannel, endpoint: RelayEndpoint, offered = false): URL | null {
+    if (!offered && !this.provider.capabilities.includes(endpointCapability(endpoint))) return null;
     return new URL(`${this.apiRoot(channel)}${endpointSpec(endpoint).path}`);
+  }
+
+  /**
+   * Responses pass through when the row offers them, unless the channel says its upstream
+   * serves only Chat Completions (`setting.responses_via_chat`: a vLLM or other server behind
+   * an OpenAI-type channel); then they convert.
+   */
+  servesResponses(channel: RelayChannel): boolean {
+    if (this.format !== 'openai') return false;
+    return channel.setting.responses_only === true || (this.provider.capabilities.includes('responses') && channel.setting.responses_via_chat !== true);
+  }
+
+  /** Chats for the row's Responses-only models (`responsesOnlyModels`), or any on a channel marked `responses_only`. */
+  answersOnlyOnResponses(target: UpstreamTarget): boolean {
+    if (target.endpoint !== 'chat' || this.format !== 'openai') return false;
+    if (target.channel.setting.responses_only === true) return true;
+    const prefixes = this.provider.responsesOnlyModels;
+    if (!prefixes) return false;
+    // Asked several times a request (URL, conversion, delivery): the answer is kept per model.
+    let known = this.responsesOnlyModels.get(target.upstreamModel);
+    if (known === undefined) {
+      const model = target.upstreamModel.toLowerCase();
+      known = prefixes.some((prefix) => model.startsWith(prefix));
+      if (this.responsesOnlyModels.size >= MODELS_KEPT) this.responsesOnlyModels.clear();
+      this.responsesOnlyModels.set(target.upstreamModel, known);
+    }
+    return known;
   }
 
   buildHeaders(target: UpstreamTarget): Record<string, string> {
@@ -56,8 +89,9 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return body;
   }
 
-  /** OpenAI's format is the internal shape: nothing to convert. */
+  /** OpenAI's format is the internal shape: nothing to convert, unless the model answers only on Responses. */
   convertRequest(target: UpstreamTarget, body: JsonObject): Promise<JsonObject> {
+    if (this.answersOnlyOnResponses(target)) return Promise.resolve(responsesRequestFromChat(body, target.upstreamModel));
     return Promise.resolve(this.fitRequest(target, body));
   }
 
@@ -84,11 +118,13 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return { usage, text: openAIAnswerText(answer) };
   }
 
-  toOpenAIResponse(body: unknown): JsonObject {
+  toOpenAIResponse(body: unknown, target?: UpstreamTarget): JsonObject {
+    if (target && this.answersOnlyOnResponses(target)) return chatCompletionFromResponse(body, target.upstreamModel);
     return body as JsonObject;
   }
 
-  createStreamDecoder(_target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
+    if (this.answersOnlyOnResponses(target)) return createResponsesEventDecoder(target.upstreamModel, usage);
     // OpenAI's own chunks are the internal shape: only their usage is collected.
     return new SseJsonDecoder((chunk) => {
       usage.add(readUsage(chunk.usage));
@@ -145,6 +181,7 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
   }
 }
 
+const MODELS_KEPT = 1000;
 const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
 function streamOptions(body: JsonObject): JsonObject {

@@ -13,7 +13,7 @@ const fixture = (name: string): string => readFileSync(path.join(__dirname, 'fix
 const json = (name: string): JsonObject => JSON.parse(fixture(name)) as JsonObject;
 const KEY = 'a1b2c3d4e5f6.s3cr3t-part';
 const target = (fields: Partial<UpstreamTarget> & { baseUrl?: string }): UpstreamTarget =>
-  ({ channel: { baseUrl: fields.baseUrl ?? '', type: 16, other: '' }, key: KEY, endpoint: 'chat', upstreamModel: 'chatglm_turbo', stream: false, ...fields }) as unknown as UpstreamTarget;
+  ({ channel: { baseUrl: fields.baseUrl ?? '', type: 16, other: '', setting: {} }, key: KEY, endpoint: 'chat', upstreamModel: 'chatglm_turbo', stream: false, ...fields }) as unknown as UpstreamTarget;
 
 function decodeSegment(segment: string): JsonObject {
   return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as JsonObject;

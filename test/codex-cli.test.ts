@@ -1,0 +1,265 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { anthropicReply } from './support/mock-anthropic';
+import { geminiReply } from './support/mock-gemini';
+import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
+
+/**
+ * The real Codex CLI (`codex exec`, a devDependency) against the gateway, with a custom provider
+ * speaking Responses (`wire_api = "responses"`), answered by channels that do not serve
+ * Responses (a Chat-only OpenAI-format channel, a Claude and a Gemini channel) and by one that
+ * does (passed through). Each run is a tool loop:
+ * the mock asks for a shell command, Codex runs it in a scratch folder, and the result goes back.
+ */
+const CODEX_TIMEOUT_MS = 90_000;
+const PROOF = 'proof-of-tool-loop';
+const PRICES = {
+  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1 },
+  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'claude-test': 5, 'gemini-test': 2 },
+  CacheRatio: { 'claude-test': 0.1 },
+  CreateCacheRatio: { 'claude-test': 1.25 },
+};
+
+interface CodexRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The shell tool Codex declared, and arguments for it that write the proof file in the working folder. */
+function shellCall(tools: Array<Record<string, unknown>>): { name: string; args: Record<string, unknown> } | undefined {
+  const tool = tools
+    .map((entry) => ((entry.function ?? entry) as Record<string, unknown>))
+    .find((fn) => typeof fn.name === 'string' && /shell|exec_command/.test(fn.name));
+  if (!tool) return undefined;
+  const properties = ((tool.parameters as Record<string, unknown> | undefined)?.properties ?? (tool.input_schema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<string, { type?: string }>;
+  const script = `echo ${PROOF} > proof.txt && cat proof.txt`;
+  const command = properties.command?.type === 'array' ? ['bash', '-lc', script] : script;
+  const key = properties.command ? 'command' : properties.cmd ? 'cmd' : 'command';
+  return { name: tool.name as string, args: { [key]: command } };
+}
+
+/** Whether the conversation already carries the tool's result (a Chat tool message or a Claude tool_result). */
+function hasToolResult(request: ReceivedRequest): boolean {
+  const messages = (request.body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  return messages.some((message) => message.role === 'tool' || (Array.isArray(message.content) && (message.content as Array<{ type?: string }>).some((block) => block.type === 'tool_result')));
+}
+
+/** A chat upstream that asks for the shell tool once, then answers with what the tool printed. */
+function chatToolLoop(request: ReceivedRequest): MockReply | undefined {
+  if (!request.path.endsWith('/chat/completions')) return undefined;
+  const base = { id: 'chatcmpl-codex', object: 'chat.completion.chunk', created: 1700000000, model: request.body.model };
+  const usage = { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 };
+  const call = hasToolResult(request) ? undefined : shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
+  const deltas = call ? [{ role: 'assistant', tool_calls: [{ index: 0, id: 'call_codex', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }] : [{ role: 'assistant', content: `Done: ${PROOF}` }];
+  const events = deltas.map((delta) => JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] }));
+  events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: call ? 'tool_calls' : 'stop' }] }), JSON.stringify({ ...base, choices: [], usage }), '[DONE]');
+  return { sse: events };
+}
+
+/** A Claude upstream that asks for the shell tool once (tool_use), then answers as the mock does. */
+function claudeToolLoop(request: ReceivedRequest): MockReply {
+  if (!request.path.startsWith('/v1/messages') || hasToolResult(request) || request.body.stream !== true) return anthropicReply(request);
+  const call = shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
+  if (!call) return anthropicReply(request);
+  const events = [
+    { type: 'message_start', message: { id: 'msg_codex', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_codex', name: call.name, input: {} } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } },
+    { type: 'content_block_stop', index: 0 },
+    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 40 } },
+    { type: 'message_stop' },
+  ];
+  return { status: 200, text: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' };
+}
+
+/** A Responses upstream (as OpenAI's) that asks for the shell tool once, then answers with what it printed. */
+function responsesToolLoop(request: ReceivedRequest): MockReply | undefined {
+  if (!request.path.startsWith('/v1/responses')) return undefined;
+  const input = (request.body.input ?? []) as Array<{ type?: string; output?: unknown }>;
+  const result = input.find((item) => item.type === 'function_call_output');
+  const call = result ? undefined : shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
+  const item = call
+    ? { type: 'function_call', id: 'fc_codex', call_id: 'call_codex', name: call.name, arguments: JSON.stringify(call.args), status: 'completed' }
+    : { type: 'message', id: 'msg_codex', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: `Done: ${PROOF}`, annotations: [] }] };
+  const response = { id: 'resp_codex', object: 'response', created_at: 1700000000, model: request.body.model, output: [item], usage: { input_tokens: 50, output_tokens: 5, total_tokens: 55 } };
+  const events = [
+    { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
+    { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item },
+    { type: 'response.output_item.done', sequence_number: 2, output_index: 0, item },
+    { type: 'response.completed', sequence_number: 3, response: { ...response, status: 'completed' } },
+  ];
+  return { sse: events.map((event) => JSON.stringify(event)) };
+}
+
+/** A Gemini upstream that asks for the shell tool once (functionCall), then answers as the mock does. */
+function geminiToolLoop(request: ReceivedRequest): MockReply {
+  const contents = (request.body.contents ?? []) as Array<{ parts?: Array<Record<string, unknown>> }>;
+  const answered = contents.some((content) => content.parts?.some((part) => part.functionResponse));
+  const declarations = ((request.body.tools ?? []) as Array<{ functionDeclarations?: Array<Record<string, unknown>> }>).flatMap((tool) => tool.functionDeclarations ?? []);
+  const call = answered ? undefined : shellCall(declarations);
+  if (!call || !request.path.includes(':streamGenerateContent')) return geminiReply(request);
+  const event = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: call.name, args: call.args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 10, totalTokenCount: 40 } };
+  return { status: 200, text: `data: ${JSON.stringify(event)}\r\n\r\n`, contentType: 'text/event-stream' };
+}
+
+describe('the Codex CLI through the gateway, on every channel format', () => {
+  let bed: NativeRelayTestbed;
+  let chatOnly: MockUpstream;
+  let claude: MockUpstream;
+  let responsesUpstream: MockUpstream;
+  let gemini: MockUpstream;
+  let scratch: string;
+
+  beforeAll(async () => {
+    bed = await startNativeRelayTestbed(PRICES);
+    [chatOnly, claude, responsesUpstream, gemini] = await Promise.all([new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start()]);
+    await bed.seed.createChannel({ name: 'responses', type: 1, base_url: responsesUpstream.url, models: 'gpt-resp' });
+    await bed.seed.createChannel({ name: 'gemini', type: 24, base_url: gemini.url, models: 'gemini-test', key: 'AIza-upstream' });
+    await bed.seed.createChannel({ name: 'chat-only', type: 43, base_url: chatOnly.url, models: 'gpt-chat' });
+    await bed.seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream' });
+    scratch = mkdtempSync(path.join(tmpdir(), 'codex-cli-'));
+  });
+  afterAll(async () => {
+    await bed.stop();
+    await Promise.all([chatOnly.stop(), claude.stop(), responsesUpstream.stop(), gemini.stop()]);
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    for (const mock of [chatOnly, claude, responsesUpstream, gemini]) mock.reset();
+    chatOnly.handler = chatToolLoop;
+    claude.handler = claudeToolLoop;
+    responsesUpstream.handler = responsesToolLoop;
+    gemini.handler = geminiToolLoop;
+  });
+
+  /** Runs `codex exec` with a scratch HOME and CODEX_HOME, stdin closed, bounded in time. */
+  function codexExec(model: string, name: string): Promise<CodexRun & { workdir: string }> {
+    const home = path.join(scratch, name, 'home');
+    const codexHome = path.join(home, '.codex');
+    const workdir = path.join(scratch, name, 'work');
+    mkdirSync(codexHome, { recursive: true });
+    mkdirSync(workdir, { recursive: true });
+    writeFileSync(
+      path.join(codexHome, 'config.toml'),
+      [
+        `model = "${model}"`,
+        'model_provider = "gateway"',
+        'approval_policy = "never"',
+        'sandbox_mode = "danger-full-access"',
+        'check_for_update_on_startup = false',
+        // web_search is built into OpenAI's Responses API: a channel that converts refuses it (400), so Codex goes without.
+        'web_search = "disabled"',
+        '[analytics]',
+        'enabled = false',
+        '[otel]',
+        'exporter = "none"',
+        '[model_providers.gateway]',
+        'name = "Gateway"',
+        `base_url = "${bed.app.baseUrl}/v1"`,
+        'env_key = "GATEWAY_API_KEY"',
+        'wire_api = "responses"',
+        'request_max_retries = 0',
+        'stream_max_retries = 0',
+        '',
+      ].join('\n'),
+    );
+    const bin = path.join(__dirname, '..', 'node_modules', '.bin', 'codex');
+    return new Promise((resolve) => {
+      const child = spawn(bin, ['exec', '--skip-git-repo-check', '-C', workdir, 'Write the proof file, then say done.'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: codexHome, GATEWAY_API_KEY: bed.token.apiKey, NO_COLOR: '1', RUST_LOG: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));
+      child.stderr.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
+      // The CLI's own processes form a group of their own: a run past its time is ended whole, by its id.
+      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), CODEX_TIMEOUT_MS);
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr, workdir });
+      });
+    });
+  }
+
+  it(
+    'answers through a Chat-only channel, running the shell tool the model asked for',
+    async () => {
+      const run = await codexExec('gpt-chat', 'chat-only');
+      const proof = path.join(run.workdir, 'proof.txt');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(existsSync(proof) && readFileSync(proof, 'utf8').trim()).toBe(PROOF);
+      expect(run.stdout).toContain(`Done: ${PROOF}`);
+      const chats = chatOnly.requests.filter((request) => request.path.endsWith('/chat/completions'));
+      expect(chats.length).toBeGreaterThanOrEqual(2);
+      const toolMessage = (chats.at(-1)?.body.messages as Array<{ role: string; content: unknown }>).find((message) => message.role === 'tool');
+      expect(String(toolMessage?.content)).toContain(PROOF);
+      // Each call billed from the upstream's usage: 50 + 5 × 2.
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gpt-chat');
+      expect(logs.length).toBe(chats.length);
+      for (const log of logs) expect(log).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'answers through a Claude channel, the tool_use run by Codex and its result sent back',
+    async () => {
+      const run = await codexExec('claude-test', 'claude');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const calls = claude.requests.filter((request) => request.path.startsWith('/v1/messages'));
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      const last = calls.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+      expect(JSON.stringify(last)).toContain(PROOF);
+      // Billed from Claude's usage: the tool_use answer 100 + 40 × 5, the mock's final answer 100 + 2000 × 0.1 + 500 × 1.25 + 40 × 5.
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'claude-test');
+      expect(logs.length).toBe(calls.length);
+      expect(logs[0]).toMatchObject({ quota: 300, prompt_tokens: 100, completion_tokens: 40 });
+      expect(logs.at(-1)).toMatchObject({ quota: 1125, prompt_tokens: 2600, completion_tokens: 40 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'answers through a channel whose upstream serves Responses (passed through)',
+    async () => {
+      const run = await codexExec('gpt-resp', 'responses');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const calls = responsesUpstream.requests.filter((request) => request.path === '/v1/responses');
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(calls.at(-1)?.body.input)).toContain(PROOF);
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gpt-resp');
+      expect(logs.length).toBe(calls.length);
+      for (const log of logs) expect(log).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'answers through a Gemini channel, the functionCall run by Codex and its functionResponse sent back',
+    async () => {
+      const run = await codexExec('gemini-test', 'gemini');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const calls = gemini.requests.filter((request) => request.path.includes(':streamGenerateContent'));
+      expect(calls.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(calls.at(-1)?.body.contents)).toContain(PROOF);
+      // The functionCall answer 30 + 10 × 2; the mock's final answer 10 + 20 × 1 (no cache price) + 15 × 2.
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gemini-test');
+      expect(logs.length).toBe(calls.length);
+      expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 10 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+});
