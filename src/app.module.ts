@@ -20,6 +20,7 @@ import { OAuthModule } from './modules/oauth/oauth.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
+import { OpenApiModule } from './modules/openapi/openapi.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
@@ -71,6 +72,7 @@ export class AppModule {
         DataModule,
         MetricsEndpointModule,
         HealthModule,
+        OpenApiModule,
         AuditJobsModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,
