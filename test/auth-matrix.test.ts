@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Access, RouteAccessTable } from './support/route-access/types';
 import { createAdmin, registerUser, Session, setupRoot } from './support/accounts';
+import { mappedRoutes } from './support/mapped-routes';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Every route table under support/route-access/, merged. */
@@ -14,25 +15,6 @@ function loadAccessTables(): RouteAccessTable {
     for (const table of Object.values(module)) Object.assign(merged, table);
   }
   return merged;
-}
-
-interface ExpressLayer {
-  route?: { path: string; methods: Record<string, boolean> };
-}
-
-/** Every route Nest mapped onto Express, as 'METHOD /path'. */
-function mappedRoutes(app: TestApp): string[] {
-  const express = app.app.getHttpAdapter().getInstance() as { router?: { stack: ExpressLayer[] }; _router?: { stack: ExpressLayer[] } };
-  const stack = (express.router ?? express._router)?.stack ?? [];
-  const routes = new Set<string>();
-  for (const layer of stack) {
-    if (!layer.route) continue;
-    for (const method of Object.keys(layer.route.methods)) {
-      if (method === '_all') continue;
-      routes.add(`${method.toUpperCase()} ${layer.route.path.replace(/\/$/, '') || '/'}`);
-    }
-  }
-  return [...routes].sort();
 }
 
 const RANK: Record<Access, number> = { public: 0, user: 1, admin: 2, root: 3 };
