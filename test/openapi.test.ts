@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
 import { mappedRoutes } from './support/mapped-routes';
@@ -69,7 +69,16 @@ describe('OpenAPI document', () => {
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['name', 'key', 'models', 'type', 'group', 'base_url']));
     expect(schema.properties.type.type).toBe('integer');
     expect(schema.properties.group.maxLength).toBe(255);
-    expect(createChannel?.responses['200']).toEqual(expect.objectContaining({ content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } }));
+    // `data` comes from the handler's declared answer (the *.wire.ts types), inside the envelope.
+    expect(createChannel?.responses['200']).toEqual(
+      expect.objectContaining({
+        content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/ChannelView' } } } }] } } },
+      }),
+    );
+    const tokenPage = document.components!.schemas!.Page_TokenView as { properties: Record<string, unknown> };
+    expect(Object.keys(tokenPage.properties)).toEqual(expect.arrayContaining(['page', 'page_size', 'total', 'items']));
+    const tokenView = document.components!.schemas!.TokenView as { properties: Record<string, unknown> };
+    expect(Object.keys(tokenView.properties)).toEqual(expect.arrayContaining(['id', 'name', 'remain_quota', 'status']));
     expect(createChannel?.responses['201']).toBeUndefined();
     expect((createChannel as { 'x-min-role'?: number })['x-min-role']).toBe(10);
 
@@ -95,6 +104,12 @@ describe('OpenAPI document', () => {
     for (const relayPath of ['/v1/chat/completions', '/v1/messages', '/v1/embeddings', '/v1/rerank']) expect(document.paths[relayPath]?.post).toBeDefined();
     expect(document.paths['/v1/models']?.get).toBeDefined();
   });
+
+  it('has response schemas that match the code (regenerate with node scripts/openapi-response-schemas.js)', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const generator = require('../scripts/openapi-response-schemas.js') as { generateResponseSchemas(): unknown; OUTPUT: string };
+    expect(generator.generateResponseSchemas()).toEqual(JSON.parse(readFileSync(generator.OUTPUT, 'utf8')));
+  }, 240_000);
 
   it('carries no secret-looking example', () => {
     const text = JSON.stringify(document);

@@ -9,6 +9,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SESSION_COOKIE } from '../sessions/sessions.service';
 import { describeDtoFromValidators } from './dto-schemas';
 import { RELAY_PATHS } from './relay-paths';
+import RESPONSE_SCHEMAS from './response-schemas.json';
 
 /** An operation, with room for our `x-` extension. */
 type Operation = NonNullable<OpenAPIObject['paths'][string]['get']> & { 'x-min-role'?: number };
@@ -25,6 +26,10 @@ interface DeclaredHandler {
 
 const ENVELOPE_SCHEMA = 'Envelope';
 const SIGNED_IN: Record<string, string[]>[] = [{ session: [], newApiUser: [] }, { accessToken: [], newApiUser: [] }];
+
+type Schema = Record<string, unknown>;
+/** What each handler answers as `data`, read from its declared return type by scripts/openapi-response-schemas.js. */
+const ANSWERS = RESPONSE_SCHEMAS.operations as Record<string, Schema>;
 
 type RouteArguments = Record<string, { data?: unknown }>;
 
@@ -82,6 +87,7 @@ export class OpenApiDocumentService {
       ...document.components,
       schemas: {
         ...document.components?.schemas,
+        ...(RESPONSE_SCHEMAS.components as Record<string, Schema>),
         [ENVELOPE_SCHEMA]: {
           type: 'object',
           required: ['success', 'message', 'data'],
@@ -92,15 +98,15 @@ export class OpenApiDocumentService {
     for (const pathItem of Object.values(document.paths)) {
       for (const operation of Object.values(pathItem) as Operation[]) {
         const handler = handlers.get(operation.operationId ?? '');
-        if (handler) this.describeOperation(operation, handler);
+        if (handler) this.describeOperation(operation, handler, ANSWERS[operation.operationId ?? '']);
       }
     }
     document.paths = { ...document.paths, ...RELAY_PATHS };
     return document;
   }
 
-  /** The envelope, HTTP 200 (the envelope interceptor answers 200 to every call), and who may call. */
-  private describeOperation(operation: Operation, handler: DeclaredHandler): void {
+  /** The envelope around `data`, HTTP 200 (the envelope interceptor answers 200 to every call), and who may call. */
+  private describeOperation(operation: Operation, handler: DeclaredHandler, data: Schema | undefined): void {
     const parameters = (operation.parameters ??= []);
     for (const name of handler.namedQueries) {
       if (!parameters.some((parameter) => 'name' in parameter && parameter.name === name && parameter.in === 'query')) {
@@ -110,7 +116,14 @@ export class OpenApiDocumentService {
     delete operation.responses['201'];
     operation.responses['200'] = handler.ownsResponse
       ? { description: 'Written by the handler itself (a redirect, a stream, or the provider’s expected answer)' }
-      : { description: '`success` false with a message for business failures (HTTP 200)', content: { 'application/json': { schema: { $ref: `#/components/schemas/${ENVELOPE_SCHEMA}` } } } };
+      : {
+          description: '`success` false with a message for business failures (HTTP 200)',
+          content: {
+            'application/json': {
+              schema: data ? { allOf: [{ $ref: `#/components/schemas/${ENVELOPE_SCHEMA}` }, { type: 'object', properties: { data } }] } : { $ref: `#/components/schemas/${ENVELOPE_SCHEMA}` },
+            },
+          },
+        };
     if (handler.minRole === 'public') {
       operation.security = [];
       return;
