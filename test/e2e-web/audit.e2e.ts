@@ -148,6 +148,18 @@ describe('audit log page (/audit)', () => {
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
   });
 
+  test('Swagger UI at /api/docs renders the OpenAPI document for root, from bundled files only', async () => {
+    const { page } = watched;
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await watched.goto('/api/docs');
+    await page.locator('.swagger-ui .opblock').first().waitFor();
+    await page.locator('.opblock-summary-path', { hasText: '/api/audit' }).first().waitFor();
+    await page.locator('.opblock-summary-path', { hasText: '/v1/chat/completions' }).first().waitFor();
+    expect(requested.filter((url) => !url.startsWith(server.baseUrl) && !url.startsWith('data:'))).toEqual([]);
+    await watched.screenshot('api-docs');
+  });
+
   test('an administrator who is not root has no audit entry and cannot open the page', async () => {
     const admin = await WatchedPage.open(browser, server.baseUrl);
     try {
