@@ -145,6 +145,9 @@ describe('audit log page (/audit)', () => {
     await waitForRows(page, 3);
     await page.setViewportSize({ width: 1280, height: 860 });
     await watched.screenshot('audit-en');
+    await watched.goto('/setting?tab=system');
+    await page.getByTestId('system-audit').getByText('Audit log retention (days)').first().waitFor();
+    expect(await field(page, 'AuditLogRetentionDays').inputValue()).toBe('30');
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'zh'));
   });
 
