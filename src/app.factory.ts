@@ -20,6 +20,7 @@ import { RateLimiterService } from './common/rate-limit/rate-limiter.service';
 import { GatewayMetrics } from './modules/metrics/gateway-metrics';
 import { HealthService } from './modules/health/health.service';
 import { GatewayTracing } from './modules/tracing/gateway-tracing';
+import { OpenApiDocumentService } from './modules/openapi/openapi-document.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -107,6 +108,8 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
     app.use(spaFallback(config.webDistDir));
   }
   await app.init();
+  // The document is scanned from the running app's modules, on its first request.
+  app.get(OpenApiDocumentService).attach(app);
 
   const expressHandler = app.getHttpAdapter().getInstance() as http.RequestListener;
   const rawRoutes = app.get(RawRoutes);

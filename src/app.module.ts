@@ -21,6 +21,7 @@ import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
 import { TracingModule } from './modules/tracing/tracing.module';
+import { OpenApiModule } from './modules/openapi/openapi.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
@@ -73,6 +74,7 @@ export class AppModule {
         DataModule,
         MetricsEndpointModule,
         HealthModule,
+        OpenApiModule,
         AuditJobsModule,
         // `:id` routes: after every module with static paths under the same prefix.
         ChannelByIdModule,

@@ -4,6 +4,7 @@ import type { Request } from 'express';
 export const IS_PUBLIC = 'auth:public';
 export const MIN_ROLE = 'auth:min-role';
 export const CRITICAL_RATE_LIMIT = 'auth:critical-rate-limit';
+export const BROWSER_PAGE = 'auth:browser-page';
 
 /** Who is calling: the signed-in user, as the auth guard found them. */
 export interface AuthenticatedUser {
@@ -26,6 +27,13 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
 export const MinRole = (role: number) => SetMetadata(MIN_ROLE, role);
 export const AdminOnly = () => MinRole(10);
 export const RootOnly = () => MinRole(100);
+
+/**
+ * A GET page the browser opens by navigation (the Swagger UI and its files), which cannot send
+ * New-Api-User: the session cookie alone names the caller. Only for pages that carry no data
+ * and change nothing; the role check still applies.
+ */
+export const BrowserPage = () => SetMetadata(BROWSER_PAGE, true);
 
 /** Login, register, password reset and verification: counted per IP against CRITICAL_RATE_LIMIT. */
 export const CriticalRateLimit = () => SetMetadata(CRITICAL_RATE_LIMIT, true);

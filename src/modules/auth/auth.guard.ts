@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { AuthenticatedRequest, AuthenticatedUser, CRITICAL_RATE_LIMIT, IS_PUBLIC, MIN_ROLE } from '../../common/auth/auth.decorators';
+import { AuthenticatedRequest, AuthenticatedUser, BROWSER_PAGE, CRITICAL_RATE_LIMIT, IS_PUBLIC, MIN_ROLE } from '../../common/auth/auth.decorators';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../common/errors/app-error';
 import { readCookie } from '../../common/http/cookies';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
@@ -47,8 +47,11 @@ export class AuthGuard implements CanActivate {
     const user = await this.identify(request);
     if (!user) throw new UnauthorizedError();
     const claimed = request.headers['new-api-user'];
-    if (claimed === undefined || claimed === '') throw new UnauthorizedError('auth.missing_user_header');
-    if (String(claimed) !== String(user.id)) throw new UnauthorizedError('auth.user_header_mismatch');
+    const navigatedPage = request.method === 'GET' && user.sessionId !== undefined && this.reflector.getAllAndOverride<boolean>(BROWSER_PAGE, targets) === true;
+    if (!navigatedPage || claimed !== undefined) {
+      if (claimed === undefined || claimed === '') throw new UnauthorizedError('auth.missing_user_header');
+      if (String(claimed) !== String(user.id)) throw new UnauthorizedError('auth.user_header_mismatch');
+    }
 
     const minRole = this.reflector.getAllAndOverride<number>(MIN_ROLE, targets) ?? 0;
     if (user.role < minRole) throw new ForbiddenError();

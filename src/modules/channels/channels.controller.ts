@@ -4,9 +4,10 @@ import { ApiResult } from '../../common/http/envelope';
 import { Page } from '../../common/http/pagination';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { ChannelsService, KnownModel } from './channels.service';
-import { parseChannelListQuery } from './dto/channel-query';
+import { CHANNEL_LIST_FILTERS, parseChannelListQuery } from './dto/channel-query';
 import { BatchTagDto, ChannelIdsDto, CreateChannelDto, EditTagDto, TagDto, UpdateChannelDto } from './dto/channel.dto';
 import { CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED } from './entities/channel.entity';
+import { PagedListQuery } from '../../common/http/query-docs';
 
 /** /api/channel/*: static paths only; the `:id` routes live in ChannelByIdController. The plain list takes the search filters too. */
 @AdminOnly()
@@ -15,11 +16,13 @@ export class ChannelsController {
   constructor(private readonly channels: ChannelsService) {}
 
   @Get()
+  @PagedListQuery(CHANNEL_LIST_FILTERS)
   list(@Query() query: Record<string, string>): Promise<Page<ChannelListRow>> {
     return this.channels.list(parseChannelListQuery(query));
   }
 
   @Get('search')
+  @PagedListQuery(CHANNEL_LIST_FILTERS)
   search(@Query() query: Record<string, string>): Promise<Page<ChannelListRow>> {
     return this.channels.list(parseChannelListQuery(query));
   }

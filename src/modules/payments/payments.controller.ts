@@ -6,6 +6,7 @@ import { PayableAmountDto, PayDto } from './dto/payment.dto';
 import { PaymentsService } from './payments.service';
 import { StripeCheckoutService } from './stripe-checkout.service';
 import { PayForm, TopUpView } from './top-up.wire';
+import { PagedListQuery } from '../../common/http/query-docs';
 
 /** The wallet's online top-up: price lookup, orders, history, and the providers' notices. */
 @Controller('api/user')
@@ -37,6 +38,7 @@ export class PaymentsController {
   }
 
   @Get('topup/self')
+  @PagedListQuery()
   history(@CurrentUser() actor: AuthenticatedUser, @Query() query: Record<string, string>): Promise<Page<TopUpView>> {
     return this.payments.history(actor, parsePageQuery(query));
   }

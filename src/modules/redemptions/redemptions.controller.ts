@@ -4,6 +4,7 @@ import { Page, parsePageQuery } from '../../common/http/pagination';
 import { CreateRedemptionDto, RedeemDto, UpdateRedemptionDto } from './dto/redemption.dto';
 import { RedemptionsService } from './redemptions.service';
 import { RedemptionView } from './redemption.wire';
+import { PagedListQuery } from '../../common/http/query-docs';
 
 /** /api/redemption/*: administrators manage codes. The `:id` routes live in RedemptionByIdController. */
 @AdminOnly()
@@ -12,11 +13,13 @@ export class RedemptionsController {
   constructor(private readonly redemptions: RedemptionsService) {}
 
   @Get()
+  @PagedListQuery()
   list(@Query() query: Record<string, string>): Promise<Page<RedemptionView>> {
     return this.redemptions.list(parsePageQuery(query));
   }
 
   @Get('search')
+  @PagedListQuery(['keyword'])
   search(@Query() query: Record<string, string>): Promise<Page<RedemptionView>> {
     return this.redemptions.search(String(query.keyword ?? '').slice(0, 64), parsePageQuery(query));
   }

@@ -4,6 +4,7 @@ import { Page, parsePageQuery } from '../../common/http/pagination';
 import { CreateTokenDto, TokenIdsDto, UpdateTokenDto } from './dto/token.dto';
 import { TokensService } from './tokens.service';
 import { TokenView } from './token.wire';
+import { PagedListQuery } from '../../common/http/query-docs';
 
 /** /api/token/*: the caller's own tokens. The `:id` routes live in TokenByIdController. */
 @Controller('api/token')
@@ -11,11 +12,13 @@ export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 
   @Get()
+  @PagedListQuery([], 'size')
   list(@CurrentUser() actor: AuthenticatedUser, @Query() query: Record<string, string>): Promise<Page<TokenView>> {
     return this.tokens.list(actor, parsePageQuery(query, 'size'));
   }
 
   @Get('search')
+  @PagedListQuery(['keyword', 'token'], 'size')
   search(@CurrentUser() actor: AuthenticatedUser, @Query() query: Record<string, string>): Promise<Page<TokenView>> {
     return this.tokens.search(actor, String(query.keyword ?? '').slice(0, 64), String(query.token ?? '').slice(0, 64), parsePageQuery(query, 'size'));
   }

@@ -6,6 +6,7 @@ import { AffTransferDto, CreateUserDto, ManageUserDto, UpdateSelfDto, UpdateUser
 import { SelfService } from './self.service';
 import { UserManagementService } from './user-management.service';
 import { GroupChoice, UserView } from './user.wire';
+import { PagedListQuery } from '../../common/http/query-docs';
 
 /** /api/user/*: the caller's own account, and user management for admins. */
 @Controller('api/user')
@@ -60,6 +61,7 @@ export class UsersController {
 
   @AdminOnly()
   @Get('search')
+  @PagedListQuery(['keyword', 'group'])
   search(@Query() query: Record<string, string>): Promise<Page<UserView>> {
     return this.management.search(String(query.keyword ?? ''), String(query.group ?? ''), parsePageQuery(query));
   }
@@ -72,6 +74,7 @@ export class UsersController {
 
   @AdminOnly()
   @Get()
+  @PagedListQuery()
   list(@Query() query: Record<string, string>): Promise<Page<UserView>> {
     return this.management.list(parsePageQuery(query));
   }

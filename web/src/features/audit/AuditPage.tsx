@@ -16,7 +16,8 @@ const NO_FILTERS: AuditFilters = { actor: '', entity: '', start_timestamp: 0, en
 /** The fields a change touched: old → new, or only "changed" for a secret. */
 function ChangeList({ row }: { row: AuditLogView }) {
   const { t } = useTranslation();
-  const entries = Object.entries(row.changes);
+  // A create lists every field; one that went from nothing to empty ("- → -") says nothing.
+  const entries = Object.entries(row.changes).filter(([, change]) => 'changed' in change || describeValue(change.from) !== describeValue(change.to));
   if (entries.length === 0) return <Typography variant="body2" color="text.secondary">-</Typography>;
   return (
     <Stack spacing={0.25} sx={{ minWidth: 0 }}>
@@ -65,7 +66,7 @@ export function AuditPage() {
         </Stack>
       ),
     },
-    { key: 'ip', header: 'audit:columns.ip', hideOnPhone: true, cellSx: { whiteSpace: 'nowrap' }, render: (row) => row.actor_ip || '-' },
+    { key: 'ip', header: 'audit:columns.ip', hideOnPhone: true, cellSx: { whiteSpace: 'nowrap' }, render: (row) => row.actor_ip.replace(/^::ffff:/, '') || '-' },
     {
       key: 'target',
       header: 'audit:columns.target',
@@ -87,7 +88,7 @@ export function AuditPage() {
     <PageContainer maxWidth="xl">
       <PageHeader title={t('audit:title')} subtitle={t('audit:subtitle')} />
       <Card>
-        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2, flexWrap: 'wrap' }} useFlexGap>
+        <Box sx={{ p: 2, display: 'grid', gap: 1.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: 'repeat(4, 1fr)' } }}>
           <TextField
             label={t('audit:filters.actor')}
             value={draft.actor}
@@ -102,7 +103,6 @@ export function AuditPage() {
             value={draft.entity}
             onChange={(event) => update({ entity: event.target.value as AuditFilters['entity'] })}
             size="small"
-            sx={{ minWidth: 160 }}
             slotProps={{ htmlInput: { 'data-testid': 'audit-filter-entity' } }}
           >
             <MenuItem value="">{t('audit:filters.anyEntity')}</MenuItem>
@@ -114,6 +114,8 @@ export function AuditPage() {
           </TextField>
           <DateTimeFilterField label={t('audit:filters.start')} value={draft.start_timestamp} onChange={(start_timestamp) => update({ start_timestamp })} testId="audit-filter-start" size="small" />
           <DateTimeFilterField label={t('audit:filters.end')} value={draft.end_timestamp} onChange={(end_timestamp) => update({ end_timestamp })} testId="audit-filter-end" size="small" />
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ px: 2, pb: 2, justifyContent: 'flex-end' }}>
           <SearchButton onClick={search} testId="audit-search" />
           <Button variant="text" startIcon={<RestartAltIcon />} onClick={reset} data-testid="audit-reset" sx={{ flexShrink: 0 }}>
             {t('audit:filters.reset')}

@@ -33,6 +33,25 @@ export function ServerSection() {
   );
 }
 
+/** How long the administrators' audit log keeps its rows (root's record of what admins changed). */
+export function AuditLogSection() {
+  const { t } = useTranslation();
+  const section = useOptionSection({ fields: { AuditLogRetentionDays: 'text' } });
+  return (
+    <SettingsSection title={t('settingsSystem:audit.title')} description={t('settingsSystem:audit.description')} section={section} testId="system-audit">
+      <FormNumberField
+        control={section.control}
+        name={fieldPath('AuditLogRetentionDays')}
+        label={t('settingsSystem:audit.retentionDays')}
+        helperText={t('settingsSystem:audit.retentionDaysHint')}
+        min={0}
+        max={36_500}
+        integer
+      />
+    </SettingsSection>
+  );
+}
+
 const EPAY_FIELDS: OptionSectionConfig['fields'] = {
   PayAddress: 'text',
   EpayId: 'text',

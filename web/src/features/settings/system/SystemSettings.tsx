@@ -1,6 +1,6 @@
 import { Stack } from '@mui/material';
 import { EmailRestrictionSection, LoginSection, SmtpSection } from './AccountSections';
-import { EpaySection, ServerSection, StripeSection } from './ServerAndPaymentSections';
+import { AuditLogSection, EpaySection, ServerSection, StripeSection } from './ServerAndPaymentSections';
 import { GitHubSection, LinuxDoSection, OidcSection, TelegramSection, TurnstileSection, WeChatSection } from './SignInProviderSections';
 
 /**
@@ -12,6 +12,7 @@ export default function SystemSettings() {
   return (
     <Stack spacing={2} data-testid="settings-system">
       <ServerSection />
+      <AuditLogSection />
       <EpaySection />
       <StripeSection />
       <LoginSection />
