@@ -40,6 +40,8 @@ function redisProcess(port: number, args: string[]): RedisProcess {
     port,
     async start() {
       const started = spawn('redis-server', args, { stdio: 'ignore' });
+      // The test stops it; an unreferenced handle never keeps jest waiting.
+      started.unref();
       child = started;
       await eventually(async () => (await redisCli(port, 'PING').catch(() => '')) === 'PONG', 10_000);
     },
@@ -126,6 +128,8 @@ export async function startSentinelSet(): Promise<SentinelSet> {
       const before = await masterPortNow();
       await redisCli(sentinels[0].port, 'SENTINEL', 'FAILOVER', MASTER_NAME);
       await eventually(async () => (await masterPortNow()) !== before && (await redisCli(await masterPortNow(), 'ROLE')).startsWith('master'), 20_000);
+      // Done when the old master has been turned into a replica of the new one.
+      await eventually(async () => (await redisCli(before, 'ROLE')).startsWith('slave'), 20_000);
       return masterPortNow();
     },
     async stop() {

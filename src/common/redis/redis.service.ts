@@ -46,6 +46,9 @@ export class RedisService implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.client, this.subscriberClient].filter((c): c is RedisClient => c !== null).map((c) => c.quit().catch(() => undefined)));
+    const clients = [this.client, this.subscriberClient].filter((c): c is RedisClient => c !== null);
+    await Promise.all(clients.map((c) => c.quit().catch(() => undefined)));
+    // QUIT leaves the Sentinel failover detector's connections open (ioredis 5): close them too.
+    for (const client of clients) client.disconnect();
   }
 }
