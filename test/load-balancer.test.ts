@@ -31,7 +31,8 @@ function haproxyConfig(frontPort: number, gatewayPorts: number[]): string {
     .replace(/^ {2}bind .*$/m, `  bind 127.0.0.1:${frontPort}`)
     .replace(/ resolvers docker init-addr libc,none$/m, '')
     .replace(/ inter 1s /, ' inter 250ms ')
-    .replace(/^ {2}server-template .*$/m, servers);
+    .replace(/^ {2}server(-template)? .*\n/gm, '')
+    .replace(/^( {2}default-server .*)$/m, `$1\n${servers}`);
 }
 
 /**
