@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Logger } from '@nestjs/common';
 import { parseTrustProxy, TrustProxy } from '../common/http/client-ip';
+import { parseRedisConnString } from '../common/redis/redis-topology';
 
 export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
 
@@ -135,6 +136,18 @@ function minutesFromEnv(env: NodeJS.ProcessEnv, name: string): number {
   return value;
 }
 
+/** REDIS_CONN_STRING, checked at boot so a mistyped form stops the start with a clear message. */
+function redisConnStringFromEnv(env: NodeJS.ProcessEnv): string {
+  const connString = env.REDIS_CONN_STRING?.trim() ?? '';
+  if (!connString) return '';
+  try {
+    parseRedisConnString(connString);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  return connString;
+}
+
 function nodeTypeFromEnv(env: NodeJS.ProcessEnv): 'master' | 'slave' {
   const raw = env.NODE_TYPE?.trim().toLowerCase() || 'master';
   if (raw !== 'master' && raw !== 'slave') throw new ConfigError(`NODE_TYPE must be master or slave, got "${env.NODE_TYPE}"`);
@@ -202,7 +215,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     startTime: Math.floor(Date.now() / 1000),
     dataDir,
     database,
-    redisUrl: env.REDIS_CONN_STRING?.trim() ?? '',
+    redisUrl: redisConnStringFromEnv(env),
     stripeApiUrl: env.STRIPE_API_URL?.trim() ?? '',
     releasesUrl: env.RELEASES_URL?.trim() ?? '',
     sessionSecret,

@@ -6,7 +6,8 @@ export function startGateway(env: Record<string, string>): Promise<{ child: Chil
   const projectRoot = path.join(__dirname, '..', '..');
   const child = spawn(process.execPath, ['-r', path.join(__dirname, 'swc-register.js'), path.join(projectRoot, 'src', 'main.ts')], {
     cwd: projectRoot,
-    env: { ...process.env, ...env, PORT: '0' },
+    // PORT 0 (any free port) unless the caller names one (a restart behind a load balancer keeps its port).
+    env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

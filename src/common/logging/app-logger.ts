@@ -2,6 +2,7 @@ import { ConsoleLogger, LoggerService, LogLevel } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
 import type { AppConfig, LogLevelName } from '../../config/app-config';
 import { currentRequestId, keepRequestContext } from './request-context';
+import { redisConnStringPasswords } from '../redis/redis-topology';
 
 /** Nest's start-up chatter (one line per module and route) buries what operators need to see. */
 const QUIET_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
@@ -60,7 +61,7 @@ export function secretScrubber(knownSecrets: readonly string[]): (text: string) 
   };
 }
 
-/** The passwords inside connection URLs (SQL_DSN, REDIS_CONN_STRING). */
+/** The passwords inside connection URLs (SQL_DSN; REDIS_CONN_STRING has its own multi-host forms). */
 function urlPasswords(...urls: string[]): string[] {
   return urls.flatMap((url) => {
     try {
@@ -85,7 +86,7 @@ export class JsonLogger implements LoggerService {
 
   constructor(config: AppConfig, secretSettings: readonly string[], destination: pino.DestinationStream = pino.destination({ dest: 1, sync: true })) {
     keepRequestContext();
-    this.scrub = secretScrubber([config.sessionSecret, config.cryptoSecret, config.metrics.token, ...urlPasswords(config.database.url, config.redisUrl)]);
+    this.scrub = secretScrubber([config.sessionSecret, config.cryptoSecret, config.metrics.token, ...urlPasswords(config.database.url), ...redisConnStringPasswords(config.redisUrl)]);
     this.pino = pino(
       {
         level: PINO_LEVELS[config.logging.level],

@@ -100,7 +100,9 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
     const owners = [...new Set(rows.map((row) => ownerOf(row.id)))].filter((owner) => owner !== this.ownerId);
     const redis = this.redis.client;
     if (!redis || owners.length === 0) return rows.filter((row) => ownerOf(row.id) !== this.ownerId);
-    const alive = await redis.mget(owners.map((owner) => OWNER_KEY_PREFIX + owner));
+    const keys = owners.map((owner) => OWNER_KEY_PREFIX + owner);
+    // A Cluster refuses an MGET across slots: one GET per owner there.
+    const alive = this.redis.isCluster ? await Promise.all(keys.map((key) => redis.get(key))) : await redis.mget(keys);
     const dead = new Set(owners.filter((_, index) => alive[index] === null));
     return rows.filter((row) => dead.has(ownerOf(row.id)));
   }

@@ -36,7 +36,10 @@ export class SessionsService {
     const now = nowSeconds();
     const redis = this.redis.client;
     if (redis) {
-      await redis.multi().set(`session:${id}`, String(userId), 'EX', SESSION_TTL_SECONDS).sadd(`user-sessions:${userId}`, id).exec();
+      // Separate commands, because on a Redis Cluster the two keys live in different slots. The
+      // index goes first, so signing out everywhere never misses a live session.
+      await redis.sadd(`user-sessions:${userId}`, id);
+      await redis.set(`session:${id}`, String(userId), 'EX', SESSION_TTL_SECONDS);
     } else {
       await this.repository.insert({ id, user_id: userId, created_time: now, expires_at: now + SESSION_TTL_SECONDS });
     }
@@ -61,9 +64,8 @@ export class SessionsService {
     const redis = this.redis.client;
     if (redis) {
       const userId = await redis.get(`session:${id}`);
-      const pipeline = redis.multi().del(`session:${id}`);
-      if (userId) pipeline.srem(`user-sessions:${userId}`, id);
-      await pipeline.exec();
+      await redis.del(`session:${id}`);
+      if (userId) await redis.srem(`user-sessions:${userId}`, id);
       return;
     }
     await this.repository.delete({ id });
@@ -74,7 +76,10 @@ export class SessionsService {
     const redis = this.redis.client;
     if (redis) {
       const ids = (await redis.smembers(`user-sessions:${userId}`)).filter((id) => id !== keepSessionId);
-      if (ids.length) await redis.multi().del(...ids.map((id) => `session:${id}`)).srem(`user-sessions:${userId}`, ...ids).exec();
+      if (ids.length === 0) return;
+      // One DEL per session: a Cluster refuses a DEL across slots.
+      await Promise.all(ids.map((id) => redis.del(`session:${id}`)));
+      await redis.srem(`user-sessions:${userId}`, ...ids);
       return;
     }
     const rows = await this.repository.findBy({ user_id: userId });

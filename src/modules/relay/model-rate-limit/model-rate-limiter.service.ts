@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { RedisService } from '../../../common/redis/redis.service';
+import type { RedisClient } from '../../../common/redis/redis-topology';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { RelayError } from '../relay-error';
@@ -26,7 +26,7 @@ const REFUSED_SUCCESSES = 2;
  * Admission and reservation in one step, so concurrent requests (on any instance) cannot
  * overshoot: refuse when either count of the current window is full, else count the request
  * and reserve a success. The window comes from Redis's clock, so instances agree on it.
- * KEYS[1]: the user's key prefix. ARGV: window ms, request limit, success limit (0 = none).
+ * KEYS[1]: the user's key prefix, a Cluster hash tag (`{…}`) so the keys made from it share its slot. ARGV: window ms, request limit, success limit (0 = none).
  * Answers {verdict, success key, ms until the window ends}.
  */
 const ADMIT_SCRIPT = `
@@ -53,7 +53,7 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) en
 return 0
 `;
 
-type RedisWithScripts = Redis & {
+type RedisWithScripts = RedisClient & {
   modelRateLimitAdmit(prefix: string, windowMs: number, requests: number, successes: number): Promise<[number, string, number]>;
   modelRateLimitRelease(successKey: string): Promise<number>;
 };
@@ -122,7 +122,7 @@ export class ModelRateLimiterService {
     const redis = this.redis as RedisWithScripts;
     let answer: [number, string, number];
     try {
-      answer = await redis.modelRateLimitAdmit(`model-rate-limit:${userId}`, limits.windowMs, limits.requests, limits.successes);
+      answer = await redis.modelRateLimitAdmit(`model-rate-limit:{${userId}}`, limits.windowMs, limits.requests, limits.successes);
     } catch (error) {
       // Redis unreachable: serve rather than refuse everyone; the operator sees why the limit slipped.
       this.logger.warn(`model rate limit not checked, Redis failed: ${(error as Error).message}`);
