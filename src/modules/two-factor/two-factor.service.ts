@@ -23,9 +23,9 @@ import type { RecoveryCodesView, TwoFactorSetupView, TwoFactorStatusView } from 
 const RECOVERY_CODE_COUNT = 10;
 /** One period either side of now: clocks on phones drift, and a code typed at a period's end still counts. */
 const TOTP_TOLERANCE_SECONDS = 30;
-/** Code attempts per account and address, and per account from anywhere, in ATTEMPT_WINDOW_SECONDS. */
-const ATTEMPTS_PER_USER_AND_IP = 5;
-const ATTEMPTS_PER_USER = 20;
+/** Wrong codes allowed per account and address, and per account from anywhere, in ATTEMPT_WINDOW_SECONDS. */
+const FAILURES_PER_USER_AND_IP = 5;
+const FAILURES_PER_USER = 20;
 const ATTEMPT_WINDOW_SECONDS = 300;
 
 /** Whether the TwoFactorRequirement setting ('off', 'admins' or 'everyone') covers an account of this role. */
@@ -95,8 +95,8 @@ export class TwoFactorService {
     const row = await this.enrolments.findOneBy({ user_id: user.id });
     if (!row) throw new AppError('two_factor.setup_not_started');
     if (row.enabled_time > 0) throw new AppError('two_factor.already_enabled');
-    await this.countAttempt(user.id, ip);
-    if (!(await this.acceptTotp(row, code))) throw new AppError('two_factor.code_invalid');
+    await this.assertAttemptsLeft(user.id, ip);
+    if (!(await this.acceptTotp(row, code))) throw await this.countFailure(user.id, ip);
     await this.enrolments.update({ user_id: user.id }, { enabled_time: nowSeconds() });
     this.logger.log(`user ${user.id} enabled two-factor sign-in`);
     return { recovery_codes: await this.issueRecoveryCodes(user.id) };
@@ -117,11 +117,11 @@ export class TwoFactorService {
   }
 
   /**
-   * Checks the second step of a sign-in: a TOTP code or an unused recovery code. Attempts
-   * are counted per account and address before anything is checked.
+   * Checks the second step of a sign-in (or a change to 2FA): a TOTP code or an unused
+   * recovery code. Wrong codes are counted per account and address, and per account.
    */
   async assertCode(userId: number, code: string, ip: string): Promise<void> {
-    await this.countAttempt(userId, ip);
+    await this.assertAttemptsLeft(userId, ip);
     const row = await this.enrolments.findOneBy({ user_id: userId });
     if (!row || row.enabled_time === 0) throw new AppError('two_factor.not_enabled');
     if (await this.acceptTotp(row, code)) return;
@@ -129,7 +129,7 @@ export class TwoFactorService {
       this.logger.log(`user ${userId} used a recovery code`);
       return;
     }
-    throw new AppError('two_factor.code_invalid');
+    throw await this.countFailure(userId, ip);
   }
 
   /** Root removes an account's second factor (a lost phone): recorded, the account signed out, its owner mailed. */
@@ -168,10 +168,16 @@ export class TwoFactorService {
     });
   }
 
-  private async countAttempt(userId: number, ip: string): Promise<void> {
-    const withinAddress = await this.rateLimiter.hit(`2fa:${userId}:${ip}`, ATTEMPTS_PER_USER_AND_IP, ATTEMPT_WINDOW_SECONDS);
-    const withinAccount = await this.rateLimiter.hit(`2fa:${userId}`, ATTEMPTS_PER_USER, ATTEMPT_WINDOW_SECONDS);
-    if (!withinAddress || !withinAccount) throw new TooManyRequestsError();
+  /** Refuses every attempt, right or wrong, once the account has too many recent wrong codes. */
+  private async assertAttemptsLeft(userId: number, ip: string): Promise<void> {
+    const limited = (await this.rateLimiter.reached(`2fa:${userId}:${ip}`, FAILURES_PER_USER_AND_IP)) || (await this.rateLimiter.reached(`2fa:${userId}`, FAILURES_PER_USER));
+    if (limited) throw new TooManyRequestsError();
+  }
+
+  private async countFailure(userId: number, ip: string): Promise<AppError> {
+    await this.rateLimiter.hit(`2fa:${userId}:${ip}`, FAILURES_PER_USER_AND_IP, ATTEMPT_WINDOW_SECONDS);
+    await this.rateLimiter.hit(`2fa:${userId}`, FAILURES_PER_USER, ATTEMPT_WINDOW_SECONDS);
+    return new AppError('two_factor.code_invalid');
   }
 
   /**
