@@ -8,5 +8,6 @@ export function setSessionCookie(request: Request, response: Response, cookie: s
 
 /** The browser's User-Agent and address (after TRUST_PROXY), kept with a new session for the session list. */
 export function sessionClient(request: Request): SessionClient {
-  return { userAgent: request.headers['user-agent'] ?? '', ip: request.ip ?? '' };
+  // An IPv4 client of a dual-stack listener appears as ::ffff:a.b.c.d; show it as people know it.
+  return { userAgent: request.headers['user-agent'] ?? '', ip: (request.ip ?? '').replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1') };
 }

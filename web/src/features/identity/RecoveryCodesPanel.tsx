@@ -11,7 +11,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       <Alert severity="warning">{t('identity:recovery.showOnce')}</Alert>
       <Box
         component="ul"
-        sx={{ m: 0, p: 1.5, listStyle: 'none', display: 'grid', gridTemplateColumns: { xs: '1fr 1fr', sm: 'repeat(5, 1fr)' }, gap: 1, fontFamily: 'monospace', bgcolor: 'action.hover', borderRadius: 1 }}
+        sx={{ m: 0, p: 1.5, listStyle: 'none', display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(112px, 1fr))', whiteSpace: 'nowrap', gap: 1, fontFamily: 'monospace', bgcolor: 'action.hover', borderRadius: 1 }}
       >
         {codes.map((code) => (
           <li key={code} data-testid="recovery-code">
