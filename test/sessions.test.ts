@@ -1,5 +1,5 @@
 import type { SessionView } from '../src/modules/sessions/sessions.wire';
-import { ROOT_PASSWORD, ROOT_USERNAME, setupRoot, type Session } from './support/accounts';
+import { ROOT_PASSWORD, ROOT_USERNAME, sessionFor, setupRoot, type Session } from './support/accounts';
 import { BrowserSession } from './support/browser-session';
 import { startInstancesOnRedis, type InstancePair } from './support/redis-instances';
 import { startTestApp, TestApp } from './support/test-app';
@@ -8,22 +8,11 @@ const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Ap
 const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 /** Signs in with a password from a browser that names itself with `userAgent`. */
-async function signIn(app: TestApp, username: string, password: string, userAgent: string): Promise<Session & { app: TestApp }> {
-  const response = await app.http.post('/api/user/login').set('User-Agent', userAgent).set('Accept-Language', 'en').send({ username, password });
+async function signIn(app: TestApp, username: string, password: string, userAgent: string): Promise<Session> {
+  const response = await app.http.post('/api/user/login').set('User-Agent', userAgent).send({ username, password });
   if (!response.body.success) throw new Error(`login failed: ${response.body.message}`);
   const cookie = (response.headers['set-cookie'] as unknown as string[]).map((value) => value.split(';')[0]).join('; ');
-  const id = response.body.data.id as number;
-  const withAuth = (test: ReturnType<TestApp['http']['get']>) => test.set('Cookie', cookie).set('New-Api-User', String(id)).set('User-Agent', userAgent).set('Accept-Language', 'en');
-  return {
-    app,
-    id,
-    username,
-    cookie,
-    get: (path) => withAuth(app.http.get(path)),
-    post: (path, body = {}) => withAuth(app.http.post(path)).send(body),
-    put: (path, body = {}) => withAuth(app.http.put(path)).send(body),
-    delete: (path) => withAuth(app.http.delete(path)),
-  };
+  return sessionFor(app, response.body.data.id, username, cookie);
 }
 
 async function listSessions(session: Session): Promise<SessionView[]> {
@@ -45,6 +34,7 @@ describe('sessions a user can see and revoke', () => {
     await app.stop();
   });
 
+  // Session calls carry no Accept-Language, so messages are in Chinese, the default.
   it('lists each signed-in browser with its device, address and last-seen time, and revokes one or all others', async () => {
     const phone = await signIn(app, 'sessalice', 'alice-pass-1', IPHONE_SAFARI);
     const desktop = await signIn(app, 'sessalice', 'alice-pass-1', WINDOWS_CHROME);
@@ -64,16 +54,16 @@ describe('sessions a user can see and revoke', () => {
     expect(JSON.stringify(listed)).not.toContain(phone.cookie.split('=')[1].split('.')[0]);
 
     const desktopId = (await listSessions(desktop)).find((session) => session.current)!.id;
-    expect((await phone.delete(`/api/user/sessions/${desktopId}`)).body).toMatchObject({ success: true, message: 'The session was signed out' });
+    expect((await phone.delete(`/api/user/sessions/${desktopId}`)).body).toMatchObject({ success: true, message: '已退出该设备' });
     expect((await desktop.get('/api/user/self')).status).toBe(401);
     expect(await listSessions(phone)).toHaveLength(2);
 
     // Someone else's session is not yours to end.
     const rootSessionId = (await listSessions(root)).find((session) => session.current)!.id;
-    expect((await phone.delete(`/api/user/sessions/${rootSessionId}`)).body).toMatchObject({ success: false, message: 'The session does not exist or has ended' });
+    expect((await phone.delete(`/api/user/sessions/${rootSessionId}`)).body).toMatchObject({ success: false, message: '会话不存在或已结束' });
     expect((await root.get('/api/user/self')).body.success).toBe(true);
 
-    expect((await phone.delete('/api/user/sessions')).body).toMatchObject({ success: true, message: 'All other sessions were signed out' });
+    expect((await phone.delete('/api/user/sessions')).body).toMatchObject({ success: true, message: '已退出其他所有设备' });
     expect((await laptop.get('/api/user/self')).status).toBe(401);
     expect((await listSessions(phone)).map((session) => session.current)).toEqual([true]);
   });

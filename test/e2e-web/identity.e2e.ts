@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, registerThroughApi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'dora', password: 'dora-pass-1' };
 
@@ -44,12 +44,7 @@ describe('identity: two-factor sign-in and sessions (/personal, /login)', () => 
   beforeAll(async () => {
     server = await startServer();
     await setupThroughApi(server.baseUrl);
-    const response = await fetch(`${server.baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...USER, password2: USER.password, email: '', verification_code: '', aff_code: '' }),
-    });
-    expect(((await response.json()) as { success: boolean }).success).toBe(true);
+    await registerThroughApi(server.baseUrl, USER);
     browser = await launchBrowser();
     watched = await WatchedPage.open(browser, server.baseUrl);
   });
