@@ -6,7 +6,10 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/web/', '/test/e2e-web/'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    // otplib's base32 and hash plugins (@scure/base, @noble/hashes) ship only as ES modules, which jest cannot require.
+    '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)(?!.*/node_modules/)'],
   testTimeout: 60000,
   maxWorkers: 2,
 };

@@ -169,6 +169,17 @@ export async function setupThroughApi(baseUrl: string, user = ROOT_USER) {
   if (!body.success) throw new Error(`setup failed: ${body.message}`);
 }
 
+/** Registers an ordinary user through the API (registration is open by default). */
+export async function registerThroughApi(baseUrl: string, user: { username: string; password: string }) {
+  const response = await fetch(`${baseUrl}/api/user/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ ...user, password2: user.password, email: '', verification_code: '', aff_code: '' }),
+  });
+  const body = (await response.json()) as { success: boolean; message: string };
+  if (!body.success) throw new Error(`register ${user.username} failed: ${body.message}`);
+}
+
 /** Signs in through the login form and dismisses the default-password modal if it appears. */
 export async function loginThroughUi(watched: WatchedPage, username: string, password: string) {
   const { page } = watched;

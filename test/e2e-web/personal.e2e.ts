@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, registerThroughApi, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'carol', password: 'carol-pass-1' };
 
@@ -11,12 +11,7 @@ describe('personal settings (/personal)', () => {
   beforeAll(async () => {
     server = await startServer();
     await setupThroughApi(server.baseUrl);
-    const response = await fetch(`${server.baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...USER, password2: USER.password, email: '', verification_code: '', aff_code: '' }),
-    });
-    expect(((await response.json()) as { success: boolean }).success).toBe(true);
+    await registerThroughApi(server.baseUrl, USER);
     browser = await launchBrowser();
     watched = await WatchedPage.open(browser, server.baseUrl);
     await loginThroughUi(watched, USER.username, USER.password);

@@ -10,6 +10,7 @@ import { AboutPage } from './features/home/AboutPage';
 import { HomePage } from './features/home/HomePage';
 import { NotFoundPage } from './features/home/NotFoundPage';
 import { PersonalPage } from './features/personal/PersonalPage';
+import { TwoFactorSetupPage } from './features/identity/TwoFactorSetupPage';
 import { SetupPage } from './features/setup/SetupPage';
 import { StatusProvider } from './features/status/StatusProvider';
 import { UsersPage } from './features/users/UsersPage';
@@ -27,7 +28,7 @@ import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
 import { AuditPage } from './features/audit/AuditPage';
 import { TopUpReturnPage, WalletPage } from './features/wallet/WalletPage';
 import { AppShell } from './layout/AppShell';
-import { RequireAdmin, RequireAuth, RequireRoot } from './layout/guards';
+import { RequireAdmin, RequireAuth, RequireRoot, RequireSignedIn } from './layout/guards';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
 
 export function App() {
@@ -171,6 +172,14 @@ export function App() {
                     <RequireAuth>
                       <PlaygroundPage />
                     </RequireAuth>
+                  }
+                />
+                <Route
+                  path="two-factor-setup"
+                  element={
+                    <RequireSignedIn>
+                      <TwoFactorSetupPage />
+                    </RequireSignedIn>
                   }
                 />
                 <Route

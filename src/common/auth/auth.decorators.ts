@@ -5,6 +5,7 @@ export const IS_PUBLIC = 'auth:public';
 export const MIN_ROLE = 'auth:min-role';
 export const CRITICAL_RATE_LIMIT = 'auth:critical-rate-limit';
 export const BROWSER_PAGE = 'auth:browser-page';
+export const BEFORE_TWO_FACTOR_ENROLMENT = 'auth:before-two-factor-enrolment';
 
 /** Who is calling: the signed-in user, as the auth guard found them. */
 export interface AuthenticatedUser {
@@ -34,6 +35,12 @@ export const RootOnly = () => MinRole(100);
  * and change nothing; the role check still applies.
  */
 export const BrowserPage = () => SetMetadata(BROWSER_PAGE, true);
+
+/**
+ * Open to an account that the TwoFactorRequirement setting obliges to enrol and that has not
+ * yet: the calls enrolment itself needs. Every other signed-in route refuses it until then.
+ */
+export const AllowedBeforeTwoFactorEnrolment = () => SetMetadata(BEFORE_TWO_FACTOR_ENROLMENT, true);
 
 /** Login, register, password reset and verification: counted per IP against CRITICAL_RATE_LIMIT. */
 export const CriticalRateLimit = () => SetMetadata(CRITICAL_RATE_LIMIT, true);

@@ -7,6 +7,7 @@ import { signinMessages } from './messages/signin.messages';
 import { moneyMessages } from './messages/money.messages';
 import { outboundMessages } from './messages/outbound.messages';
 import { monitoringMessages } from './messages/monitoring.messages';
+import { identityMessages } from './messages/identity.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -23,6 +24,7 @@ export const MESSAGES = {
   ...moneyMessages,
   ...outboundMessages,
   ...monitoringMessages,
+  ...identityMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -50,6 +50,20 @@ export class RateLimiterService {
     this.logger.warn(`rate limits counted on this instance alone, Redis failed: ${error.message}`);
   }
 
+  /** Whether `key` has used up `max` hits in its current window; counts nothing (for limits on failures only). */
+  async reached(key: string, max: number): Promise<boolean> {
+    const client = this.redis.client;
+    if (client) {
+      try {
+        return Number((await client.get(`ratelimit:${key}`)) ?? 0) >= max;
+      } catch (error) {
+        this.warnOutage(error as Error);
+      }
+    }
+    const window = this.windows.get(key);
+    return window !== undefined && window.resetAt > Date.now() && window.count >= max;
+  }
+
   /** Forgets expired windows now and then, so the map cannot grow without bound. */
   private sweep(now: number): void {
     if (now - this.lastSweep < 60_000) return;

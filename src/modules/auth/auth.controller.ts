@@ -1,12 +1,16 @@
 import { Body, Controller, Get, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuthenticatedRequest, CriticalRateLimit, Public } from '../../common/auth/auth.decorators';
+import { AppError } from '../../common/errors/app-error';
 import { readCookie } from '../../common/http/cookies';
 import { ApiResult } from '../../common/http/envelope';
 import { TurnstileProtected } from '../turnstile/turnstile.guard';
+import { TwoFactorCodeDto } from '../two-factor/dto/two-factor.dto';
+import { SignInChallenges } from '../two-factor/sign-in-challenge';
 import { AuthService } from './auth.service';
+import { answerSignInStep } from './sign-in-answer';
 import { LoginDto, RegisterDto } from './dto/auth.dto';
-import { setSessionCookie } from '../sessions/session-cookie';
+import { sessionClient } from '../sessions/session-cookie';
 import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
 
 @Controller('api/user')
@@ -14,6 +18,7 @@ export class AuthController {
   constructor(
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
+    private readonly challenges: SignInChallenges,
   ) {}
 
   @Public()
@@ -22,9 +27,21 @@ export class AuthController {
   @Post('login')
   async login(@Body() dto: LoginDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
     const previous = await this.sessions.resolve(readCookie(request.headers.cookie, SESSION_COOKIE));
-    const { user, cookie } = await this.auth.login(dto.username, dto.password, previous?.id);
-    setSessionCookie(request, response, cookie);
-    return new ApiResult(user, 'user.login_success');
+    const step = await this.auth.login(dto.username, dto.password, { ...sessionClient(request), previousSessionId: previous?.id });
+    return answerSignInStep(step, this.challenges, request, response);
+  }
+
+  /** The second step of a sign-in: the TOTP or recovery code for the challenge the first step set. */
+  @Public()
+  @CriticalRateLimit()
+  @Post('login/2fa')
+  async loginSecondFactor(@Body() dto: TwoFactorCodeDto, @Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    const pending = this.challenges.read(request);
+    if (!pending) throw new AppError('two_factor.challenge_expired');
+    const previous = await this.sessions.resolve(readCookie(request.headers.cookie, SESSION_COOKIE));
+    const step = await this.auth.completeSecondFactor(pending, dto.code, { ...sessionClient(request), previousSessionId: previous?.id });
+    this.challenges.clear(response);
+    return answerSignInStep(step, this.challenges, request, response);
   }
 
   @Public()

@@ -1,13 +1,14 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { AuthenticatedRequest, AuthenticatedUser, BROWSER_PAGE, CRITICAL_RATE_LIMIT, IS_PUBLIC, MIN_ROLE } from '../../common/auth/auth.decorators';
+import { AuthenticatedRequest, AuthenticatedUser, BEFORE_TWO_FACTOR_ENROLMENT, BROWSER_PAGE, CRITICAL_RATE_LIMIT, IS_PUBLIC, MIN_ROLE } from '../../common/auth/auth.decorators';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../../common/errors/app-error';
 import { readCookie } from '../../common/http/cookies';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { GatewayMetrics } from '../metrics/gateway-metrics';
 import { USER_STATUS_ENABLED } from '../users/entities/user.entity';
 import { UsersService } from '../users/users.service';
+import { TwoFactorService } from '../two-factor/two-factor.service';
 import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
 
 /**
@@ -24,6 +25,7 @@ export class AuthGuard implements CanActivate {
     private readonly rateLimiter: RateLimiterService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: GatewayMetrics,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -55,6 +57,9 @@ export class AuthGuard implements CanActivate {
 
     const minRole = this.reflector.getAllAndOverride<number>(MIN_ROLE, targets) ?? 0;
     if (user.role < minRole) throw new ForbiddenError();
+    if (!this.reflector.getAllAndOverride<boolean>(BEFORE_TWO_FACTOR_ENROLMENT, targets) && (await this.twoFactor.enrolmentRequired(user))) {
+      throw new ForbiddenError('two_factor.enrolment_required');
+    }
     request.user = { ...user, ip: request.ip };
     return true;
   }

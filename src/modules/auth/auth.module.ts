@@ -10,9 +10,10 @@ import { AuthService } from './auth.service';
 import { SessionsModule } from '../sessions/sessions.module';
 import { TurnstileModule } from '../turnstile/turnstile.module';
 import { VerificationModule } from '../verification/verification.module';
+import { TwoFactorModule } from '../two-factor/two-factor.module';
 
 @Module({
-  imports: [BillingModule, SessionsModule, UsersModule, OptionsModule, SystemModule, TurnstileModule, VerificationModule],
+  imports: [BillingModule, SessionsModule, UsersModule, OptionsModule, SystemModule, TurnstileModule, VerificationModule, TwoFactorModule],
   controllers: [AuthController],
   providers: [AuthService, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [AuthService],

@@ -2,21 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../../common/errors/app-error';
 import { OptionsService } from '../options/options.service';
 import { SetupService } from '../system/setup.service';
-import { ROLE_ROOT, USER_STATUS_ENABLED } from '../users/entities/user.entity';
+import { ROLE_ROOT, USER_STATUS_ENABLED, UserEntity } from '../users/entities/user.entity';
 import { UserManagementService } from '../users/user-management.service';
 import { UsersService } from '../users/users.service';
 import { EmailVerificationService } from '../verification/email-verification.service';
 import { toUserView } from '../users/user.view';
 import { UserView } from '../users/user.wire';
 import { RegisterDto } from './dto/auth.dto';
-import { SessionsService } from '../sessions/sessions.service';
+import { SessionClient, SessionsService } from '../sessions/sessions.service';
+import { PendingSignIn } from '../two-factor/sign-in-challenge';
+import { TwoFactorService } from '../two-factor/two-factor.service';
 
 /** Passwords anyone would try first; the console asks the root account to change them. */
 const WELL_KNOWN_DEFAULT_PASSWORDS = new Set(['123456', '12345678']);
 
-export interface LoginResult {
-  user: UserView & { require_password_change: boolean };
-  cookie: string;
+/** The user a finished sign-in answers with, and what the console must ask of them next. */
+export type SignedInUserView = UserView & {
+  require_password_change: boolean;
+  /** The TwoFactorRequirement setting covers this account and it has no second factor yet: the console opens enrolment. */
+  require_2fa_setup: boolean;
+};
+
+/** A sign-in either started a session or, for an account with a second factor, waits for its code. */
+export type SignInStep = { kind: 'signed_in'; user: SignedInUserView; cookie: string } | { kind: 'second_factor'; pending: PendingSignIn };
+
+/** The browser signing in: its previous session (ended on success) and what the session list shows. */
+export interface SignInClient extends SessionClient {
+  previousSessionId?: string;
 }
 
 @Injectable()
@@ -28,17 +40,40 @@ export class AuthService {
     private readonly setup: SetupService,
     private readonly accounts: UserManagementService,
     private readonly emailVerification: EmailVerificationService,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
-  /** Signs in and starts a fresh session; any session the browser had is ended (id rotation). */
-  async login(username: string, password: string, previousSessionId?: string): Promise<LoginResult> {
+  /** Checks the password, then starts a fresh session or asks for the second factor. */
+  async login(username: string, password: string, client: SignInClient): Promise<SignInStep> {
     await this.setup.assertInitialised();
     if (!this.options.get('PasswordLoginEnabled')) throw new AppError('user.password_login_disabled');
     const user = await this.users.verifyCredentials(username.trim(), password);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
-    const cookie = await this.startSession(user.id, previousSessionId);
     const requirePasswordChange = user.role >= ROLE_ROOT && WELL_KNOWN_DEFAULT_PASSWORDS.has(password);
-    return { user: { ...toUserView(user, 'owner'), require_password_change: requirePasswordChange }, cookie };
+    return this.afterFirstFactor(user, { userId: user.id, requirePasswordChange }, client);
+  }
+
+  /**
+   * The first factor (password or third party) is proven: an account with a second factor
+   * gets a challenge, any other a session, ended the browser's previous one (id rotation).
+   */
+  async afterFirstFactor(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
+    if (await this.twoFactor.isEnabled(user.id)) return { kind: 'second_factor', pending };
+    return this.signIn(user, pending, client);
+  }
+
+  /** The second step: the code for a pending sign-in, then a session. */
+  async completeSecondFactor(pending: PendingSignIn, code: string, client: SignInClient & { ip: string }): Promise<SignInStep> {
+    await this.twoFactor.assertCode(pending.userId, code, client.ip);
+    const user = await this.users.findById(pending.userId);
+    if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
+    return this.signIn(user, pending, client);
+  }
+
+  private async signIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
+    const cookie = await this.startSession(user.id, client);
+    const view = { ...toUserView(user, 'owner'), require_password_change: pending.requirePasswordChange, require_2fa_setup: await this.twoFactor.enrolmentRequired(user) };
+    return { kind: 'signed_in', user: view, cookie };
   }
 
   async logout(sessionId: string | undefined): Promise<void> {
@@ -65,8 +100,8 @@ export class AuthService {
   }
 
   /** Starts a session for a user who proved who they are, ending the browser's previous one. */
-  async startSession(userId: number, previousSessionId?: string): Promise<string> {
-    if (previousSessionId) await this.sessions.destroy(previousSessionId);
-    return this.sessions.create(userId);
+  private async startSession(userId: number, client: SignInClient): Promise<string> {
+    if (client.previousSessionId) await this.sessions.destroy(client.previousSessionId);
+    return this.sessions.create(userId, client);
   }
 }

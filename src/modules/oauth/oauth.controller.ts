@@ -3,8 +3,10 @@ import type { Request, Response } from 'express';
 import { AuthenticatedRequest, AuthenticatedUser, CriticalRateLimit, CurrentUser, Public } from '../../common/auth/auth.decorators';
 import { readCookie } from '../../common/http/cookies';
 import { ApiResult } from '../../common/http/envelope';
-import { setSessionCookie } from '../sessions/session-cookie';
-import { UserView } from '../users/user.wire';
+import { SignedInUserView } from '../auth/auth.service';
+import { answerSignInStep } from '../auth/sign-in-answer';
+import { SignInChallenges } from '../two-factor/sign-in-challenge';
+import type { SecondFactorChallengeView } from '../two-factor/two-factor.wire';
 import { EmailBindQueryDto } from '../verification/dto/verification.dto';
 import { OAuthCallbackQueryDto, OAuthStateQueryDto, OidcAuthorizeQueryDto, TelegramLoginQueryDto, WeChatCodeQueryDto } from './dto/oauth.dto';
 import { OAUTH_BROWSER_COOKIE } from './oauth-state.service';
@@ -15,7 +17,10 @@ const STATE_COOKIE_MAX_AGE_MS = 24 * 3600 * 1000;
 /** /api/oauth/*: states, provider callbacks, WeChat and Telegram sign-in, and account bindings. */
 @Controller('api/oauth')
 export class OAuthController {
-  constructor(private readonly oauth: OAuthService) {}
+  constructor(
+    private readonly oauth: OAuthService,
+    private readonly challenges: SignInChallenges,
+  ) {}
 
   @Public()
   @Get('state')
@@ -44,26 +49,26 @@ export class OAuthController {
   @CriticalRateLimit()
   @Get('wechat')
   async wechat(@Query() query: WeChatCodeQueryDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
-    return answer(await this.oauth.wechatSignIn(query.code, signInContext(request, false)), request, response);
+    return answer(await this.oauth.wechatSignIn(query.code, signInContext(request, false)), this.challenges, request, response);
   }
 
   @CriticalRateLimit()
   @Get('wechat/bind')
   async wechatBind(@Query() query: WeChatCodeQueryDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
-    return answer(await this.oauth.wechatSignIn(query.code, signInContext(request, true)), request, response);
+    return answer(await this.oauth.wechatSignIn(query.code, signInContext(request, true)), this.challenges, request, response);
   }
 
   @Public()
   @CriticalRateLimit()
   @Get('telegram/login')
   async telegram(@Query() query: TelegramLoginQueryDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
-    return answer(await this.oauth.telegramSignIn(query, signInContext(request, false)), request, response);
+    return answer(await this.oauth.telegramSignIn(query, signInContext(request, false)), this.challenges, request, response);
   }
 
   @CriticalRateLimit()
   @Get('telegram/bind')
   async telegramBind(@Query() query: TelegramLoginQueryDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
-    return answer(await this.oauth.telegramSignIn(query, signInContext(request, true)), request, response);
+    return answer(await this.oauth.telegramSignIn(query, signInContext(request, true)), this.challenges, request, response);
   }
 
   /** The callback of GitHub, OIDC and LinuxDO: signs in, or binds when the caller is signed in. */
@@ -72,7 +77,7 @@ export class OAuthController {
   @Get(':provider')
   async callback(@Param('provider') provider: string, @Query() query: OAuthCallbackQueryDto, @Req() request: AuthenticatedRequest, @Res({ passthrough: true }) response: Response) {
     const context = signInContext(request, request.user !== undefined);
-    return answer(await this.oauth.redirectCallback(provider, query, context), request, response);
+    return answer(await this.oauth.redirectCallback(provider, query, context), this.challenges, request, response);
   }
 }
 
@@ -86,9 +91,8 @@ function signInContext(request: AuthenticatedRequest, bind: boolean): SignInCont
 }
 
 /** A login sets the session cookie and answers with the user; a binding answers with the message "bind". */
-function answer(outcome: SignInOutcome, request: Request, response: Response): ApiResult<UserView | null> {
+function answer(outcome: SignInOutcome, challenges: SignInChallenges, request: Request, response: Response): ApiResult<SignedInUserView | SecondFactorChallengeView | null> {
   if (outcome.kind === 'bound') return new ApiResult(null, 'oauth.bind');
-  setSessionCookie(request, response, outcome.cookie);
-  return new ApiResult(outcome.user, 'user.login_success');
+  return answerSignInStep(outcome, challenges, request, response);
 }
 

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError } from '../../common/errors/app-error';
-import { AuthService } from '../auth/auth.service';
+import { AuthService, SignInStep } from '../auth/auth.service';
+import { sessionClient } from '../sessions/session-cookie';
 import { OptionsService } from '../options/options.service';
-import { toUserView } from '../users/user.view';
-import { UserView } from '../users/user.wire';
 import { OAuthAccountsService } from './oauth-accounts.service';
 import { OAuthStateService } from './oauth-state.service';
 import { ExternalIdentity, RedirectProviderName } from './providers/external-identity';
@@ -29,8 +28,8 @@ export interface ProviderAnswer {
   iss?: string;
 }
 
-/** A sign-in started a session (cookie to set) or bound the identity to the signed-in account. */
-export type SignInOutcome = { kind: 'login'; user: UserView; cookie: string } | { kind: 'bound' };
+/** A sign-in started a session, waits for the second factor, or bound the identity to the signed-in account. */
+export type SignInOutcome = SignInStep | { kind: 'bound' };
 
 const PROVIDER_LABELS: Record<RedirectProviderName, string> = { github: 'GitHub', oidc: 'OIDC', linuxdo: 'LinuxDO' };
 
@@ -87,8 +86,8 @@ export class OAuthService {
       return { kind: 'bound' };
     }
     const user = await this.accounts.signIn(identity, affCode);
-    const cookie = await this.auth.startSession(user.id, context.sessionId);
-    return { kind: 'login', user: toUserView(user, 'owner'), cookie };
+    const client = { ...sessionClient(context.request), previousSessionId: context.sessionId };
+    return this.auth.afterFirstFactor(user, { userId: user.id, requirePasswordChange: false }, client);
   }
 
   private exchange(provider: RedirectProviderName, answer: ProviderAnswer, request: Request): Promise<ExternalIdentity> {

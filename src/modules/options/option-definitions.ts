@@ -277,6 +277,7 @@ export const OPTION_DEFINITIONS = {
   'global.pass_through_request_enabled': bool({ default: false, readBy: ['relay'] }),
 
   // Login and registration (system tab)
+  TwoFactorRequirement: oneOf({ default: 'off', values: ['off', 'admins', 'everyone'], ...ROOT, readBy: ['auth', 'console'], status: 'two_factor_requirement' }),
   PasswordLoginEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'password_login_enabled' }),
   PasswordRegisterEnabled: bool({ default: true, ...ROOT, readBy: ['auth', 'console'], status: 'password_register_enabled' }),
   EmailVerificationEnabled: bool({ default: false, ...ROOT, readBy: ['auth', 'console'], status: 'email_verification' }),

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Post, Put, Query } from '@nestjs/common';
-import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
+import { AdminOnly, AllowedBeforeTwoFactorEnrolment, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { ApiResult } from '../../common/http/envelope';
 import { Page, parsePageQuery } from '../../common/http/pagination';
 import { AffTransferDto, CreateUserDto, ManageUserDto, UpdateSelfDto, UpdateUserDto, UserSettingDto } from './dto/user.dto';
@@ -16,6 +16,7 @@ export class UsersController {
     private readonly management: UserManagementService,
   ) {}
 
+  @AllowedBeforeTwoFactorEnrolment()
   @Get('self')
   getSelf(@CurrentUser() actor: AuthenticatedUser): Promise<UserView> {
     return this.self.get(actor);

@@ -6,6 +6,16 @@ import { isAdmin, isRoot, signedOutDestination, useSessionUser } from '../lib/se
 export function RequireAuth({ children }: { children: ReactNode }) {
   const user = useSessionUser();
   if (!user) return <Navigate to={signedOutDestination()} replace />;
+  if (user.require_2fa_setup) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
+  return children;
+}
+
+export const TWO_FACTOR_SETUP_PATH = '/two-factor-setup';
+
+/** The enrolment page itself: signed in, and open while enrolment is still owed. */
+export function RequireSignedIn({ children }: { children: ReactNode }) {
+  const user = useSessionUser();
+  if (!user) return <Navigate to={signedOutDestination()} replace />;
   return children;
 }
 
@@ -13,6 +23,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const user = useSessionUser();
   if (!user) return <Navigate to={signedOutDestination()} replace />;
+  if (user.require_2fa_setup) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   if (!isAdmin(user)) return <Navigate to="/" replace />;
   return children;
 }
@@ -21,6 +32,7 @@ export function RequireAdmin({ children }: { children: ReactNode }) {
 export function RequireRoot({ children }: { children: ReactNode }) {
   const user = useSessionUser();
   if (!user) return <Navigate to={signedOutDestination()} replace />;
+  if (user.require_2fa_setup) return <Navigate to={TWO_FACTOR_SETUP_PATH} replace />;
   if (!isRoot(user)) return <Navigate to="/" replace />;
   return children;
 }

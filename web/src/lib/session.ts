@@ -9,6 +9,8 @@ export interface SessionUser {
   role: number;
   status: number;
   group?: string;
+  /** The settings require a second factor of this account and it has none: every page sends it to /two-factor-setup. */
+  require_2fa_setup?: boolean;
 }
 
 export const ROLE_ADMIN = 10;
@@ -34,6 +36,7 @@ export function setSessionUser(user: SessionUser | null): void {
       role: user.role,
       status: user.status,
       group: user.group,
+      require_2fa_setup: user.require_2fa_setup || undefined,
     });
   } else {
     localStorage.removeItem(StorageKey.user);

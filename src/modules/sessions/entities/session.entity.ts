@@ -15,4 +15,15 @@ export class SessionEntity {
 
   @BigIntColumn()
   expires_at: number;
+
+  /** The browser's User-Agent at sign-in (cut to 255), shown as the device in the session list. */
+  @Column({ type: 'varchar', length: 255, default: '' })
+  user_agent: string;
+
+  @Column({ type: 'varchar', length: 64, default: '' })
+  ip: string;
+
+  /** Updated at most once a minute per session, so a busy console does not write on every call. */
+  @BigIntColumn()
+  last_seen: number;
 }

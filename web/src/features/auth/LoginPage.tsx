@@ -19,7 +19,8 @@ import { setSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { AFTER_LOGIN_PATH } from './afterLogin';
-import { authApi, type LoginUser } from './api';
+import { authApi, needsSecondFactor, type LoginUser, type SignInAnswer } from './api';
+import { SECOND_FACTOR_QUERY, SecondFactorStep } from './SecondFactorStep';
 import { AuthCard } from './AuthCard';
 import { ThirdPartyLogin } from './ThirdPartyLogin';
 import { useReferralCode } from './useReferralCode';
@@ -40,6 +41,8 @@ export function LoginPage() {
   const turnstile = useTurnstile();
   const [defaultPasswordWarning, setDefaultPasswordWarning] = useState(false);
   const { control, handleSubmit, formState } = useForm<LoginForm>({ defaultValues: { username: '', password: '' } });
+  // A third-party sign-in that needs the second factor comes back here from its callback page.
+  const [secondFactor, setSecondFactor] = useState(searchParams.get(SECOND_FACTOR_QUERY) === '1');
 
   const expired = searchParams.get('expired') === 'true';
 
@@ -58,10 +61,26 @@ export function LoginPage() {
     [navigate, t],
   );
 
+  const answerSignIn = useCallback(
+    (answer: SignInAnswer) => {
+      if (needsSecondFactor(answer)) setSecondFactor(true);
+      else completeLogin(answer);
+    },
+    [completeLogin],
+  );
+
   async function onSubmit(values: LoginForm) {
     if (turnstile.pending()) return;
     const result = await authApi.login({ username: values.username.trim(), password: values.password }, turnstile.token);
-    if (result.ok) completeLogin(result.data);
+    if (result.ok) answerSignIn(result.data);
+  }
+
+  if (secondFactor) {
+    return (
+      <AuthCard title={t('identity:secondStep.title')} subtitle={t('identity:secondStep.subtitle')}>
+        <SecondFactorStep onSignedIn={completeLogin} onBack={() => setSecondFactor(false)} />
+      </AuthCard>
+    );
   }
 
   return (
@@ -110,7 +129,7 @@ export function LoginPage() {
           </Stack>
         </>
       )}
-      <ThirdPartyLogin status={status} onLogin={completeLogin} />
+      <ThirdPartyLogin status={status} onLogin={answerSignIn} />
 
       <Dialog open={defaultPasswordWarning} maxWidth="xs" fullWidth data-testid="default-password-modal">
         <DialogTitle>{t('auth:defaultPassword.title')}</DialogTitle>

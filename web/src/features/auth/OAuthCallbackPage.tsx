@@ -5,7 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { setSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { AFTER_LOGIN_PATH } from './afterLogin';
-import { authApi } from './api';
+import { authApi, needsSecondFactor } from './api';
+import { SECOND_FACTOR_QUERY } from './SecondFactorStep';
 
 /** How long the failure prompt stays before the move, so it can be read. */
 const FAILURE_REDIRECT_MS = 1500;
@@ -37,6 +38,8 @@ export function OAuthCallbackPage() {
       if (result.message === 'bind') {
         toast.success(t('auth:oauth.bound'));
         navigate('/personal');
+      } else if (needsSecondFactor(result.data)) {
+        navigate(`/login?${SECOND_FACTOR_QUERY}=1`);
       } else if (result.data) {
         setSessionUser(result.data);
         toast.success(t('auth:login.success'));

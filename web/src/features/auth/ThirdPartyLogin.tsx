@@ -18,12 +18,12 @@ import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
 import { useTranslation } from 'react-i18next';
 import type { SystemStatus } from '../status/types';
-import { authApi, type LoginUser } from './api';
+import { authApi, type SignInAnswer } from './api';
 import { redirectToProvider } from './providers';
 import { TelegramWidget } from './TelegramWidget';
 
 /** Sign-in buttons for each third-party provider enabled in the status object. */
-export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemStatus>; onLogin: (user: LoginUser) => void }) {
+export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemStatus>; onLogin: (answer: SignInAnswer) => void }) {
   const { t } = useTranslation();
   const [wechatOpen, setWechatOpen] = useState(false);
   const [wechatCode, setWechatCode] = useState('');

@@ -6,6 +6,8 @@ import { PageHeader } from '../../components/PageHeader';
 import { renderNumber, renderQuota } from '../../lib/quota';
 import { ROLE_ADMIN, ROLE_ROOT } from '../../lib/session';
 import { personalApi, type SelfUser } from './api';
+import { SessionsCard } from '../identity/SessionsCard';
+import { TwoFactorCard } from '../identity/TwoFactorCard';
 import { BindingsCard } from './BindingsCard';
 import { InvitationCard } from './InvitationCard';
 import { ModelsCard } from './ModelsCard';
@@ -76,6 +78,10 @@ export function PersonalPage() {
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
           <InvitationCard user={user} onChanged={() => void load()} />
           <SecurityCard user={user} />
+        </Box>
+        <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
+          <TwoFactorCard />
+          <SessionsCard />
         </Box>
         <BindingsCard user={user} onChanged={() => void load()} />
         <ModelsCard />

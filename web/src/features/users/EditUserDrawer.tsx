@@ -20,6 +20,7 @@ import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/S
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
 import { usersApi, type AdminUser } from './api';
+import { ResetTwoFactorButton } from '../identity/ResetTwoFactorButton';
 
 interface EditUserForm {
   username: string;
@@ -182,6 +183,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
                 disabled
               />
             ))}
+            <ResetTwoFactorButton userId={user.id} />
           </Stack>
         </Box>
       )}

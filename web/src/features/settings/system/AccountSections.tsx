@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormNumberField } from '../../../components/form/FormNumberField';
 import { FormSecretField } from '../../../components/form/FormSecretField';
+import { FormSelect } from '../../../components/form/FormSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { FieldGrid, SettingsSection } from '../SettingsSection';
@@ -15,7 +16,10 @@ const LOGIN_FIELDS: OptionSectionConfig['fields'] = {
   PasswordRegisterEnabled: 'bool',
   EmailVerificationEnabled: 'bool',
   RegisterEnabled: 'bool',
+  TwoFactorRequirement: 'text',
 };
+
+const TWO_FACTOR_REQUIREMENTS = ['off', 'admins', 'everyone'] as const;
 
 /** Which ways in are open. Turning password login off asks first: it can lock out whoever has no other sign-in. */
 export function LoginSection() {
@@ -39,6 +43,13 @@ export function LoginSection() {
         <FormSwitch control={control} name={fieldPath('PasswordRegisterEnabled')} label={t('settingsSystem:login.passwordRegister')} />
         <FormSwitch control={control} name={fieldPath('EmailVerificationEnabled')} label={t('settingsSystem:login.emailVerification')} />
         <FormSwitch control={control} name={fieldPath('RegisterEnabled')} label={t('settingsSystem:login.register')} helperText={t('settingsSystem:login.registerHint')} />
+        <FormSelect
+          control={control}
+          name={fieldPath('TwoFactorRequirement')}
+          label={t('settingsSystem:login.twoFactorRequirement')}
+          helperText={t('settingsSystem:login.twoFactorRequirementHint')}
+          choices={TWO_FACTOR_REQUIREMENTS.map((value) => ({ value, label: t(`settingsSystem:login.twoFactor.${value}`) }))}
+        />
       </FieldGrid>
       <ConfirmDialog
         open={confirmOff}
