@@ -12,6 +12,7 @@ import { TokenKeyHash1795460000000 } from './1795460000000-token-key-hash';
 import { LogQueryIndexes1795470000000 } from './1795470000000-log-query-indexes';
 import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds-without-rowid';
 import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
+import { BudgetWindows1795500000000 } from './1795500000000-budget-windows';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   LogQueryIndexes1795470000000,
   QuotaHoldsWithoutRowid1795480000000,
   AuditLogs1795490000000,
+  BudgetWindows1795500000000,
 ];

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
+import { BudgetWindowsField, RateLimitField } from '../../billing/budget-fields';
 
 export const MAX_TOKEN_NAME = 30;
 export const MAX_TOKENS_PER_CREATE = 100;
@@ -50,6 +51,16 @@ class TokenFieldsDto {
   @IsString()
   @MaxLength(64)
   group?: string;
+
+  /** [{period, quota}]; an empty list removes every window. */
+  @BudgetWindowsField()
+  budget_windows?: unknown[];
+
+  @RateLimitField()
+  rpm_limit?: number;
+
+  @RateLimitField()
+  tpm_limit?: number;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

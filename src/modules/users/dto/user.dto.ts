@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
 import { MAX_QUOTA } from '../../../database/columns';
+import { BudgetWindowsField, RateLimitField } from '../../billing/budget-fields';
 import { OptionalDisplayNameField, OptionalNewPasswordField, PasswordField, UsernameField } from './fields';
 
 export class CreateUserDto {
@@ -64,6 +65,16 @@ export class UpdateUserDto {
   @IsString()
   @MaxLength(255)
   remark?: string;
+
+  /** [{period, quota}]; an empty list removes every window. */
+  @BudgetWindowsField()
+  budget_windows?: unknown[];
+
+  @RateLimitField()
+  rpm_limit?: number;
+
+  @RateLimitField()
+  tpm_limit?: number;
 }
 
 export class UpdateSelfDto {
