@@ -103,6 +103,7 @@ export class RelayService {
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
+      prepared.callerLimit?.release();
       throw this.failed(route, prepared, error, requestId, startedAt);
     }
     this.settleStage.settle(prepared, delivery);
