@@ -1,0 +1,218 @@
+import { registerUser, type Session } from './support/accounts';
+import { MockUpstream } from './support/mock-upstream';
+import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
+import { startInstancesOnRedis } from './support/redis-instances';
+import { testSql, type TestApp } from './support/test-app';
+import { BudgetClock } from '../src/modules/billing/budget-window.service';
+import type { TokenView } from '../src/modules/tokens/token.wire';
+import type { UserView } from '../src/modules/users/user.wire';
+import { DataSource } from 'typeorm';
+
+/** Per-call price 0.0002 × QuotaPerUnit 500000: every call holds and costs exactly 100. */
+const PER_CALL = 100;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: { error?: { code?: string; message?: string } };
+}
+
+async function chat(app: TestApp, apiKey: string, model = 'window-model', extra: object = {}): Promise<Answer> {
+  const response = await fetch(`${app.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], ...extra }),
+  });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
+}
+
+/** Pins the budget windows' clock of an app to `seconds` (unix). */
+function setClock(app: TestApp, seconds: number): void {
+  const clock = app.app.get(BudgetClock);
+  jest.spyOn(clock, 'nowSeconds').mockReturnValue(seconds);
+}
+
+const at = (iso: string) => Date.parse(iso) / 1000;
+
+describe('budget windows on tokens and users', () => {
+  let app: TestApp;
+  let upstream: MockUpstream;
+  let seed: RelaySeed;
+  let root: Session;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ app, upstream, seed, root, stop } = await startRelayTestbed());
+    await seed.setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
+    await seed.setOption('ModelRatio', JSON.stringify({ 'token-model': 2 }));
+    await seed.setOption('CompletionRatio', JSON.stringify({ 'token-model': 3 }));
+    await seed.setOption('PreConsumedQuota', 0);
+    await seed.createChannel({ base_url: upstream.url, models: 'window-model,token-model' });
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await stop();
+  });
+  beforeEach(() => upstream.reset());
+
+  async function tokenWithWindows(username: string, windows: object[], userQuota = 1_000_000): Promise<{ user: Session; token: TokenView; apiKey: string }> {
+    const user = await registerUser(app, username);
+    await seed.setUserQuota(user.id, userQuota);
+    const created = await user.post('/api/token/', { name: 'windowed', remain_quota: 500_000, budget_windows: windows });
+    expect(created.body.success).toBe(true);
+    const token = (created.body.data as TokenView[])[0];
+    return { user, token, apiKey: token.key };
+  }
+
+  async function usageOf(user: Session, tokenId: number): Promise<TokenView['budget_usage']> {
+    await seed.flush();
+    const response = await user.get(`/api/token/${tokenId}`);
+    return (response.body.data as TokenView).budget_usage;
+  }
+
+  it('refuses a day window at its boundary and passes again once the clock crosses midnight in the configured zone', async () => {
+    await seed.setOption('BudgetTimeZone', 'Asia/Shanghai');
+    // 23:50 in Shanghai (UTC+8).
+    const beforeMidnight = at('2026-03-10T15:50:00Z');
+    setClock(app, beforeMidnight);
+    const { user, token, apiKey } = await tokenWithWindows('dayuser', [{ period: 'day', quota: 1000 }]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await chat(app, apiKey)).status);
+    expect(statuses).toEqual(new Array(10).fill(200));
+    const callsBefore = upstream.requests.length;
+    const refused = await chat(app, apiKey);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error?.code).toBe('budget_exceeded');
+    const midnight = at('2026-03-10T16:00:00Z');
+    expect(refused.body.error?.message).toContain('day budget of 1000');
+    expect(refused.body.error?.message).toContain(new Date(midnight * 1000).toISOString());
+    expect(Number(refused.headers.get('retry-after'))).toBe(midnight - beforeMidnight);
+    expect(upstream.requests.length).toBe(callsBefore);
+    expect(await usageOf(user, token.id)).toEqual([{ period: 'day', quota: 1000, used: 1000, resets_at: midnight }]);
+
+    setClock(app, midnight - 1);
+    expect((await chat(app, apiKey)).status).toBe(429);
+    setClock(app, midnight + 30);
+    expect((await chat(app, apiKey)).status).toBe(200);
+    expect(await usageOf(user, token.id)).toEqual([{ period: 'day', quota: 1000, used: PER_CALL, resets_at: midnight + 86_400 }]);
+    await seed.setOption('BudgetTimeZone', 'UTC');
+  });
+
+  it('rolls a 5h window from the first call after the last one closed', async () => {
+    const first = at('2026-04-01T10:17:00Z');
+    setClock(app, first);
+    const { user, token, apiKey } = await tokenWithWindows('rolluser', [{ period: '5h', quota: 200 }]);
+    expect(await usageOf(user, token.id)).toEqual([{ period: '5h', quota: 200, used: 0, resets_at: null }]);
+    expect((await chat(app, apiKey)).status).toBe(200);
+    setClock(app, first + 3600);
+    expect((await chat(app, apiKey)).status).toBe(200);
+    const refused = await chat(app, apiKey);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBe(4 * 3600);
+    expect(await usageOf(user, token.id)).toEqual([{ period: '5h', quota: 200, used: 200, resets_at: first + 5 * 3600 }]);
+    // The window closed at first + 5h; nothing opens until the next call, which starts a new one.
+    const later = first + 7 * 3600;
+    setClock(app, later);
+    expect(await usageOf(user, token.id)).toEqual([{ period: '5h', quota: 200, used: 0, resets_at: null }]);
+    expect((await chat(app, apiKey)).status).toBe(200);
+    expect(await usageOf(user, token.id)).toEqual([{ period: '5h', quota: 200, used: PER_CALL, resets_at: later + 5 * 3600 }]);
+  });
+
+  it('lets the tightest of several windows decide, the user’s as well as the token’s', async () => {
+    setClock(app, at('2026-05-06T12:00:00Z'));
+    const { user, token, apiKey } = await tokenWithWindows('tightuser', [
+      { period: 'day', quota: 1000 },
+      { period: 'week', quota: 300 },
+    ]);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await chat(app, apiKey)).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const refused = await chat(app, apiKey);
+    expect(refused.body.error?.message).toContain('week budget of 300');
+    // Weeks start on Monday: 2026-05-06 is a Wednesday, so the week resets on Monday the 11th.
+    expect((await usageOf(user, token.id)).find((window) => window.period === 'week')?.resets_at).toBe(at('2026-05-11T00:00:00Z'));
+
+    // The administrator gives the user a month window tighter than the token's: it decides now.
+    const other = await tokenWithWindows('tightuser2', [{ period: 'day', quota: 1000 }]);
+    const updated = await root.put('/api/user/', { id: other.user.id, budget_windows: [{ period: 'month', quota: 200 }] });
+    expect(updated.body.success).toBe(true);
+    expect((updated.body.data as UserView).budget_windows).toEqual([{ period: 'month', quota: 200 }]);
+    const results: number[] = [];
+    for (let i = 0; i < 3; i++) results.push((await chat(app, other.apiKey)).status);
+    expect(results).toEqual([200, 200, 429]);
+    const monthRefusal = await chat(app, other.apiKey);
+    expect(monthRefusal.body.error?.message).toContain('Your account has reached its month budget of 200');
+    await seed.flush();
+    const self = (await other.user.get('/api/user/self')).body.data as UserView;
+    expect(self.budget_usage).toEqual([{ period: 'month', quota: 200, used: 200, resets_at: at('2026-06-01T00:00:00Z') }]);
+  });
+
+  it('settles the difference and refunds failures, so a window’s use equals its logs', async () => {
+    setClock(app, at('2026-07-01T08:00:00Z'));
+    const { user, token, apiKey } = await tokenWithWindows('settleuser', [{ period: 'day', quota: 100_000 }]);
+    // Hold: (prompt estimate + 50 × 3) × 2; cost: (12 + 7 × 3) × 2 = 66.
+    for (let i = 0; i < 3; i++) expect((await chat(app, apiKey, 'token-model', { max_tokens: 50 })).status).toBe(200);
+    upstream.handler = () => ({ status: 500, json: { error: { message: 'down' } } });
+    expect((await chat(app, apiKey, 'token-model', { max_tokens: 50 })).status).toBe(500);
+    upstream.handler = undefined;
+    await seed.flush();
+    const logs = await seed.consumeLogs({ tokenId: token.id });
+    expect(logs.map((log) => log.quota)).toEqual([66, 66, 66]);
+    expect((await usageOf(user, token.id))[0].used).toBe(198);
+  });
+
+  it('rejects malformed windows with a clear error', async () => {
+    const user = await registerUser(app, 'badwindows');
+    for (const windows of [[{ period: 'year', quota: 1 }], [{ period: 'day', quota: -1 }], [{ period: 'day', quota: 1 }, { period: 'day', quota: 2 }], 'day']) {
+      const response = await user.post('/api/token/', { name: 'x', budget_windows: windows });
+      expect(response.body.success).toBe(false);
+      expect(response.body.message).toMatch(/window|周期/);
+    }
+  });
+
+  it('admits at least 40 and never more than 50 of 200 concurrent calls against a window funded for 50', async () => {
+    setClock(app, at('2026-08-03T09:00:00Z'));
+    const { user, token, apiKey } = await tokenWithWindows('crowduser', [{ period: 'day', quota: 50 * PER_CALL }]);
+    const answers = await Promise.all(Array.from({ length: 200 }, () => chat(app, apiKey)));
+    const passed = answers.filter((answer) => answer.status === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(40);
+    expect(passed).toBeLessThanOrEqual(50);
+    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.body.error?.code === 'budget_exceeded')).toBe(true);
+    await seed.flush();
+    const logs = await seed.consumeLogs({ tokenId: token.id });
+    expect(logs).toHaveLength(passed);
+    expect((await usageOf(user, token.id))[0].used).toBe(passed * PER_CALL);
+    expect((await seed.userQuota(user.id)).quota).toBe(1_000_000 - passed * PER_CALL);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+(redisUrl ? describe : describe.skip)('budget windows on two instances sharing the database and Redis', () => {
+  it('admits at least 40 and never more than 50 of 200 concurrent calls split over both', async () => {
+    const upstream = await new MockUpstream().start();
+    const pair = await startInstancesOnRedis(redisUrl!);
+    try {
+      const { first, second } = pair;
+      const seed = new RelaySeed(first);
+      await seed.setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
+      await new RelaySeed(second).setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
+      await seed.createChannel({ base_url: upstream.url, models: 'window-model' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const user = await registerUser(first, 'pairuser');
+      await seed.setUserQuota(user.id, 1_000_000);
+      const { id: tokenId, apiKey } = await seed.createToken(user.id, { budget_windows: JSON.stringify([{ period: 'day', quota: 50 * PER_CALL }]) });
+      const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => chat(index % 2 === 0 ? first : second, apiKey)));
+      const passed = answers.filter((answer) => answer.status === 200).length;
+      expect(passed).toBeGreaterThanOrEqual(40);
+      expect(passed).toBeLessThanOrEqual(50);
+      await seed.flush();
+      await new RelaySeed(second).flush();
+      const [row] = await first.app.get(DataSource).query(testSql("SELECT used FROM budget_usage WHERE holder_kind = 'token' AND holder_id = ?"), [tokenId]);
+      expect(Number(row.used)).toBe(passed * PER_CALL);
+      expect(await seed.consumeLogs({ tokenId })).toHaveLength(passed);
+    } finally {
+      await pair.stop();
+      await upstream.stop();
+    }
+  });
+});
