@@ -1,4 +1,4 @@
-import { registerUser, type Session } from './support/accounts';
+import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
 import { startInstancesOnRedis } from './support/redis-instances';
@@ -197,6 +197,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
       await seed.setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
       await new RelaySeed(second).setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
       await seed.createChannel({ base_url: upstream.url, models: 'window-model' });
+      await setupRoot(first);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const user = await registerUser(first, 'pairuser');
       await seed.setUserQuota(user.id, 1_000_000);

@@ -1,4 +1,4 @@
-import { registerUser, type Session } from './support/accounts';
+import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
 import { startInstancesOnRedis } from './support/redis-instances';
@@ -147,6 +147,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
       const seed = new RelaySeed(first);
       for (const app of [first, second]) await new RelaySeed(app).setOption('ModelRatio', JSON.stringify({ 'limit-model': 1 }));
       await seed.createChannel({ base_url: upstream.url, models: 'limit-model' });
+      await setupRoot(first);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const user = await registerUser(first, 'pairlimit');
       await seed.setUserQuota(user.id, 10_000_000);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sqlDialect } from '../../database/dialect';
-import { RawSql } from '../../database/raw-sql';
+import { isDeadlock, RawSql } from '../../database/raw-sql';
 import { OptionsService } from '../options/options.service';
 import { windowFor } from './budget-periods';
 import type { BudgetPeriod, BudgetUsage, BudgetWindow } from './budget.wire';
@@ -71,6 +71,7 @@ const OPEN_WINDOWS_KEPT = 100_000;
 @Injectable()
 export class BudgetWindowService {
   private readonly open = new Map<string, { start: number; end: number }>();
+  private readonly rolling = new Map<string, Promise<{ start: number; end: number }>>();
   private readonly insertIgnore: string;
 
   constructor(
@@ -138,25 +139,48 @@ export class BudgetWindowService {
   }
 
   /**
-   * Makes the row's window the open one: inserted if missing, rolled over if closed (only where
-   * `resets_at <= now`, so of two instances rolling at once only the first moves it), then read back.
+   * Makes the row's window the open one: read; inserted if missing, rolled over if closed
+   * (only where `resets_at <= now`, so of two instances rolling at once only the first moves
+   * it), then read back. Concurrent calls of this process for one window share one roll-over.
    */
-  private async rollOver(kind: BudgetHolderKind, holderId: number, period: BudgetPeriod, now: number): Promise<{ start: number; end: number }> {
-    const span = windowFor(period, now, this.options.get('BudgetTimeZone'));
-    await this.sql.runInTransaction([
-      { sql: this.insertIgnore, parameters: [kind, holderId, period, span.start, span.end] },
-      {
-        sql: 'UPDATE budget_usage SET window_start = ?, resets_at = ?, used = 0 WHERE holder_kind = ? AND holder_id = ? AND period = ? AND resets_at <= ?',
-        parameters: [span.start, span.end, kind, holderId, period, now],
-      },
-    ]);
-    const [row] = await this.sql.select<UsageRow>('SELECT window_start, resets_at FROM budget_usage WHERE holder_kind = ? AND holder_id = ? AND period = ?', [kind, holderId, period]);
-    const open = { start: Number(row.window_start), end: Number(row.resets_at) };
-    if (this.open.size >= OPEN_WINDOWS_KEPT) this.open.clear();
-    this.open.set(keyOf(kind, holderId, period), open);
-    return open;
+  private rollOver(kind: BudgetHolderKind, holderId: number, period: BudgetPeriod, now: number): Promise<{ start: number; end: number }> {
+    const key = keyOf(kind, holderId, period);
+    let rolling = this.rolling.get(key);
+    if (!rolling) {
+      rolling = this.readOrRoll(kind, holderId, period, now).finally(() => this.rolling.delete(key));
+      this.rolling.set(key, rolling);
+    }
+    return rolling;
+  }
+
+  private async readOrRoll(kind: BudgetHolderKind, holderId: number, period: BudgetPeriod, now: number): Promise<{ start: number; end: number }> {
+    const where = [kind, holderId, period];
+    for (let attempt = 1; ; attempt++) {
+      const [row] = await this.sql.select<UsageRow>('SELECT window_start, resets_at FROM budget_usage WHERE holder_kind = ? AND holder_id = ? AND period = ?', where);
+      if (row && Number(row.resets_at) > now) {
+        const open = { start: Number(row.window_start), end: Number(row.resets_at) };
+        if (this.open.size >= OPEN_WINDOWS_KEPT) this.open.clear();
+        this.open.set(keyOf(kind, holderId, period), open);
+        return open;
+      }
+      if (attempt > ROLL_ATTEMPTS) throw new Error(`budget window ${kind} ${holderId} ${period} could not be opened`);
+      const span = windowFor(period, now, this.options.get('BudgetTimeZone'));
+      try {
+        await this.sql.runInTransaction([
+          row
+            ? { sql: 'UPDATE budget_usage SET window_start = ?, resets_at = ?, used = 0 WHERE holder_kind = ? AND holder_id = ? AND period = ? AND resets_at <= ?', parameters: [span.start, span.end, ...where, now] }
+            : { sql: this.insertIgnore, parameters: [...where, span.start, span.end] },
+        ]);
+      } catch (error) {
+        // Two instances opening the same window at once: the server may roll one back; it reads the winner's row next.
+        if (!isDeadlock(error)) throw error;
+      }
+    }
   }
 }
+
+/** Read, write, read again: enough for a window that another instance opens at the same moment. */
+const ROLL_ATTEMPTS = 3;
 
 function keyOf(kind: BudgetHolderKind, holderId: number, period: BudgetPeriod): string {
   return `${kind}:${holderId}:${period}`;
