@@ -23,6 +23,8 @@ const IDLE_CPU_SHARE = 0.05;
 const IDLE_WAIT_MS = 3000;
 
 type Target = 'direct' | 'floor' | 'gateway';
+/** A target, or the gateway called with the limited token. */
+type Caller = Target | 'limited';
 type Mode = 'nonstream' | 'stream';
 
 interface RunFigures {
@@ -58,13 +60,15 @@ async function main(): Promise<void> {
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
   const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
-  const targets: Record<Target, { child: Child; url: string; headers: Record<string, string> }> = {
+  const targets: Record<Caller, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     gateway: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.apiKey}` } },
+    // The same gateway, called with a token that has two budget windows and RPM and TPM limits.
+    limited: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.limitedApiKey}` } },
   };
 
-  const runOnce = async (target: Target, mode: Mode, duration: number, extra: Record<string, unknown> = {}): Promise<RunFigures> => {
+  const runOnce = async (target: Caller, mode: Mode, duration: number, extra: Record<string, unknown> = {}): Promise<RunFigures> => {
     const { child, url, headers } = targets[target];
     const before = await stats(child);
     const result = await autocannon({ url, method: 'POST', headers, body: body(mode, extra), connections: CONNECTIONS, duration });
@@ -81,14 +85,17 @@ async function main(): Promise<void> {
   // Warm-up: JIT, connection pools, caches.
   for (const target of ['direct', 'floor', 'gateway'] as Target[]) for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(target, mode, 1);
   await runOnce('gateway', 'stream', 1, { model: NATIVE_MODEL });
+  await runOnce('limited', 'nonstream', 1);
 
   const nativeStream: RunFigures[] = [];
+  const limited: RunFigures[] = [];
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
       for (const target of ['direct', 'floor', 'gateway'] as Target[]) figures[mode][target].push(await runOnce(target, mode, DURATION_S));
     }
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
+    limited.push(await runOnce('limited', 'nonstream', DURATION_S));
     await idle([upstream, floor, gateway]);
     await sampleSensitiveChecks();
   }
@@ -122,14 +129,21 @@ async function main(): Promise<void> {
       stream: round2(median(figures.stream.gateway.map((run, index) => run.rps / figures.stream.floor[index].rps))),
     },
     /** Gateway CPU per streamed request: OpenAI's format through a Claude channel (converted) against pass-through. */
-    cpu_us_per_req: { native_stream: average(nativeStream).cpuMicrosPerRequest, passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest, sensitive_check: sensitiveCheck, sensitive_check_cjk: sensitiveCheckChinese },
+    cpu_us_per_req: {
+      native_stream: average(nativeStream).cpuMicrosPerRequest,
+      passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest,
+      sensitive_check: sensitiveCheck,
+      sensitive_check_cjk: sensitiveCheckChinese,
+      /** Non-streamed, with a token of two budget windows and RPM and TPM limits; against `nonstream.gateway.cpuMicrosPerRequest`. */
+      limited: average(limited).cpuMicrosPerRequest,
+    },
     nativeStream: average(nativeStream),
     latencyOneConnectionMs: latency,
     addedLatencyP50Ms: round3(latency.gateway - latency.direct),
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
     guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { limitedCpuAtMostTimesPlain: 1.1, sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -142,6 +156,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
+  console.log(`limited token (two budget windows, RPM and TPM): CPU ${result.cpu_us_per_req.limited} µs/req vs ${summary.nonstream.gateway.cpuMicrosPerRequest} without (target ≤ 1.1×)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
   console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ 1)`);

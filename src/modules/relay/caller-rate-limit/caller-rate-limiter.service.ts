@@ -82,9 +82,11 @@ for i = 0, scopes - 1 do
     requestFrees = tonumber(oldest[2]) + windowMs - now
     requestsEmpty = tonumber(newest[2]) + windowMs - now
   end
-  local entries = redis.call('ZRANGE', tokKey, 0, -1, 'WITHSCORES')
-  if #entries > 0 then tokensEmpty = tonumber(entries[#entries]) + windowMs - now end
+  local newestTokens = redis.call('ZRANGE', tokKey, -1, -1, 'WITHSCORES')
+  if #newestTokens > 0 then tokensEmpty = tonumber(newestTokens[2]) + windowMs - now end
   if tpm > 0 and used + tokens > tpm then
+    -- Only a refusal walks the minute's entries, to say when enough of them will have left.
+    local entries = redis.call('ZRANGE', tokKey, 0, -1, 'WITHSCORES')
     tokensFit = windowMs
     local left = used
     for j = 1, #entries, 2 do
@@ -135,10 +137,24 @@ type RedisWithScripts = Redis & {
   callerLimitAdjust(...keysAndArgs: Array<string | number>): Promise<number>;
 };
 
-/** One scope's minute on this instance (no Redis). */
+/** One request in a scope's minute on this instance: when, its member, its tokens (reserved or settled). */
+interface LocalEntry {
+  at: number;
+  member: string;
+  tokens: number;
+  /** Still counted as a request (false once cancelled). */
+  counted: boolean;
+}
+
+/**
+ * One scope's minute on this instance (no Redis): its entries oldest first from `head` (a
+ * queue without Array.shift, which copies a long array), how many count as requests, and
+ * their tokens.
+ */
 interface LocalScope {
-  requests: Array<{ at: number; member: string }>;
-  tokens: Array<{ at: number; member: string; tokens: number }>;
+  entries: LocalEntry[];
+  head: number;
+  requests: number;
   sum: number;
 }
 
@@ -231,8 +247,8 @@ export class CallerRateLimiterService {
     const verdicts = scopes.map((scope, index) => localVerdict(scope, states[index], tokens, now));
     if (verdicts.some((verdict) => verdict.refused > 0)) return verdicts;
     for (const state of states) {
-      state.requests.push({ at: now, member });
-      state.tokens.push({ at: now, member, tokens });
+      state.entries.push({ at: now, member, tokens, counted: true });
+      state.requests += 1;
       state.sum += tokens;
     }
     return verdicts;
@@ -242,15 +258,16 @@ export class CallerRateLimiterService {
     for (const scope of scopes) {
       const state = this.local.get(scope.prefix);
       if (!state) continue;
-      const index = state.tokens.findIndex((entry) => entry.member === member);
-      if (index >= 0) {
-        if (remove) state.tokens.splice(index, 1);
-        else state.tokens[index].tokens = to;
-        state.sum += (remove ? 0 : to) - from;
-      }
-      if (dropRequest) {
-        const request = state.requests.findIndex((entry) => entry.member === member);
-        if (request >= 0) state.requests.splice(request, 1);
+      // The request is among the newest: look from the end.
+      let index = state.entries.length - 1;
+      while (index >= state.head && state.entries[index].member !== member) index--;
+      if (index < state.head) continue;
+      const entry = state.entries[index];
+      entry.tokens = remove ? 0 : to;
+      state.sum += entry.tokens - from;
+      if (dropRequest && entry.counted) {
+        entry.counted = false;
+        state.requests -= 1;
       }
     }
   }
@@ -258,10 +275,17 @@ export class CallerRateLimiterService {
   /** The scope's minute with what left the window pruned. */
   private localScope(prefix: string, now: number): LocalScope {
     let state = this.local.get(prefix);
-    if (!state) this.local.set(prefix, (state = { requests: [], tokens: [], sum: 0 }));
+    if (!state) this.local.set(prefix, (state = { entries: [], head: 0, requests: 0, sum: 0 }));
     const cutoff = now - LIMIT_WINDOW_MS;
-    while (state.requests.length > 0 && state.requests[0].at <= cutoff) state.requests.shift();
-    while (state.tokens.length > 0 && state.tokens[0].at <= cutoff) state.sum -= state.tokens.shift()!.tokens;
+    while (state.head < state.entries.length && state.entries[state.head].at <= cutoff) {
+      const gone = state.entries[state.head++];
+      state.sum -= gone.tokens;
+      if (gone.counted) state.requests -= 1;
+    }
+    if (state.head > 1024 && state.head * 2 > state.entries.length) {
+      state.entries = state.entries.slice(state.head);
+      state.head = 0;
+    }
     return state;
   }
 
@@ -270,7 +294,7 @@ export class CallerRateLimiterService {
     if (now - this.lastSweep < LIMIT_WINDOW_MS) return;
     this.lastSweep = now;
     for (const [prefix, state] of this.local) {
-      const last = Math.max(state.requests.at(-1)?.at ?? 0, state.tokens.at(-1)?.at ?? 0);
+      const last = state.entries.at(-1)?.at ?? 0;
       if (last <= now - LIMIT_WINDOW_MS) this.local.delete(prefix);
     }
   }
@@ -282,28 +306,33 @@ function verdictFrom([refused, requests, tokens, requestFreesMs, tokensFitMs, re
 
 /** ADMIT_SCRIPT's verdict for one scope, on this instance's own counts. */
 function localVerdict(scope: ScopeLimits, state: LocalScope, tokens: number, now: number): ScopeVerdict {
-  const requests = state.requests.length;
+  const { entries, head } = state;
+  let first = head;
+  while (first < entries.length && !entries[first].counted) first++;
+  const oldest = first < entries.length ? entries[first] : undefined;
+  const newest = entries.length > head ? entries[entries.length - 1] : undefined;
   const verdict: ScopeVerdict = {
     refused: 0,
-    requests,
+    requests: state.requests,
     tokens: state.sum,
-    requestFreesMs: requests > 0 ? state.requests[0].at + LIMIT_WINDOW_MS - now : 0,
+    requestFreesMs: oldest ? oldest.at + LIMIT_WINDOW_MS - now : 0,
     tokensFitMs: 0,
-    requestsEmptyMs: requests > 0 ? state.requests[requests - 1].at + LIMIT_WINDOW_MS - now : 0,
-    tokensEmptyMs: state.tokens.length > 0 ? state.tokens[state.tokens.length - 1].at + LIMIT_WINDOW_MS - now : 0,
+    requestsEmptyMs: newest ? newest.at + LIMIT_WINDOW_MS - now : 0,
+    tokensEmptyMs: newest ? newest.at + LIMIT_WINDOW_MS - now : 0,
   };
   if (scope.tpm > 0 && state.sum + tokens > scope.tpm) {
+    // Only a refusal walks the minute's entries, to say when enough of them will have left.
     verdict.tokensFitMs = LIMIT_WINDOW_MS;
     let left = state.sum;
-    for (const entry of state.tokens) {
-      left -= entry.tokens;
+    for (let index = head; index < entries.length; index++) {
+      left -= entries[index].tokens;
       if (left + tokens <= scope.tpm) {
-        verdict.tokensFitMs = entry.at + LIMIT_WINDOW_MS - now;
+        verdict.tokensFitMs = entries[index].at + LIMIT_WINDOW_MS - now;
         break;
       }
     }
   }
-  if (scope.rpm > 0 && requests >= scope.rpm) verdict.refused = 1;
+  if (scope.rpm > 0 && state.requests >= scope.rpm) verdict.refused = 1;
   else if (scope.tpm > 0 && state.sum + tokens > scope.tpm) verdict.refused = 2;
   return verdict;
 }
