@@ -1,7 +1,7 @@
-import { registerUser, setupRoot, type Session } from './support/accounts';
+import { registerUser, type Session } from './support/accounts';
 import { MockUpstream } from './support/mock-upstream';
 import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
-import { startInstancesOnRedis } from './support/redis-instances';
+import { relayChat, startRelayPair, type RelayAnswer } from './support/relay-call';
 import { testSql, type TestApp } from './support/test-app';
 import { BudgetClock } from '../src/modules/billing/budget-window.service';
 import type { TokenView } from '../src/modules/tokens/token.wire';
@@ -11,19 +11,8 @@ import { DataSource } from 'typeorm';
 /** Per-call price 0.0002 × QuotaPerUnit 500000: every call holds and costs exactly 100. */
 const PER_CALL = 100;
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: { error?: { code?: string; message?: string } };
-}
-
-async function chat(app: TestApp, apiKey: string, model = 'window-model', extra: object = {}): Promise<Answer> {
-  const response = await fetch(`${app.baseUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }], ...extra }),
-  });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
+function chat(app: TestApp, apiKey: string, model = 'window-model', extra: object = {}): Promise<RelayAnswer> {
+  return relayChat(app, apiKey, { model, ...extra });
 }
 
 /** Pins the budget windows' clock of an app to `seconds` (unix). */
@@ -82,10 +71,10 @@ describe('budget windows on tokens and users', () => {
     const callsBefore = upstream.requests.length;
     const refused = await chat(app, apiKey);
     expect(refused.status).toBe(429);
-    expect(refused.body.error?.code).toBe('budget_exceeded');
+    expect(refused.error?.code).toBe('budget_exceeded');
     const midnight = at('2026-03-10T16:00:00Z');
-    expect(refused.body.error?.message).toContain('day budget of 1000');
-    expect(refused.body.error?.message).toContain(new Date(midnight * 1000).toISOString());
+    expect(refused.error?.message).toContain('day budget of 1000');
+    expect(refused.error?.message).toContain(new Date(midnight * 1000).toISOString());
     expect(Number(refused.headers.get('retry-after'))).toBe(midnight - beforeMidnight);
     expect(upstream.requests.length).toBe(callsBefore);
     expect(await usageOf(user, token.id)).toEqual([{ period: 'day', quota: 1000, used: 1000, resets_at: midnight }]);
@@ -128,7 +117,7 @@ describe('budget windows on tokens and users', () => {
     for (let i = 0; i < 4; i++) statuses.push((await chat(app, apiKey)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const refused = await chat(app, apiKey);
-    expect(refused.body.error?.message).toContain('week budget of 300');
+    expect(refused.error?.message).toContain('week budget of 300');
     // Weeks start on Monday: 2026-05-06 is a Wednesday, so the week resets on Monday the 11th.
     expect((await usageOf(user, token.id)).find((window) => window.period === 'week')?.resets_at).toBe(at('2026-05-11T00:00:00Z'));
 
@@ -141,7 +130,7 @@ describe('budget windows on tokens and users', () => {
     for (let i = 0; i < 3; i++) results.push((await chat(app, other.apiKey)).status);
     expect(results).toEqual([200, 200, 429]);
     const monthRefusal = await chat(app, other.apiKey);
-    expect(monthRefusal.body.error?.message).toContain('Your account has reached its month budget of 200');
+    expect(monthRefusal.error?.message).toContain('Your account has reached its month budget of 200');
     await seed.flush();
     const self = (await other.user.get('/api/user/self')).body.data as UserView;
     expect(self.budget_usage).toEqual([{ period: 'month', quota: 200, used: 200, resets_at: at('2026-06-01T00:00:00Z') }]);
@@ -177,7 +166,7 @@ describe('budget windows on tokens and users', () => {
     const passed = answers.filter((answer) => answer.status === 200).length;
     expect(passed).toBeGreaterThanOrEqual(40);
     expect(passed).toBeLessThanOrEqual(50);
-    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.body.error?.code === 'budget_exceeded')).toBe(true);
+    expect(answers.filter((answer) => answer.status !== 200).every((answer) => answer.error?.code === 'budget_exceeded')).toBe(true);
     await seed.flush();
     const logs = await seed.consumeLogs({ tokenId: token.id });
     expect(logs).toHaveLength(passed);
@@ -189,19 +178,10 @@ describe('budget windows on tokens and users', () => {
 const redisUrl = process.env.TEST_REDIS_URL;
 (redisUrl ? describe : describe.skip)('budget windows on two instances sharing the database and Redis', () => {
   it('admits at least 40 and never more than 50 of 200 concurrent calls split over both', async () => {
-    const upstream = await new MockUpstream().start();
-    const pair = await startInstancesOnRedis(redisUrl!);
+    const { pair, seed, userId, stop } = await startRelayPair(redisUrl!, { ModelPrice: JSON.stringify({ 'window-model': 0.0002 }) }, 'window-model');
     try {
       const { first, second } = pair;
-      const seed = new RelaySeed(first);
-      await seed.setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
-      await new RelaySeed(second).setOption('ModelPrice', JSON.stringify({ 'window-model': 0.0002 }));
-      await seed.createChannel({ base_url: upstream.url, models: 'window-model' });
-      await setupRoot(first);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const user = await registerUser(first, 'pairuser');
-      await seed.setUserQuota(user.id, 1_000_000);
-      const { id: tokenId, apiKey } = await seed.createToken(user.id, { budget_windows: JSON.stringify([{ period: 'day', quota: 50 * PER_CALL }]) });
+      const { id: tokenId, apiKey } = await seed.createToken(userId, { budget_windows: JSON.stringify([{ period: 'day', quota: 50 * PER_CALL }]) });
       const answers = await Promise.all(Array.from({ length: 200 }, (_, index) => chat(index % 2 === 0 ? first : second, apiKey)));
       const passed = answers.filter((answer) => answer.status === 200).length;
       expect(passed).toBeGreaterThanOrEqual(40);
@@ -212,8 +192,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
       expect(Number(row.used)).toBe(passed * PER_CALL);
       expect(await seed.consumeLogs({ tokenId })).toHaveLength(passed);
     } finally {
-      await pair.stop();
-      await upstream.stop();
+      await stop();
     }
   });
 });

@@ -1,25 +1,13 @@
-import { registerUser, setupRoot, type Session } from './support/accounts';
-import { MockUpstream } from './support/mock-upstream';
+import { registerUser, type Session } from './support/accounts';
+import type { MockUpstream } from './support/mock-upstream';
 import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
-import { startInstancesOnRedis } from './support/redis-instances';
+import { relayChat, startRelayPair, type RelayAnswer } from './support/relay-call';
 import type { TestApp } from './support/test-app';
 import { openAiDuration } from '../src/modules/relay/caller-rate-limit/caller-rate-limiter.service';
 import type { TokenView } from '../src/modules/tokens/token.wire';
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  code?: string;
-}
-
-async function chat(app: TestApp, apiKey: string, extra: object = {}): Promise<Answer> {
-  const response = await fetch(`${app.baseUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
-    body: JSON.stringify({ model: 'limit-model', messages: [{ role: 'user', content: 'hi' }], ...extra }),
-  });
-  const body = (await response.json()) as { error?: { code?: string } };
-  return { status: response.status, headers: response.headers, code: body.error?.code };
+function chat(app: TestApp, apiKey: string, extra: object = {}): Promise<RelayAnswer> {
+  return relayChat(app, apiKey, { model: 'limit-model', ...extra });
 }
 
 /** Seconds as an OpenAI reset header writes them ("59.5s", "1m0s"). */
@@ -56,11 +44,11 @@ describe('RPM and TPM limits per token and user', () => {
   it('passes exactly N requests a minute, then answers 429 with honest headers', async () => {
     const { apiKey } = await limitedToken('rpmuser', { rpm_limit: 5 });
     const startedAt = Date.now();
-    const answers: Answer[] = [];
+    const answers: RelayAnswer[] = [];
     for (let i = 0; i < 7; i++) answers.push(await chat(app, apiKey));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429, 429]);
     const refused = answers[5];
-    expect(refused.code).toBe('rate_limit_exceeded');
+    expect(refused.error?.code).toBe('rate_limit_exceeded');
     expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('5');
     expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
     expect(refused.headers.get('x-ratelimit-limit-tokens')).toBeNull();
@@ -140,26 +128,17 @@ describe('RPM and TPM limits per token and user', () => {
 const redisUrl = process.env.TEST_REDIS_URL;
 (redisUrl ? describe : describe.skip)('RPM and TPM limits on two instances sharing Redis', () => {
   it('passes exactly N requests a minute over both instances', async () => {
-    const upstream = await new MockUpstream().start();
-    const pair = await startInstancesOnRedis(redisUrl!);
+    const { pair, seed, userId, stop } = await startRelayPair(redisUrl!, { ModelRatio: JSON.stringify({ 'limit-model': 1 }) }, 'limit-model');
     try {
       const { first, second } = pair;
-      const seed = new RelaySeed(first);
-      for (const app of [first, second]) await new RelaySeed(app).setOption('ModelRatio', JSON.stringify({ 'limit-model': 1 }));
-      await seed.createChannel({ base_url: upstream.url, models: 'limit-model' });
-      await setupRoot(first);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      const user = await registerUser(first, 'pairlimit');
-      await seed.setUserQuota(user.id, 10_000_000);
-      const { apiKey } = await seed.createToken(user.id, { rpm_limit: 12 });
+      const { apiKey } = await seed.createToken(userId, { rpm_limit: 12 });
       const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index % 2 === 0 ? first : second, apiKey)));
       expect(answers.filter((answer) => answer.status === 200)).toHaveLength(12);
       const refused = answers.find((answer) => answer.status === 429)!;
       expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('12');
       expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
     } finally {
-      await pair.stop();
-      await upstream.stop();
+      await stop();
     }
   });
 });
