@@ -7,7 +7,7 @@ import { queryAnyDialect } from '../../database/dialect';
 import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
-import { BudgetExceededError, type WindowTake } from './budget-window.service';
+import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
 /** The token or the user whose quota ran short. */
@@ -147,6 +147,7 @@ export class QuotaLedgerService {
     private readonly transactions: Transactions,
     private readonly cacheSync: CacheSyncService,
     private readonly holdJournal: HoldJournalService,
+    private readonly budgets: BudgetWindowService,
   ) {}
 
   /**
@@ -221,11 +222,27 @@ export class QuotaLedgerService {
 
   /**
    * Takes `amount` from the token (unless `tokenId` is 0 or the token is unlimited) and from
-   * the user, and counts it in each of the budget `windows`, all or none: if the user has too
-   * little, or a window would pass its quota, nothing is taken (InsufficientQuotaError,
-   * BudgetExceededError). The windows move in the same transaction as the balances.
+   * the user, and counts it in the budget windows of `budgets` (the token's and the user's),
+   * all or none: if the user has too little, or a window would pass its quota, nothing is
+   * taken (InsufficientQuotaError, BudgetExceededError). The windows move in the same
+   * transaction as the balances. A take refused because another instance rolled a window over
+   * meanwhile is tried again in the new window.
    */
-  preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number, windows: readonly WindowTake[] = []): Promise<QuotaHold> {
+  async preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number, budgets: readonly BudgetHolder[] = []): Promise<QuotaHold> {
+    if (budgets.length === 0 || amount <= 0) return this.queueHold(tokenId, tokenLimited, userId, amount, []);
+    for (let attempt = 1; ; attempt++) {
+      const takes = await this.budgets.takesFor(budgets);
+      try {
+        return await this.queueHold(tokenId, tokenLimited, userId, amount, takes);
+      } catch (error) {
+        if (!(error instanceof BudgetExceededError)) throw error;
+        const refusal = attempt >= WINDOW_ATTEMPTS ? error : await this.budgets.confirmRefusal(error.take);
+        if (refusal) throw refusal;
+      }
+    }
+  }
+
+  private queueHold(tokenId: number, tokenLimited: boolean, userId: number, amount: number, windows: readonly WindowTake[]): Promise<QuotaHold> {
     const hold: QuotaHold = { tokenId, fromToken: 0, userId, fromUser: 0 };
     if (amount <= 0) return Promise.resolve(hold);
     const holders: QuotaHolder[] = tokenId > 0 && tokenLimited ? ['token', 'user'] : ['user'];
@@ -300,6 +317,9 @@ interface JournalRow {
   fromToken: number;
   fromUser: number;
 }
+
+/** How often a hold is tried against windows rolled over under it before it is refused. */
+const WINDOW_ATTEMPTS = 3;
 
 /** Thrown inside a claimed movement whose user row refused it, so the claim rolls back. */
 export class LedgerRefusedError extends Error {

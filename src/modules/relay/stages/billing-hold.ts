@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { BudgetExceededError, BudgetWindowService, type BudgetHolder } from '../../billing/budget-window.service';
+import { BudgetExceededError, BudgetWindowService } from '../../billing/budget-window.service';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { SettlementBatcherService, type Settlement } from '../../billing/settlement-batcher.service';
 import { TokenCacheService } from '../caches/token-cache.service';
 import { UserCacheService } from '../caches/user-cache.service';
-import type { RelayCaller } from '../relay-caller';
+import { budgetHolders, type RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
 
 /**
@@ -47,11 +47,8 @@ export class BillingHold {
   }
 }
 
-/** How often a hold is tried against windows rolled over under it before it is refused. */
-const WINDOW_ATTEMPTS = 3;
-
 /** The 429 of a full window: which window, when it resets, and Retry-After until then. */
-function budgetRefusal(error: BudgetExceededError, amount: number, now: number): RelayError {
+export function budgetRefusal(error: BudgetExceededError, amount: number, now: number): RelayError {
   const { take } = error;
   const whose = take.kind === 'token' ? 'This API key' : 'Your account';
   const resets = new Date(take.resetsAt * 1000).toISOString();
@@ -79,36 +76,17 @@ export class RelayBillingService {
     const token = caller.token;
     const tokenLimited = token !== null && !token.unlimitedQuota;
     try {
-      const hold = token?.budgetWindows || caller.user.budgetWindows ? await this.holdInWindows(caller, tokenLimited, amount) : await this.ledger.preConsumeQuota(token?.id ?? 0, tokenLimited, caller.user.id, amount);
+      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, tokenLimited, caller.user.id, amount, budgetHolders(caller));
       if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
       if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
       return new BillingHold(caller, hold, this);
     } catch (error) {
+      if (error instanceof BudgetExceededError) throw budgetRefusal(error, amount, this.budgets.nowSeconds());
       if (error instanceof InsufficientQuotaError) {
         const whose = error.holder === 'token' ? 'This API key' : 'Your account';
         throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this request (needs ${amount})`, 403);
       }
       throw error;
-    }
-  }
-
-  /**
-   * The hold with the windows of token and user. A take refused because another instance
-   * rolled a window over meanwhile is tried again in the new window; a full window refuses.
-   */
-  private async holdInWindows(caller: RelayCaller, tokenLimited: boolean, amount: number): Promise<QuotaHold> {
-    const holders: BudgetHolder[] = [];
-    if (caller.token?.budgetWindows) holders.push({ kind: 'token', id: caller.token.id, windows: caller.token.budgetWindows });
-    if (caller.user.budgetWindows) holders.push({ kind: 'user', id: caller.user.id, windows: caller.user.budgetWindows });
-    for (let attempt = 1; ; attempt++) {
-      const takes = await this.budgets.takesFor(holders);
-      try {
-        return await this.ledger.preConsumeQuota(caller.token?.id ?? 0, tokenLimited, caller.user.id, amount, takes);
-      } catch (error) {
-        if (!(error instanceof BudgetExceededError)) throw error;
-        const refusal = attempt >= WINDOW_ATTEMPTS ? error : await this.budgets.confirmRefusal(error.take);
-        if (refusal) throw budgetRefusal(refusal, amount, this.budgets.nowSeconds());
-      }
     }
   }
 
