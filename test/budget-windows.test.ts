@@ -4,6 +4,7 @@ import { RelaySeed, startRelayTestbed } from './support/mock-upstream-seed';
 import { relayChat, startRelayPair, type RelayAnswer } from './support/relay-call';
 import { testSql, type TestApp } from './support/test-app';
 import { BudgetClock } from '../src/modules/billing/budget-window.service';
+import { HoldJournalService } from '../src/modules/billing/hold-journal.service';
 import type { TokenView } from '../src/modules/tokens/token.wire';
 import type { UserView } from '../src/modules/users/user.wire';
 import { DataSource } from 'typeorm';
@@ -148,6 +149,29 @@ describe('budget windows on tokens and users', () => {
     const logs = await seed.consumeLogs({ tokenId: token.id });
     expect(logs.map((log) => log.quota)).toEqual([66, 66, 66]);
     expect((await usageOf(user, token.id))[0].used).toBe(198);
+  });
+
+  it('gives a crashed process’s holds back to their windows with the balance', async () => {
+    const now = at('2026-07-02T08:00:00Z');
+    setClock(app, now);
+    const { user, token, apiKey } = await tokenWithWindows('crashuser', [{ period: 'day', quota: 10_000 }]);
+    expect((await chat(app, apiKey)).status).toBe(200);
+    await seed.flush();
+    const dataSource = app.app.get(DataSource);
+    const dayStart = at('2026-07-02T00:00:00Z');
+    // A hold of 300 left by a process that died: taken from the user and counted in the window, journaled with it.
+    await dataSource.query(testSql('UPDATE users SET quota = quota - 300 WHERE id = ?'), [user.id]);
+    await dataSource.query(testSql("UPDATE budget_usage SET used = used + 300 WHERE holder_kind = 'token' AND holder_id = ?"), [token.id]);
+    await dataSource.query(testSql('INSERT INTO quota_holds (id, token_id, user_id, from_token, from_user, created_at, windows) VALUES (?, ?, ?, 0, 300, 0, ?)'), [
+      'deadowner-1',
+      token.id,
+      user.id,
+      JSON.stringify([['token', token.id, 'day', dayStart]]),
+    ]);
+    expect((await usageOf(user, token.id))[0].used).toBe(PER_CALL + 300);
+    expect(await app.app.get(HoldJournalService).refundAbandonedHolds()).toBe(1);
+    expect((await usageOf(user, token.id))[0].used).toBe(PER_CALL);
+    expect((await seed.userQuota(user.id)).quota).toBe(1_000_000 - PER_CALL);
   });
 
   it('rejects malformed windows with a clear error', async () => {

@@ -261,9 +261,11 @@ export class QuotaLedgerService {
   private journalRows(holds: QuotaHold[]): JournalRow[] {
     const rows = new Map<string, JournalRow>();
     for (const hold of holds) {
-      const key = `${hold.tokenId}:${hold.userId}`;
+      const windows = journalWindows(hold.windows);
+      // Holds of one token and user share a row only when they count in the same windows, which a crash refund gives back too.
+      const key = `${hold.tokenId}:${hold.userId}:${windows ?? ''}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0 }));
+      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0, windows }));
       row.fromToken += hold.fromToken;
       row.fromUser += hold.fromUser;
       hold.journalId = row.id;
@@ -316,6 +318,8 @@ interface JournalRow {
   userId: number;
   fromToken: number;
   fromUser: number;
+  /** The budget windows its holds count in (journalWindows), or null. */
+  windows: string | null;
 }
 
 /** How often a hold is tried against windows rolled over under it before it is refused. */
@@ -330,7 +334,7 @@ export class LedgerRefusedError extends Error {
 }
 
 const JOURNAL_INSERT_CHUNK = 100;
-const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at'];
+const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at', 'windows'];
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
 function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement[] {
@@ -339,7 +343,7 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
     const chunk = rows.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
       sql: sql.insertSql('quota_holds', JOURNAL_COLUMNS, chunk.length),
-      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now]),
+      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now, row.windows]),
     });
   }
   return statements;
@@ -347,7 +351,13 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
 
 /** One hold's share of its journal row, in JOURNAL_COLUMNS order. */
 function journalValues(hold: QuotaHold, now: number): unknown[] {
-  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now];
+  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now, journalWindows(hold.windows)];
+}
+
+/** A journal row's windows as stored: `[[kind, holderId, period, windowStart], …]`, read back by HoldJournalService.refund. */
+function journalWindows(windows: readonly WindowTake[] | undefined): string | null {
+  if (!windows || windows.length === 0) return null;
+  return JSON.stringify(windows.map((take) => [take.kind, take.holderId, take.period, take.windowStart]));
 }
 
 function holderId(hold: QuotaHold, holder: QuotaHolder): number {
