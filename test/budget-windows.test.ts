@@ -174,6 +174,28 @@ describe('budget windows on tokens and users', () => {
     expect((await seed.userQuota(user.id)).quota).toBe(1_000_000 - PER_CALL);
   });
 
+  it('answers the refusal in the inbound API’s own error shape', async () => {
+    setClock(app, at('2026-07-03T08:00:00Z'));
+    const { apiKey } = await tokenWithWindows('shapeuser', [{ period: 'month', quota: 0 }]);
+    const claude = await fetch(`${app.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'window-model', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(claude.status).toBe(429);
+    expect(Number(claude.headers.get('retry-after'))).toBe(at('2026-08-01T00:00:00Z') - at('2026-07-03T08:00:00Z'));
+    const body = (await claude.json()) as { type: string; error: { type: string; message: string } };
+    expect(body).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
+    expect(body.error.message).toContain('month budget of 0');
+    const gemini = await fetch(`${app.baseUrl}/v1beta/models/window-model:generateContent?key=${apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    });
+    expect(gemini.status).toBe(429);
+    expect(((await gemini.json()) as { error: { status: string } }).error.status).toBe('RESOURCE_EXHAUSTED');
+  });
+
   it('rejects malformed windows with a clear error', async () => {
     const user = await registerUser(app, 'badwindows');
     for (const windows of [[{ period: 'year', quota: 1 }], [{ period: 'day', quota: -1 }], [{ period: 'day', quota: 1 }, { period: 'day', quota: 2 }], 'day']) {
