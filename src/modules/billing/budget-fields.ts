@@ -28,3 +28,16 @@ export function budgetWindowsColumn(value: unknown): string | null {
   if (!windows) throw new AppError('budget.invalid_windows');
   return budgetWindowsText(windows);
 }
+
+/** The budget fields of a token or user write: windows and both limits, all optional. */
+export class BudgetLimitsDto {
+  /** [{period, quota}]; an empty list removes every window. */
+  @BudgetWindowsField()
+  budget_windows?: unknown[];
+
+  @RateLimitField()
+  rpm_limit?: number;
+
+  @RateLimitField()
+  tpm_limit?: number;
+}

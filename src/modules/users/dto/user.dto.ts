@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
 import { MAX_QUOTA } from '../../../database/columns';
-import { BudgetWindowsField, RateLimitField } from '../../billing/budget-fields';
+import { BudgetLimitsDto } from '../../billing/budget-fields';
 import { OptionalDisplayNameField, OptionalNewPasswordField, PasswordField, UsernameField } from './fields';
 
 export class CreateUserDto {
@@ -20,7 +20,7 @@ export class CreateUserDto {
   role?: number;
 }
 
-export class UpdateUserDto {
+export class UpdateUserDto extends BudgetLimitsDto {
   @Type(() => Number)
   @RowIdField()
   id: number;
@@ -65,16 +65,6 @@ export class UpdateUserDto {
   @IsString()
   @MaxLength(255)
   remark?: string;
-
-  /** [{period, quota}]; an empty list removes every window. */
-  @BudgetWindowsField()
-  budget_windows?: unknown[];
-
-  @RateLimitField()
-  rpm_limit?: number;
-
-  @RateLimitField()
-  tpm_limit?: number;
 }
 
 export class UpdateSelfDto {
