@@ -43,6 +43,15 @@ async function main(): Promise<void> {
   // The Responses case: a Responses client through a channel whose type serves Chat Completions only (DeepSeek's), converted both ways.
   await as('/api/channel/', 'POST', { name: 'bench-chat-only', type: 43, key: 'sk-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-chat-only', group: 'default' });
   const tokens = (await as('/api/token/', 'POST', { name: 'bench', remain_quota: 1e15, expired_time: -1 })).data as Array<{ key: string }>;
+  // The limited case: two budget windows and both limits, set far above what the bench spends, so every call passes them.
+  const limited = (await as('/api/token/', 'POST', {
+    name: 'bench-limited',
+    remain_quota: 1e15,
+    expired_time: -1,
+    budget_windows: [{ period: 'day', quota: 1e14 }, { period: 'month', quota: 1e15 }],
+    rpm_limit: 1_000_000_000,
+    tpm_limit: 1_000_000_000,
+  })).data as Array<{ key: string }>;
 
   // The driver ends us with SIGTERM; leave no database behind in the temp folder.
   process.once('SIGTERM', () => {
@@ -50,7 +59,7 @@ async function main(): Promise<void> {
     process.exit(0);
   });
   answerStatsRequests();
-  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key };
+  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key, limitedApiKey: limited[0].key };
   process.send?.(ready);
 }
 

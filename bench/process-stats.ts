@@ -6,6 +6,8 @@ export interface ReadyMessage {
   port: number;
   /** The API key to use, for the gateway. */
   apiKey?: string;
+  /** A key with two budget windows and RPM and TPM limits (none of them reached): the limited case. */
+  limitedApiKey?: string;
 }
 
 export interface StatsMessage {
@@ -34,6 +36,7 @@ export interface Child {
   process: ChildProcess;
   port: number;
   apiKey?: string;
+  limitedApiKey?: string;
 }
 
 /** Forks `script` and resolves once it reports that it listens. */
@@ -45,7 +48,7 @@ export function startChild(script: string, env: Record<string, string> = {}): Pr
     const onMessage = (message: ReadyMessage) => {
       if (message.kind !== 'ready') return;
       child.off('message', onMessage);
-      resolve({ process: child, port: message.port, apiKey: message.apiKey });
+      resolve({ process: child, port: message.port, apiKey: message.apiKey, limitedApiKey: message.limitedApiKey });
     };
     child.on('message', onMessage);
   });

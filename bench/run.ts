@@ -23,6 +23,8 @@ const IDLE_CPU_SHARE = 0.05;
 const IDLE_WAIT_MS = 3000;
 
 type Target = 'direct' | 'floor' | 'gateway';
+/** A target, or the gateway called with the limited token. */
+type Caller = Target | 'limited';
 type Mode = 'nonstream' | 'stream';
 
 interface RunFigures {
@@ -62,14 +64,16 @@ async function main(): Promise<void> {
   const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
   // The same gateway with Prometheus metrics on, measured in the same rounds (issue 27: its ratio at most 0.02 below).
   const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true' });
-  const targets: Record<Target, { child: Child; url: string; headers: Record<string, string> }> = {
+  const targets: Record<Caller, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     gateway: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.apiKey}` } },
+    // The same gateway, called with a token that has two budget windows and RPM and TPM limits.
+    limited: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.limitedApiKey}` } },
   };
 
   const withMetrics = { child: gatewayWithMetrics, url: `http://127.0.0.1:${gatewayWithMetrics.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gatewayWithMetrics.apiKey}` } };
-  const runOnce = async (target: Target | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}, responses = false): Promise<RunFigures> => {
+  const runOnce = async (target: Caller | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}, responses = false): Promise<RunFigures> => {
     const { child, url, headers } = typeof target === 'string' ? targets[target] : target;
     const before = await stats(child);
     const result = responses
@@ -89,11 +93,13 @@ async function main(): Promise<void> {
   for (const target of ['direct', 'floor', 'gateway'] as Target[]) for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(target, mode, 1);
   await runOnce('gateway', 'stream', 1, { model: NATIVE_MODEL });
   await runOnce('gateway', 'stream', 1, {}, true);
+  await runOnce('limited', 'nonstream', 1);
   for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(withMetrics, mode, 1);
 
   const nativeStream: RunFigures[] = [];
   const metricsOn: Record<Mode, RunFigures[]> = { nonstream: [], stream: [] };
   const responsesStream: RunFigures[] = [];
+  const limited: RunFigures[] = [];
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
@@ -101,6 +107,7 @@ async function main(): Promise<void> {
       metricsOn[mode].push(await runOnce(withMetrics, mode, DURATION_S));
     }
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
+    limited.push(await runOnce('limited', 'nonstream', DURATION_S));
     responsesStream.push(await runOnce('gateway', 'stream', DURATION_S, {}, true));
     await idle([upstream, floor, gateway, gatewayWithMetrics]);
     await sampleSensitiveChecks();
@@ -148,6 +155,8 @@ async function main(): Promise<void> {
       metrics_on_stream: average(metricsOn.stream).cpuMicrosPerRequest,
       sensitive_check: sensitiveCheck,
       sensitive_check_cjk: sensitiveCheckChinese,
+      /** Non-streamed, with a token of two budget windows and RPM and TPM limits; against `nonstream.gateway.cpuMicrosPerRequest`. */
+      limited: average(limited).cpuMicrosPerRequest,
     },
     nativeStream: average(nativeStream),
     responsesConvertedStream: average(responsesStream),
@@ -156,7 +165,7 @@ async function main(): Promise<void> {
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
     guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { limitedCpuAtMostTimesPlain: 1.1, sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -170,6 +179,7 @@ async function main(): Promise<void> {
   }
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`Responses stream (Responses in, Chat-only channel): ${result.responsesConvertedStream.rps} req/s, CPU ${result.cpu_us_per_req.responses_converted_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
+  console.log(`limited token (two budget windows, RPM and TPM): CPU ${result.cpu_us_per_req.limited} µs/req vs ${summary.nonstream.gateway.cpuMicrosPerRequest} without (target ≤ 1.1×)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
   console.log(`with metrics on: non-stream ${result.ratio_metrics_on.nonstream}, stream ${result.ratio_metrics_on.stream} of the floor; CPU ${result.cpu_us_per_req.metrics_on_nonstream} / ${result.cpu_us_per_req.metrics_on_stream} µs/req (target: ratios at most 0.02 below the ones above)`);

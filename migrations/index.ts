@@ -13,6 +13,7 @@ import { LogQueryIndexes1795470000000 } from './1795470000000-log-query-indexes'
 import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds-without-rowid';
 import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
 import { Identity1795500000000 } from './1795500000000-identity';
+import { BudgetWindows1795510000000 } from './1795510000000-budget-windows';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   QuotaHoldsWithoutRowid1795480000000,
   AuditLogs1795490000000,
   Identity1795500000000,
+  BudgetWindows1795510000000,
 ];

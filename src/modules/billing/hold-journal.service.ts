@@ -32,6 +32,7 @@ interface HeldAmounts {
   from_token: number | string;
   from_user: number | string;
   username: string | null;
+  windows: string | null;
 }
 
 /**
@@ -120,7 +121,7 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
       for (const row of rows) {
         const [held] = await queryAnyDialect<HeldAmounts>(
           manager,
-          `SELECT h.from_token, h.from_user, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${lock}`,
+          `SELECT h.from_token, h.from_user, h.windows, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${lock}`,
           [row.id],
         );
         if (!held) continue;
@@ -129,6 +130,10 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
         const fromUser = Number(held.from_user);
         if (fromToken > 0) await queryAnyDialect(manager, 'UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [fromToken, Number(row.token_id)]);
         if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE users SET quota = quota + ? WHERE id = ?', [fromUser, Number(row.user_id)]);
+        // Out of the budget windows the holds counted in too, where those windows are still open (a rolled-over row no longer matches).
+        for (const [kind, holderId, period, windowStart] of parseJournalWindows(held.windows)) {
+          if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE budget_usage SET used = used - ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ?', [fromUser, kind, holderId, period, windowStart]);
+        }
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
         await manager.insert(LogEntity, {
           type: LOG_TYPE_SYSTEM,
@@ -144,6 +149,17 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
       }
       return refunded;
     });
+  }
+}
+
+/** A journal row's windows (see journalWindows in the ledger); malformed text counts as none. */
+function parseJournalWindows(text: string | null): Array<[string, number, string, number]> {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((entry): entry is [string, number, string, number] => Array.isArray(entry) && entry.length === 4) : [];
+  } catch {
+    return [];
   }
 }
 

@@ -7,6 +7,7 @@ import { queryAnyDialect } from '../../database/dialect';
 import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
+import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
 /** The token or the user whose quota ran short. */
@@ -40,12 +41,15 @@ export interface QuotaHold {
   fromToken: number;
   userId: number;
   fromUser: number;
+  /** The budget windows the hold counts against, each by fromUser (absent when none is set). */
+  windows?: readonly WindowTake[];
 }
 
 interface PendingHold {
   hold: QuotaHold;
   amount: number;
   holders: QuotaHolder[];
+  windows: readonly WindowTake[];
   resolve(hold: QuotaHold): void;
   reject(error: unknown): void;
 }
@@ -143,6 +147,7 @@ export class QuotaLedgerService {
     private readonly transactions: Transactions,
     private readonly cacheSync: CacheSyncService,
     private readonly holdJournal: HoldJournalService,
+    private readonly budgets: BudgetWindowService,
   ) {}
 
   /**
@@ -217,14 +222,33 @@ export class QuotaLedgerService {
 
   /**
    * Takes `amount` from the token (unless `tokenId` is 0 or the token is unlimited) and from
-   * the user, both or neither: if the user has too little, the token keeps its quota.
+   * the user, and counts it in the budget windows of `budgets` (the token's and the user's),
+   * all or none: if the user has too little, or a window would pass its quota, nothing is
+   * taken (InsufficientQuotaError, BudgetExceededError). The windows move in the same
+   * transaction as the balances. A take refused because another instance rolled a window over
+   * meanwhile is tried again in the new window.
    */
-  preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number): Promise<QuotaHold> {
+  async preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number, budgets: readonly BudgetHolder[] = []): Promise<QuotaHold> {
+    if (budgets.length === 0 || amount <= 0) return this.queueHold(tokenId, tokenLimited, userId, amount, []);
+    for (let attempt = 1; ; attempt++) {
+      const takes = await this.budgets.takesFor(budgets);
+      try {
+        return await this.queueHold(tokenId, tokenLimited, userId, amount, takes);
+      } catch (error) {
+        if (!(error instanceof BudgetExceededError)) throw error;
+        const refusal = attempt >= WINDOW_ATTEMPTS ? error : await this.budgets.confirmRefusal(error.take);
+        if (refusal) throw refusal;
+      }
+    }
+  }
+
+  private queueHold(tokenId: number, tokenLimited: boolean, userId: number, amount: number, windows: readonly WindowTake[]): Promise<QuotaHold> {
     const hold: QuotaHold = { tokenId, fromToken: 0, userId, fromUser: 0 };
     if (amount <= 0) return Promise.resolve(hold);
     const holders: QuotaHolder[] = tokenId > 0 && tokenLimited ? ['token', 'user'] : ['user'];
+    if (windows.length > 0) hold.windows = windows;
     return new Promise((resolve, reject) => {
-      this.pending.push({ hold, amount, holders, resolve, reject });
+      this.pending.push({ hold, amount, holders, windows, resolve, reject });
       if (this.pending.length === 1) setImmediate(() => void this.applyPending());
     });
   }
@@ -237,9 +261,11 @@ export class QuotaLedgerService {
   private journalRows(holds: QuotaHold[]): JournalRow[] {
     const rows = new Map<string, JournalRow>();
     for (const hold of holds) {
-      const key = `${hold.tokenId}:${hold.userId}`;
+      const windows = journalWindows(hold.windows);
+      // Holds of one token and user share a row only when they count in the same windows, which a crash refund gives back too.
+      const key = `${hold.tokenId}:${hold.userId}:${windows ?? ''}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0 }));
+      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0, windows }));
       row.fromToken += hold.fromToken;
       row.fromUser += hold.fromUser;
       hold.journalId = row.id;
@@ -269,12 +295,13 @@ export class QuotaLedgerService {
         if (failed < 0) return batch.forEach((item) => item.resolve(item.hold));
       }
       const groups: GuardedGroup[] = batch.map((item) => ({
-        updates: item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)),
+        updates: [...item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)), ...item.windows.map((take) => guardedWindowTake(take, item.amount))],
         record: [{ sql: this.sql.upsertAddingSql('quota_holds', JOURNAL_COLUMNS, 1, ['id'], ['from_token', 'from_user']), parameters: journalValues(item.hold, now) }],
       }));
       const failures = await this.sql.applyGuarded(groups, batch.length === 1);
       batch.forEach((item, index) => {
         const failed = failures[index];
+        if (failed >= item.holders.length) return item.reject(new BudgetExceededError(item.windows[failed - item.holders.length]));
         if (failed >= 0) return item.reject(new InsufficientQuotaError(item.holders[failed]));
         item.resolve(item.hold);
       });
@@ -291,7 +318,12 @@ interface JournalRow {
   userId: number;
   fromToken: number;
   fromUser: number;
+  /** The budget windows its holds count in (journalWindows), or null. */
+  windows: string | null;
 }
+
+/** How often a hold is tried against windows rolled over under it before it is refused. */
+const WINDOW_ATTEMPTS = 3;
 
 /** Thrown inside a claimed movement whose user row refused it, so the claim rolls back. */
 export class LedgerRefusedError extends Error {
@@ -302,7 +334,7 @@ export class LedgerRefusedError extends Error {
 }
 
 const JOURNAL_INSERT_CHUNK = 100;
-const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at'];
+const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at', 'windows'];
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
 function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement[] {
@@ -311,7 +343,7 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
     const chunk = rows.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
       sql: sql.insertSql('quota_holds', JOURNAL_COLUMNS, chunk.length),
-      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now]),
+      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now, row.windows]),
     });
   }
   return statements;
@@ -319,7 +351,13 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
 
 /** One hold's share of its journal row, in JOURNAL_COLUMNS order. */
 function journalValues(hold: QuotaHold, now: number): unknown[] {
-  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now];
+  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now, journalWindows(hold.windows)];
+}
+
+/** A journal row's windows as stored: `[[kind, holderId, period, windowStart], …]`, read back by HoldJournalService.refund. */
+function journalWindows(windows: readonly WindowTake[] | undefined): string | null {
+  if (!windows || windows.length === 0) return null;
+  return JSON.stringify(windows.map((take) => [take.kind, take.holderId, take.period, take.windowStart]));
 }
 
 function holderId(hold: QuotaHold, holder: QuotaHolder): number {
@@ -344,5 +382,34 @@ function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
   }
   const takes: GuardedUpdate[] = [];
   for (const holder of ['token', 'user'] as const) for (const [id, amount] of inLockOrder(sums[holder])) takes.push(guardedTake(holder, id, amount));
+  // The windows last, in key order: the settlement moves them after tokens and users too, in the same order.
+  const windows = new Map<string, { take: WindowTake; amount: number }>();
+  for (const item of batch) {
+    for (const take of item.windows) {
+      const key = windowKey(take);
+      const sum = windows.get(key);
+      if (sum) sum.amount += item.amount;
+      else windows.set(key, { take, amount: item.amount });
+    }
+  }
+  for (const key of [...windows.keys()].sort()) takes.push(guardedWindowTake(windows.get(key)!.take, windows.get(key)!.amount));
   return takes;
+}
+
+/** A window row's identity, which also orders the locks on window rows (see combinedTakes). */
+export function windowKey(take: WindowTake): string {
+  return `${take.kind}:${String(take.holderId).padStart(12, '0')}:${take.period}:${take.windowStart}`;
+}
+
+/**
+ * Counts `amount` in the window, only while it fits and only in the window the hold was sized
+ * for: if another instance rolled the window over meanwhile, the take fails and is retried in the new one.
+ */
+function guardedWindowTake(take: WindowTake, amount: number): GuardedUpdate {
+  const key = [take.kind, take.holderId, take.period];
+  return {
+    sql: 'UPDATE budget_usage SET used = used + ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ? AND used + ? <= ?',
+    parameters: [amount, ...key, take.windowStart, amount, take.quota],
+    undo: { sql: 'UPDATE budget_usage SET used = used - ? WHERE holder_kind = ? AND holder_id = ? AND period = ?', parameters: [amount, ...key] },
+  };
 }

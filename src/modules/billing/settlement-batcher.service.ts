@@ -2,7 +2,8 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModul
 import { describeDatabaseError } from '../../database/database-unavailable';
 import { inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { LogEntity } from '../logs/entities/log.entity';
-import type { QuotaHold } from './quota-ledger.service';
+import type { WindowTake } from './budget-window.service';
+import { windowKey, type QuotaHold } from './quota-ledger.service';
 
 /**
  * The end of one request's billing: the hold taken before the call, what the request finally
@@ -179,6 +180,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const channels = new Map<number, number>();
     const logs: LogRow[] = [];
     const journal = new Map<string, { fromToken: number; fromUser: number }>();
+    const windows = new Map<string, { take: WindowTake; delta: number }>();
     const add = (map: Map<number, Sums>, id: number, remain: number, used: number, requests: number) => {
       const sums = map.get(id) ?? { remain: 0, used: 0, requests: 0 };
       sums.remain += remain;
@@ -193,6 +195,15 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
         held.fromToken += hold.fromToken;
         held.fromUser += hold.fromUser;
         journal.set(hold.journalId, held);
+      }
+      // A window moves by what the call cost minus what its hold counted, in the window the hold was counted in.
+      if (hold.windows && quota !== hold.fromUser) {
+        for (const take of hold.windows) {
+          const key = windowKey(take);
+          const sum = windows.get(key);
+          if (sum) sum.delta += quota - hold.fromUser;
+          else windows.set(key, { take, delta: quota - hold.fromUser });
+        }
       }
       const requests = item.success ? 1 : 0;
       if (hold.tokenId > 0) add(tokens, hold.tokenId, item.tokenLimited ? hold.fromToken - quota : 0, quota, requests);
@@ -210,6 +221,15 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     for (const [id, sums] of inLockOrder(users)) {
       if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
       statements.push({ sql: 'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', parameters: [sums.remain, sums.used, sums.requests, id] });
+    }
+    // After tokens and users and in key order, as the holds take them. A window rolled over since is history: its row no longer matches.
+    for (const key of [...windows.keys()].sort()) {
+      const { take, delta } = windows.get(key)!;
+      if (delta === 0) continue;
+      statements.push({
+        sql: 'UPDATE budget_usage SET used = used + ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ?',
+        parameters: [delta, take.kind, take.holderId, take.period, take.windowStart],
+      });
     }
     // A journal row sums several holds: each settled one leaves it, and the row goes when none is left.
     for (const [id, held] of journal) {

@@ -18,7 +18,7 @@ const NO_CHANNEL_LABEL = 'none';
 const MODEL_LABELS_KEPT = 2000;
 
 /** Where a rate limit refused: the relay's model request limit, GLOBAL_API_RATE_LIMIT, CRITICAL_RATE_LIMIT. */
-export type RateLimitScope = 'model' | 'api' | 'critical';
+export type RateLimitScope = 'model' | 'api' | 'critical' | 'caller';
 
 /**
  * The gateway's counters, kept in memory. Callers on the request path check `enabled` first

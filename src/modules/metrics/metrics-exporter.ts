@@ -120,7 +120,7 @@ export class MetricsExporter implements OnModuleInit {
     });
     counterOf(registry, 'gateway_tokens_total', 'Tokens billed, by model and kind (prompt, completion, cache_read, cache_write)', metrics.tokens);
     counterOf(registry, 'gateway_quota_consumed_total', 'Quota charged, by model (500000 quota = 1 USD)', metrics.quotaConsumed);
-    counterOf(registry, 'gateway_rate_limited_total', 'Requests refused by a rate limit, by scope (model, api, critical)', metrics.rateLimited);
+    counterOf(registry, 'gateway_rate_limited_total', 'Requests refused by a rate limit, by scope (model, api, critical, caller: token and user RPM/TPM)', metrics.rateLimited);
     new Gauge({
       name: 'gateway_channel_enabled',
       help: 'Whether each channel is enabled (1) or not (0)',

@@ -249,6 +249,9 @@ export const OPTION_DEFINITIONS = {
   DefaultUseAutoGroup: bool({ default: false, readBy: ['tokens', 'relay', 'console'], status: 'default_use_auto_group' }),
   AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'] }),
 
+  /** The IANA zone of the day, week (from Monday) and month budget windows of tokens and users. */
+  BudgetTimeZone: str({ default: 'UTC', readBy: ['relay', 'tokens', 'users'] }),
+
   // Rate limits (per user, on model requests)
   ModelRequestRateLimitEnabled: bool({ default: false, readBy: ['relay'] }),
   /** Requests per window, failed ones included; 0 or -1 = unlimited. */

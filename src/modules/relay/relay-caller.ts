@@ -1,3 +1,4 @@
+import type { BudgetHolder } from '../billing/budget-window.service';
 import type { CachedToken } from './caches/token-cache.service';
 import type { CachedUser } from './caches/user-cache.service';
 
@@ -15,3 +16,16 @@ export interface RelayCaller {
 
 /** Playground requests are logged under token id 0 with this token name. */
 export const PLAYGROUND_TOKEN_NAME = 'playground';
+
+const NO_BUDGETS: readonly BudgetHolder[] = [];
+
+/** The budget windows a call of the caller counts against: its token's and its user's (usually none, and then no allocation). */
+export function budgetHolders(caller: RelayCaller): readonly BudgetHolder[] {
+  const tokenWindows = caller.token?.budgetWindows;
+  const userWindows = caller.user.budgetWindows;
+  if (!tokenWindows && !userWindows) return NO_BUDGETS;
+  const holders: BudgetHolder[] = [];
+  if (tokenWindows) holders.push({ kind: 'token', id: caller.token!.id, windows: tokenWindows });
+  if (userWindows) holders.push({ kind: 'user', id: caller.user.id, windows: userWindows });
+  return holders;
+}

@@ -28,6 +28,7 @@ export type RelayErrorCode =
   | 'task_not_found'
   | 'feature_disabled'
   | 'rate_limit_exceeded'
+  | 'budget_exceeded'
   | 'sensitive_words_detected'
   | 'upstream_request_error'
   | 'channel:unauthorized'
@@ -57,6 +58,8 @@ export class RelayError extends Error {
   wireCode?: string;
   /** Seconds after which the client may retry, sent as Retry-After (OpenAI's and Anthropic's clients wait that long). */
   retryAfterSeconds?: number;
+  /** More headers of the answer (the rate limits' x-ratelimit-*). */
+  headers?: Record<string, string | number>;
 
   constructor(
     readonly code: RelayErrorCode,
@@ -139,6 +142,7 @@ export function sendRelayError(response: ServerResponse, error: RelayError, form
   const body = relayErrorBody(format, error, requestId);
   const headers: Record<string, string | number> = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = error.retryAfterSeconds;
+  if (error.headers) Object.assign(headers, error.headers);
   if (requestId) headers[REQUEST_ID_HEADER] = requestId;
   response.writeHead(error.status, headers);
   response.end(body);

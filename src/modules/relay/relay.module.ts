@@ -27,6 +27,7 @@ import { RelayService } from './relay.service';
 import { NATIVE_PROVIDERS } from './providers/native';
 import { ProviderRegistry } from './providers/provider-registry';
 import { RelayBillingService } from './stages/billing-hold';
+import { CallerRateLimiterService } from './caller-rate-limit/caller-rate-limiter.service';
 import { RelayDeliverStage } from './stages/deliver.stage';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
@@ -51,6 +52,7 @@ import { UpstreamClientService } from './upstream-client.service';
     ...NATIVE_PROVIDERS,
     ProviderRegistry,
     RelayBillingService,
+    CallerRateLimiterService,
     SensitiveWordsService,
     ModelRateLimiterService,
     AutoGroupRouter,

@@ -113,6 +113,7 @@ export class RelayService {
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
+      prepared.callerLimit?.release();
       throw this.failed(route, prepared, error, requestId, startedAt, trace);
     }
     // The span ends once the settle stage knows the usage.

@@ -5,6 +5,7 @@ import { Transactions } from '../../database/transactions';
 import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect } from '../../database/dialect';
 import { preConsumeQuotaFor } from '../billing/billing-formula';
+import { BudgetExceededError, BudgetWindowService } from '../billing/budget-window.service';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
 import { LOG_TYPE_CONSUME, LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
@@ -13,7 +14,8 @@ import { PricingService } from '../pricing/pricing.service';
 import { TokenCacheService } from '../relay/caches/token-cache.service';
 import { UserCacheService } from '../relay/caches/user-cache.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
-import type { RelayCaller } from '../relay/relay-caller';
+import { budgetHolders, type RelayCaller } from '../relay/relay-caller';
+import { budgetRefusal } from '../relay/stages/billing-hold';
 import { RelayError } from '../relay/relay-error';
 
 /** The fixed price of one task submit, held before the upstream sees it. */
@@ -65,6 +67,7 @@ export class TaskBillingService {
     private readonly users: UserCacheService,
     private readonly dataSource: DataSource,
     private readonly transactions: Transactions,
+    private readonly budgets: BudgetWindowService,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
@@ -84,11 +87,12 @@ export class TaskBillingService {
     );
     const token = caller.token;
     try {
-      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota);
+      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota, budgetHolders(caller));
       if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
       if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
       return { caller, model, quota, modelPrice, groupRatio, hold };
     } catch (error) {
+      if (error instanceof BudgetExceededError) throw budgetRefusal(error, quota, this.budgets.nowSeconds());
       if (error instanceof InsufficientQuotaError) {
         const whose = error.holder === 'token' ? 'This API key' : 'Your account';
         throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this task (needs ${quota})`, 403);

@@ -1,9 +1,12 @@
+import { parseBudgetWindows } from '../billing/budget-periods';
+import type { BudgetUsage } from '../billing/budget.wire';
 import { TokenEntity } from './entities/token.entity';
 import { TokenView } from './token.wire';
 
 export const TOKEN_KEY_PREFIX = 'sk-';
 
-export function toTokenView(token: TokenEntity): TokenView {
+/** `usage`: the windows' state (BudgetWindowService.usage); none when the token has no window. */
+export function toTokenView(token: TokenEntity, usage: BudgetUsage[] = []): TokenView {
   return {
     id: token.id,
     user_id: token.user_id,
@@ -20,5 +23,9 @@ export function toTokenView(token: TokenEntity): TokenView {
     group: token.group,
     created_time: token.created_time,
     accessed_time: token.accessed_time,
+    budget_windows: parseBudgetWindows(token.budget_windows) ?? [],
+    budget_usage: usage,
+    rpm_limit: token.rpm_limit ?? 0,
+    tpm_limit: token.tpm_limit ?? 0,
   };
 }

@@ -1,4 +1,5 @@
 // The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+import type { BudgetUsage, BudgetWindow } from '../billing/budget.wire';
 
 /** A token as its owner sees it; the key carries the `sk-` prefix clients send. */
 export interface TokenView {
@@ -20,4 +21,11 @@ export interface TokenView {
   group: string;
   created_time: number;
   accessed_time: number;
+  budget_windows: BudgetWindow[];
+  /** Read-only: each window's use and reset. */
+  budget_usage: BudgetUsage[];
+  /** Requests per minute; 0 means none. */
+  rpm_limit: number;
+  /** Prompt plus completion tokens per minute; 0 means none. */
+  tpm_limit: number;
 }

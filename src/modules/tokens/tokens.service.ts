@@ -13,6 +13,9 @@ import { Transactions } from '../../database/transactions';
 import { splitList } from '../channels/channel-fields';
 import { OptionsService } from '../options/options.service';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
+import { budgetWindowsColumn } from '../billing/budget-fields';
+import { parseBudgetWindows } from '../billing/budget-periods';
+import { BudgetWindowService } from '../billing/budget-window.service';
 import { usableGroups } from '../users/usable-groups';
 import { normaliseAllowIps } from './allow-ips';
 import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
@@ -37,6 +40,7 @@ export class TokensService implements OnModuleInit {
     private readonly cacheSync: CacheSyncService,
     private readonly options: OptionsService,
     private readonly ledger: QuotaLedgerService,
+    private readonly budgets: BudgetWindowService,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
@@ -50,7 +54,7 @@ export class TokensService implements OnModuleInit {
 
   async list(actor: AuthenticatedUser, page: PageQuery): Promise<Page<TokenView>> {
     const [rows, total] = await this.tokens.findAndCount({ where: { user_id: actor.id }, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
-    return toPage(page, total, rows.map((row) => toTokenView(this.reveal(row))));
+    return toPage(page, total, await this.views(rows.map((row) => this.reveal(row))));
   }
 
   /**
@@ -64,14 +68,20 @@ export class TokensService implements OnModuleInit {
     query.orderBy('token.id', 'DESC');
     if (!key) {
       const [rows, total] = await query.skip(page.offset).take(page.pageSize).getManyAndCount();
-      return toPage(page, total, rows.map((row) => toTokenView(this.reveal(row))));
+      return toPage(page, total, await this.views(rows.map((row) => this.reveal(row))));
     }
     const matching = (await query.getMany()).map((row) => this.reveal(row)).filter((row) => row.key.includes(key));
-    return toPage(page, matching.length, matching.slice(page.offset, page.offset + page.pageSize).map(toTokenView));
+    return toPage(page, matching.length, await this.views(matching.slice(page.offset, page.offset + page.pageSize)));
   }
 
   async get(actor: AuthenticatedUser, id: number): Promise<TokenView> {
-    return toTokenView(await this.loadOwn(actor, id));
+    return (await this.views([await this.loadOwn(actor, id)]))[0];
+  }
+
+  /** The tokens as their owner sees them, with their budget windows' use (one read for the page). */
+  private async views(tokens: TokenEntity[]): Promise<TokenView[]> {
+    const usage = await this.budgets.usage('token', tokens.map((token) => ({ id: token.id, windows: parseBudgetWindows(token.budget_windows) })));
+    return tokens.map((token) => toTokenView(token, usage.get(token.id)));
   }
 
   /** The first token takes the name as given; extra ones add '-' and six random letters or digits. */
@@ -90,6 +100,9 @@ export class TokensService implements OnModuleInit {
       allow_ips: normaliseAllowIps(dto.allow_ips),
       group: this.checkGroup(actor, dto.group ?? ''),
       used_quota: 0,
+      budget_windows: dto.budget_windows === undefined ? null : budgetWindowsColumn(dto.budget_windows),
+      rpm_limit: dto.rpm_limit ?? 0,
+      tpm_limit: dto.tpm_limit ?? 0,
     };
     const count = dto.count ?? 1;
     const created = await this.transactions.run(async (manager) => {
@@ -103,7 +116,7 @@ export class TokensService implements OnModuleInit {
       return saved;
     });
     for (const token of created) await this.invalidate(token);
-    return created.map(toTokenView);
+    return this.views(created);
   }
 
   /**
@@ -122,10 +135,13 @@ export class TokensService implements OnModuleInit {
     if (dto.model_limits !== undefined) changes.model_limits = splitList(dto.model_limits).join(',') || null;
     if (dto.allow_ips !== undefined) changes.allow_ips = normaliseAllowIps(dto.allow_ips);
     if (dto.group !== undefined && dto.group !== token.group) changes.group = this.checkGroup(actor, dto.group);
+    if (dto.budget_windows !== undefined) changes.budget_windows = budgetWindowsColumn(dto.budget_windows);
+    if (dto.rpm_limit !== undefined) changes.rpm_limit = dto.rpm_limit;
+    if (dto.tpm_limit !== undefined) changes.tpm_limit = dto.tpm_limit;
     if (Object.keys(changes).length > 0) await this.tokens.update({ id: token.id, user_id: actor.id }, changes);
     if (dto.remain_quota !== undefined) await this.ledger.adjustTokenLimit(token.id, dto.original_remain_quota ?? token.remain_quota, dto.remain_quota);
     await this.invalidate(token);
-    return toTokenView(await this.loadOwn(actor, token.id));
+    return this.get(actor, token.id);
   }
 
   /** Enable or disable; an expired or used-up token cannot be enabled until its expiry or quota is fixed. */
@@ -139,7 +155,7 @@ export class TokensService implements OnModuleInit {
     token.status = status;
     await this.tokens.update({ id: token.id, user_id: actor.id }, { status });
     await this.invalidate(token);
-    return toTokenView(token);
+    return (await this.views([token]))[0];
   }
 
   async delete(actor: AuthenticatedUser, id: number): Promise<void> {

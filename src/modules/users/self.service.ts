@@ -35,7 +35,7 @@ export class SelfService {
   ) {}
 
   async get(actor: AuthenticatedUser): Promise<UserView> {
-    return toUserView(await this.load(actor), 'owner');
+    return (await this.users.views([await this.load(actor)], 'owner'))[0];
   }
 
   async update(actor: AuthenticatedUser, dto: UpdateSelfDto): Promise<UserView> {

@@ -12,11 +12,11 @@ import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENA
 import { EditableUserColumn, NewUser, UsersService } from './users.service';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { AuditService, fieldChanges, secretChange } from '../audit/audit.service';
-import { toUserView } from './user.view';
+import { budgetWindowsColumn } from '../billing/budget-fields';
 import { UserView } from './user.wire';
 
 /** What the audit log compares of an account an administrator edits (the password only as changed; quota through the ledger). */
-const AUDITED_FIELDS = ['username', 'display_name', 'group', 'email', 'remark'] as const satisfies readonly (keyof UserEntity)[];
+const AUDITED_FIELDS = ['username', 'display_name', 'group', 'email', 'remark', 'budget_windows', 'rpm_limit', 'tpm_limit'] as const satisfies readonly (keyof UserEntity)[];
 
 /**
  * What administrators do to accounts, and the creation of every account (registration,
@@ -48,7 +48,7 @@ export class UserManagementService {
     const target = await this.users.findByIdIncludingDeleted(id);
     if (!target) throw new AppError('user.not_found');
     this.assertOutranks(actor, target);
-    return toUserView(target);
+    return (await this.users.views([target]))[0];
   }
 
   async create(actor: AuthenticatedUser, dto: CreateUserDto): Promise<void> {
@@ -109,6 +109,9 @@ export class UserManagementService {
     if (dto.group !== undefined) changes.group = dto.group;
     if (dto.email !== undefined) changes.email = dto.email.trim();
     if (dto.remark !== undefined) changes.remark = dto.remark;
+    if (dto.budget_windows !== undefined) changes.budget_windows = budgetWindowsColumn(dto.budget_windows);
+    if (dto.rpm_limit !== undefined) changes.rpm_limit = dto.rpm_limit;
+    if (dto.tpm_limit !== undefined) changes.tpm_limit = dto.tpm_limit;
     const passwordChanged = !!dto.password;
     if (passwordChanged) changes.password = await this.users.hashPassword(dto.password!);
     await this.users.updateColumns(target.id, changes);
@@ -118,7 +121,7 @@ export class UserManagementService {
     Object.assign(target, changes);
     if (dto.quota !== undefined) target.quota = await this.adjustQuota(actor, target, dto.quota, dto.original_quota ?? target.quota);
     if (passwordChanged && target.id !== actor.id) await this.sessions.destroyAllForUser(target.id);
-    return toUserView(target);
+    return (await this.users.views([target]))[0];
   }
 
   async manage(actor: AuthenticatedUser, id: number, action: ManageAction): Promise<{ status: number; role: number }> {

@@ -1,3 +1,5 @@
+import { parseBudgetWindows } from '../billing/budget-periods';
+import type { BudgetUsage } from '../billing/budget.wire';
 import { UserEntity } from './entities/user.entity';
 import { UserView } from './user.wire';
 
@@ -15,7 +17,8 @@ function settingForAdmins(raw: string | null): string {
 }
 
 /** `owner` for the user's own account (personal page); anything an admin reads is `admin`. */
-export function toUserView(user: UserEntity, audience: 'owner' | 'admin' = 'admin'): UserView {
+/** `usage`: the budget windows' state (BudgetWindowService.usage); none when no window is set. */
+export function toUserView(user: UserEntity, audience: 'owner' | 'admin' = 'admin', usage: BudgetUsage[] = []): UserView {
   return {
     id: user.id,
     username: user.username,
@@ -41,5 +44,9 @@ export function toUserView(user: UserEntity, audience: 'owner' | 'admin' = 'admi
     remark: user.remark,
     created_time: user.created_time,
     DeletedAt: user.deleted_at ? user.deleted_at.toISOString() : null,
+    budget_windows: parseBudgetWindows(user.budget_windows) ?? [],
+    budget_usage: usage,
+    rpm_limit: user.rpm_limit ?? 0,
+    tpm_limit: user.tpm_limit ?? 0,
   };
 }

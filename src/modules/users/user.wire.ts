@@ -1,4 +1,5 @@
 // The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+import type { BudgetUsage, BudgetWindow } from '../billing/budget.wire';
 
 /** What any answer may say about a user: never the password hash or the access token. */
 export interface UserView {
@@ -27,6 +28,13 @@ export interface UserView {
   remark: string;
   created_time: number;
   DeletedAt: string | null;
+  /** Set by an administrator; the user sees them on their own account. */
+  budget_windows: BudgetWindow[];
+  /** Read-only: each window's use and reset. */
+  budget_usage: BudgetUsage[];
+  /** Requests per minute over all the user's tokens; 0 means none. */
+  rpm_limit: number;
+  tpm_limit: number;
 }
 
 export interface UserSetting {

@@ -9,6 +9,8 @@ import { likeContains, Page, PageQuery, toPage } from '../../common/http/paginat
 import { likeCondition } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { ROLE_ADMIN, ROLE_ROOT, ROLE_USER, USER_STATUS_DISABLED, USER_STATUS_ENABLED, UserEntity } from './entities/user.entity';
+import { parseBudgetWindows } from '../billing/budget-periods';
+import { BudgetWindowService } from '../billing/budget-window.service';
 import { toUserView } from './user.view';
 import { UserView } from './user.wire';
 
@@ -17,7 +19,7 @@ const BCRYPT_ROUNDS = 10;
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 
 /** What profile, settings and admin edits may write. */
-export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting';
+export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting' | 'budget_windows' | 'rpm_limit' | 'tpm_limit';
 
 /** Columns holding the id of a bound third-party account. */
 export type IdentityColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
@@ -44,7 +46,14 @@ export class UsersService {
   constructor(
     @InjectRepository(UserEntity) private readonly repository: Repository<UserEntity>,
     private readonly cacheSync: CacheSyncService,
+    private readonly budgets: BudgetWindowService,
   ) {}
+
+  /** Users as views, with their budget windows' use (one read for the page). */
+  async views(users: UserEntity[], audience: 'owner' | 'admin' = 'admin'): Promise<UserView[]> {
+    const usage = await this.budgets.usage('user', users.map((user) => ({ id: user.id, windows: parseBudgetWindows(user.budget_windows) })));
+    return users.map((user) => toUserView(user, audience, usage.get(user.id)));
+  }
 
   findById(id: number): Promise<UserEntity | null> {
     return this.repository.findOneBy({ id });
@@ -143,7 +152,7 @@ export class UsersService {
 
   async list(page: PageQuery): Promise<Page<UserView>> {
     const [rows, total] = await this.repository.findAndCount({ withDeleted: true, order: { id: 'DESC' }, skip: page.offset, take: page.pageSize });
-    return toPage(page, total, rows.map((row) => toUserView(row)));
+    return toPage(page, total, await this.views(rows));
   }
 
   /** Keyword matches the id exactly, or username, display name and email as a literal substring. */
@@ -161,7 +170,7 @@ export class UsersService {
     }
     if (group.trim()) query.andWhere('user.group = :group', { group: group.trim() });
     const [rows, total] = await query.orderBy('user.id', 'DESC').skip(page.offset).take(page.pageSize).getManyAndCount();
-    return toPage(page, total, rows.map((row) => toUserView(row)));
+    return toPage(page, total, await this.views(rows));
   }
 
   /**

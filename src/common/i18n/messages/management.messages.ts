@@ -34,6 +34,11 @@ export const managementMessages = {
   'channel.tag_no_changes': { zh: '没有任何修改', en: 'No changes' },
   'channel.tag_not_found': { zh: '没有使用该标签的渠道', en: 'No channel has this tag' },
   'channel.created': { zh: '已添加 {count} 个渠道', en: '{count} channel(s) added' },
+  'budget.invalid_windows': {
+    zh: '额度周期必须是 [{period, quota}] 列表：period 为 5h、day、week 或 month，每种至多一个，quota 为非负整数',
+    en: 'Budget windows must be a list of {period, quota}: period 5h, day, week or month, each at most once, and quota a non-negative integer',
+  },
+  'budget.invalid_rate_limit': { zh: 'RPM/TPM 限制必须是非负整数（0 表示不限）', en: 'RPM and TPM limits must be non-negative integers (0 means none)' },
   'token.not_found': { zh: '令牌不存在', en: 'Token not found' },
   'token.name_too_long': { zh: '令牌名称过长', en: 'The token name is too long' },
   'token.invalid_quota': { zh: '剩余额度必须是非负整数', en: 'The remaining quota must be a non-negative integer' },

@@ -5,6 +5,8 @@ import { Repository } from 'typeorm';
 import { CACHE_NAMES } from '../../../common/cache/cache-names';
 import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
 import { CacheSyncService } from '../../../common/cache/cache-sync.service';
+import { parseBudgetWindows } from '../../billing/budget-periods';
+import type { BudgetWindow } from '../../billing/budget.wire';
 import { TokenEntity } from '../../tokens/entities/token.entity';
 import { KeyedCache } from './keyed-cache';
 
@@ -22,6 +24,11 @@ export interface CachedToken {
   /** Null when every address may use the token. */
   allowedIps: BlockList | null;
   group: string;
+  /** Null when no budget window is set. */
+  budgetWindows: BudgetWindow[] | null;
+  /** 0: no limit. */
+  rpmLimit: number;
+  tpmLimit: number;
 }
 
 /**
@@ -99,6 +106,9 @@ function toCachedToken(row: TokenEntity): CachedToken {
     modelLimits: row.model_limits_enabled ? new Set(limits) : null,
     allowedIps: parseAllowedIps(row.allow_ips),
     group: row.group ?? '',
+    budgetWindows: parseBudgetWindows(row.budget_windows),
+    rpmLimit: row.rpm_limit ?? 0,
+    tpmLimit: row.tpm_limit ?? 0,
   };
 }
 

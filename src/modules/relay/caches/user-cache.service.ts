@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { CACHE_NAMES } from '../../../common/cache/cache-names';
 import { CacheSyncService } from '../../../common/cache/cache-sync.service';
+import { parseBudgetWindows } from '../../billing/budget-periods';
+import type { BudgetWindow } from '../../billing/budget.wire';
 import { UserEntity } from '../../users/entities/user.entity';
 import { KeyedCache } from './keyed-cache';
 import { parseJsonObject } from './json-setting';
@@ -18,6 +20,11 @@ export interface CachedUser {
   deleted: boolean;
   /** The user's setting accept_unset_model_ratio_model: may use models without a price. */
   acceptUnsetModelRatio: boolean;
+  /** Null when no budget window is set. */
+  budgetWindows: BudgetWindow[] | null;
+  /** 0: no limit. */
+  rpmLimit: number;
+  tpmLimit: number;
 }
 
 /** Users by id, loaded on first use; cache name 'users', key = user id. */
@@ -64,6 +71,9 @@ export class UserCacheService implements OnModuleInit, OnModuleDestroy {
       quota: row.quota,
       deleted: row.deleted_at !== null && row.deleted_at !== undefined,
       acceptUnsetModelRatio: setting.accept_unset_model_ratio_model === true,
+      budgetWindows: parseBudgetWindows(row.budget_windows),
+      rpmLimit: row.rpm_limit ?? 0,
+      tpmLimit: row.tpm_limit ?? 0,
     };
   }
 }

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { BudgetExceededError, BudgetWindowService } from '../../billing/budget-window.service';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../../billing/quota-ledger.service';
 import { SettlementBatcherService, type Settlement } from '../../billing/settlement-batcher.service';
 import { TokenCacheService } from '../caches/token-cache.service';
 import { UserCacheService } from '../caches/user-cache.service';
-import type { RelayCaller } from '../relay-caller';
+import { budgetHolders, type RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
 
 /**
@@ -46,6 +47,16 @@ export class BillingHold {
   }
 }
 
+/** The 429 of a full window: which window, when it resets, and Retry-After until then. */
+export function budgetRefusal(error: BudgetExceededError, amount: number, now: number): RelayError {
+  const { take } = error;
+  const whose = take.kind === 'token' ? 'This API key' : 'Your account';
+  const resets = new Date(take.resetsAt * 1000).toISOString();
+  const refusal = new RelayError('budget_exceeded', `${whose} has reached its ${take.period} budget of ${take.quota} (this request needs ${amount}); the window resets at ${resets}`, 429);
+  refusal.retryAfterSeconds = Math.max(1, take.resetsAt - now);
+  return refusal;
+}
+
 /** Takes quota holds for relay requests through the ledger. */
 @Injectable()
 export class RelayBillingService {
@@ -54,18 +65,23 @@ export class RelayBillingService {
     private readonly settlements: SettlementBatcherService,
     private readonly tokens: TokenCacheService,
     private readonly users: UserCacheService,
+    private readonly budgets: BudgetWindowService,
   ) {}
 
-  /** Holds `amount` from the caller's token and user, or refuses (403) when either has too little. */
+  /**
+   * Holds `amount` from the caller's token and user and counts it in their budget windows, or
+   * refuses: 403 when either has too little, 429 budget_exceeded when a window would pass its quota.
+   */
   async hold(caller: RelayCaller, amount: number): Promise<BillingHold> {
     const token = caller.token;
     const tokenLimited = token !== null && !token.unlimitedQuota;
     try {
-      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, tokenLimited, caller.user.id, amount);
+      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, tokenLimited, caller.user.id, amount, budgetHolders(caller));
       if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
       if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
       return new BillingHold(caller, hold, this);
     } catch (error) {
+      if (error instanceof BudgetExceededError) throw budgetRefusal(error, amount, this.budgets.nowSeconds());
       if (error instanceof InsufficientQuotaError) {
         const whose = error.holder === 'token' ? 'This API key' : 'Your account';
         throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this request (needs ${amount})`, 403);

@@ -6,6 +6,7 @@ import { OptionsService } from '../../options/options.service';
 import { PricingService } from '../../pricing/pricing.service';
 import { AUTO_GROUP, AutoGroupRouter, type AutoGroupCandidate } from '../auto-group';
 import { ChannelCacheService } from '../caches/channel-cache.service';
+import { CallerRateLimiterService } from '../caller-rate-limit/caller-rate-limiter.service';
 import { ModelRateLimiterService } from '../model-rate-limit/model-rate-limiter.service';
 import type { JsonObject } from '../providers/adaptor';
 import { PlaygroundAuthService } from '../playground-auth.service';
@@ -38,6 +39,7 @@ export class RelayPrepareStage {
     private readonly sensitiveWords: SensitiveWordsService,
     private readonly rateLimiter: ModelRateLimiterService,
     private readonly autoGroups: AutoGroupRouter,
+    private readonly callerLimiter: CallerRateLimiterService,
   ) {}
 
   /**
@@ -74,11 +76,15 @@ export class RelayPrepareStage {
     const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
     const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
     const rateLimit = this.rateLimiter.enabled ? await this.rateLimiter.admit(caller.user.id, caller.group) : undefined;
+    let callerLimit;
     let billing: BillingHold;
     try {
+      // TPM reserves the prompt estimate plus the output limit; settlement puts the billed tokens in its place.
+      if (CallerRateLimiterService.applies(caller)) callerLimit = await this.callerLimiter.admit(caller, promptEstimate + maxTokens);
       billing = await this.billing.hold(caller, holdAmount);
     } catch (error) {
       rateLimit?.release();
+      callerLimit?.cancel();
       throw error;
     }
 
@@ -105,6 +111,7 @@ export class RelayPrepareStage {
       tiers,
       billing,
       rateLimit,
+      callerLimit,
       autoGroups,
       startedAt,
       tried: [],

@@ -7,6 +7,7 @@ import type { JsonObject } from '../providers/adaptor';
 import type { Usage } from '../providers/usage';
 import type { RelayCaller } from '../relay-caller';
 import type { RateLimitTicket } from '../model-rate-limit/model-rate-limiter.service';
+import type { CallerLimitTicket } from '../caller-rate-limit/caller-rate-limiter.service';
 import type { EndpointSpec } from '../relay-endpoints';
 import type { RequestTrace } from '../../tracing/relay-trace';
 import type { UpstreamAbort } from '../upstream-client.service';
@@ -46,6 +47,8 @@ export interface PreparedRequest {
   billing: BillingHold;
   /** The model request limit's admission, given back when the request fails; absent when the limit is off. */
   rateLimit?: RateLimitTicket;
+  /** The token's and user's RPM/TPM admission; absent when neither has a limit. */
+  callerLimit?: CallerLimitTicket;
   /** For a token in the `auto` group: the groups the tiers come from, in order (the caller's group is the first). */
   autoGroups?: AutoGroupCandidate[];
   startedAt: number;

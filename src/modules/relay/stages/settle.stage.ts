@@ -78,6 +78,7 @@ export class RelaySettleStage {
         }
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
+    request.callerLimit?.settle(usage.promptTokens + usage.completionTokens);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }

@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
+import { BudgetLimitsDto } from '../../billing/budget-fields';
 
 export const MAX_TOKEN_NAME = 30;
 export const MAX_TOKENS_PER_CREATE = 100;
@@ -7,7 +8,7 @@ export const MAX_TOKENS_PER_CREATE = 100;
 export const MAX_EXPIRED_TIME = 253_402_300_799;
 
 /** Fields a token write may carry; all optional so that an edit can send only what changed. */
-class TokenFieldsDto {
+class TokenFieldsDto extends BudgetLimitsDto {
   @IsOptional()
   @IsString()
   @MaxLength(MAX_TOKEN_NAME, { message: 'token.name_too_long' })

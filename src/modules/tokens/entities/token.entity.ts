@@ -62,4 +62,15 @@ export class TokenEntity {
 
   @Column({ type: 'varchar', length: 64, default: '' })
   group: string;
+  /** JSON text of the budget windows ([{period, quota}]); null when none is set. */
+  @Column({ type: 'text', nullable: true })
+  budget_windows: string | null;
+
+  /** Requests per minute (sliding); 0 means no limit. */
+  @Column({ type: 'integer', default: 0 })
+  rpm_limit: number;
+
+  /** Prompt plus completion tokens per minute (sliding); 0 means no limit. */
+  @Column({ type: 'integer', default: 0 })
+  tpm_limit: number;
 }

@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
 import { MAX_QUOTA } from '../../../database/columns';
+import { BudgetLimitsDto } from '../../billing/budget-fields';
 import { OptionalDisplayNameField, OptionalNewPasswordField, PasswordField, UsernameField } from './fields';
 
 export class CreateUserDto {
@@ -19,7 +20,7 @@ export class CreateUserDto {
   role?: number;
 }
 
-export class UpdateUserDto {
+export class UpdateUserDto extends BudgetLimitsDto {
   @Type(() => Number)
   @RowIdField()
   id: number;

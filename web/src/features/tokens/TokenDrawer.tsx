@@ -8,6 +8,8 @@ import { useStatus } from '../status/StatusProvider';
 import { renderQuota } from '../../lib/quota';
 import { formatDateTime, formatTimestamp, parseDateTime } from '../../lib/time';
 import { toast } from '../../lib/toast';
+import { BudgetFields } from '../budget/BudgetFields';
+import { fromBudgetForm, toBudgetForm, type BudgetForm } from '../budget/budget';
 import { NEVER_EXPIRES, tokensApi, type GroupChoices, type Token, type TokenWrite } from './api';
 
 interface TokenForm {
@@ -21,6 +23,7 @@ interface TokenForm {
   model_limits: string[];
   allow_ips: string;
   group: string;
+  budget: BudgetForm;
 }
 
 /** Quick quota picks: 1, 10, 50, 100, 500 and 1000 dollars at 500000 quota per dollar. */
@@ -47,6 +50,7 @@ function blankToken(group: string): TokenForm {
     model_limits: [],
     allow_ips: '',
     group,
+    budget: toBudgetForm(),
   };
 }
 
@@ -61,6 +65,7 @@ function toForm(token: Token): TokenForm {
     model_limits: token.model_limits ? token.model_limits.split(',').filter(Boolean) : [],
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
+    budget: toBudgetForm(token),
   };
 }
 
@@ -114,6 +119,7 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       model_limits: values.model_limits.join(','),
       allow_ips: values.allow_ips.trim(),
       group: values.group,
+      ...fromBudgetForm(values.budget),
     };
     if (isNew) {
       const result = await tokensApi.create({ ...body, count: Number(values.count) });
@@ -290,6 +296,13 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
               multiline
               minRows={2}
             />
+
+            <Divider textAlign="left">
+              <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+                {t('budget:section')}
+              </Typography>
+            </Divider>
+            <BudgetFields control={control} testId="token-budget" />
           </Stack>
         </Box>
       )}

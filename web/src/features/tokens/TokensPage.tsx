@@ -17,6 +17,7 @@ import { searchWhenFiltered, usePagedRows } from '../../components/table/usePage
 import { renderQuota } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
 import { toast } from '../../lib/toast';
+import { BudgetUsageBars } from '../budget/BudgetUsageBars';
 import { useStatus } from '../status/StatusProvider';
 import { canEnable, NEVER_EXPIRES, TOKEN_DISABLED, TOKEN_ENABLED, tokensApi, tokenState, type Token, type TokenState } from './api';
 import { fillChatLink, parseChatLinks } from './chatLinks';
@@ -134,6 +135,7 @@ export function TokensPage() {
       cellData: (token) => ({ 'data-testid': `token-remaining-${token.id}` }),
       render: (token) => (token.unlimited_quota ? t('tokens:unlimited') : renderQuota(token.remain_quota)),
     },
+    { key: 'windows', header: 'budget:column', render: (token) => <BudgetUsageBars usage={token.budget_usage} testId={`token-windows-${token.id}`} /> },
     {
       key: 'group',
       header: 'tokens:columns.group',

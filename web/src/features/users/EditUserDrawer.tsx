@@ -19,6 +19,9 @@ import { NewPasswordFields } from '../../components/form/NewPasswordFields';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
+import { BudgetFields } from '../budget/BudgetFields';
+import { BudgetUsageBars } from '../budget/BudgetUsageBars';
+import { fromBudgetForm, toBudgetForm, type BudgetForm } from '../budget/budget';
 import { usersApi, type AdminUser } from './api';
 import { ResetTwoFactorButton } from '../identity/ResetTwoFactorButton';
 
@@ -29,6 +32,7 @@ interface EditUserForm {
   group: string;
   quota: string;
   remark: string;
+  budget: BudgetForm;
 }
 
 const BINDINGS = ['email', 'github_id', 'oidc_id', 'wechat_id', 'telegram_id', 'linux_do_id'] as const;
@@ -77,7 +81,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
   const [groups, setGroups] = useState<string[]>([]);
   const [addQuotaOpen, setAddQuotaOpen] = useState(false);
   const { control, handleSubmit, reset, setValue, formState } = useForm<EditUserForm>({
-    defaultValues: { username: '', display_name: '', password: '', group: '', quota: '0', remark: '' },
+    defaultValues: { username: '', display_name: '', password: '', group: '', quota: '0', remark: '', budget: toBudgetForm() },
   });
   const quota = useWatch({ control, name: 'quota' });
 
@@ -97,6 +101,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
         group: userResult.data.group ?? 'default',
         quota: String(userResult.data.quota ?? 0),
         remark: userResult.data.remark ?? '',
+        budget: toBudgetForm(userResult.data),
       });
     });
     return () => {
@@ -115,6 +120,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
       quota: parseInt(values.quota, 10),
       original_quota: user.quota,
       remark: values.remark,
+      ...fromBudgetForm(values.budget),
     });
     if (result.ok) {
       toast.success(t('users:edit.success'));
@@ -158,7 +164,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
               <FormTextField
                 name="quota"
                 control={control}
-                rules={{ validate: (value) => INTEGER.test(value.trim()) || 'users:validation.quotaInteger' }}
+                rules={{ validate: (value) => INTEGER.test(String(value).trim()) || 'users:validation.quotaInteger' }}
                 label={t('users:fields.quota')}
                 helperText={renderQuota(quotaNumber)}
                 slotProps={{ htmlInput: { inputMode: 'numeric' } }}
@@ -168,6 +174,13 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
               </Button>
             </Stack>
             <FormTextField name="remark" control={control} label={t('users:fields.remark')} multiline minRows={2} />
+            <Divider textAlign="left">
+              <Typography variant="caption" color="text.secondary">
+                {t('budget:section')}
+              </Typography>
+            </Divider>
+            <BudgetUsageBars usage={user.budget_usage} testId="user-budget-usage" />
+            <BudgetFields control={control} testId="user-budget" />
             <Divider textAlign="left">
               <Typography variant="caption" color="text.secondary">
                 {t('users:edit.bindings')}

@@ -1,12 +1,13 @@
 import type { UserView as AdminUser } from '@shared/users/user.wire';
 import { api, type Page } from '../../api/client';
+import type { BudgetWrite } from '../budget/budget';
 
 // Declared once, beside the server code that builds the answer.
 export type { AdminUser };
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
 
-export interface UserUpdate {
+export interface UserUpdate extends BudgetWrite {
   id: number;
   username: string;
   display_name: string;

@@ -20,6 +20,7 @@ export function GeneralSection() {
       RetryTimes: 'text',
       USDExchangeRate: 'text',
       StreamCacheQueueLength: 'text',
+      BudgetTimeZone: 'text',
       ...fieldsOfKind(SWITCHES, 'bool'),
       ...fieldsOfKind(QUOTAS, 'text'),
     },
@@ -35,6 +36,7 @@ export function GeneralSection() {
         <FormNumberField name={fieldPath('RetryTimes')} control={control} label={label('RetryTimes')} min={0} max={10} integer />
         <FormNumberField name={fieldPath('USDExchangeRate')} control={control} label={label('USDExchangeRate')} helperText={label('USDExchangeRateHelp')} min={0} />
         <FormNumberField name={fieldPath('StreamCacheQueueLength')} control={control} label={label('StreamCacheQueueLength')} helperText={label('StreamCacheQueueLengthHelp')} min={0} integer />
+        <FormTextField name={fieldPath('BudgetTimeZone')} control={control} label={label('BudgetTimeZone')} helperText={label('BudgetTimeZoneHelp')} placeholder="UTC" />
       </FieldGrid>
       <FieldGrid>
         {QUOTAS.map((key) => (
