@@ -12,7 +12,7 @@ export type Language = (typeof LANGUAGES)[number];
 // so no fallback language is loaded beside the chosen one.
 
 /** Namespaces of the signed-out pages and the shell; keep in step with the globs in zh/ and en/signed-out.ts. */
-const SIGNED_OUT_NAMESPACES = ['common', 'shell', 'auth', 'home', 'setup'];
+const SIGNED_OUT_NAMESPACES: readonly string[] = ['common', 'shell', 'auth', 'home', 'setup'];
 type BundlePart = 'signedOut' | 'console';
 
 const loaders: Record<Language, Record<BundlePart, () => Promise<{ bundle: LanguageBundle }>>> = {
@@ -72,7 +72,8 @@ export async function initI18n(): Promise<void> {
       lng: language,
       supportedLngs: [...LANGUAGES],
       fallbackLng: false,
-      ns: SIGNED_OUT_NAMESPACES,
+      // A copy: i18next appends the namespaces loaded later to this array.
+      ns: [...SIGNED_OUT_NAMESPACES],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       returnNull: false,
