@@ -42,6 +42,7 @@ import { RowIconAction } from '../../components/table/RowIconAction';
 import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { useWindowedRows } from '../../components/table/useWindowedRows';
 import { usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
 import { withToggled } from '../../lib/sets';
@@ -214,6 +215,8 @@ export function ChannelsPage() {
 
   const show = columns.isVisible;
   const columnCount = 3 + OPTIONAL_COLUMNS.filter((key) => show(key)).length;
+  // A page of 100 rows renders only those on screen (see useWindowedRows).
+  const windowedRows = useWindowedRows(rows, columnCount);
 
   const priorityError = (text: string) => (isValidPriority(text) ? null : t('channels:validation.priority'));
   const weightError = (text: string) => (isValidWeight(text) ? null : t('channels:validation.weight'));
@@ -486,8 +489,10 @@ export function ChannelsPage() {
                 </TableCell>
               </TableRow>
             </TableHead>
-            <TableBody>
-              {rows.map((row) => (isTagRow(row) ? renderTagRow(row) : renderChannelRow(row, false)))}
+            <TableBody ref={windowedRows.bodyRef}>
+              {windowedRows.spacerBefore}
+              {windowedRows.items.map((row) => (isTagRow(row) ? renderTagRow(row) : renderChannelRow(row, false)))}
+              {windowedRows.spacerAfter}
               {!loading && rows.length === 0 && <EmptyTableRow colSpan={columnCount} />}
             </TableBody>
           </Table>
