@@ -66,14 +66,17 @@ export function App() {
                 <Route path="reset" element={<ResetPasswordPage />} />
                 <Route path="user/reset" element={<ResetConfirmPage />} />
                 <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
-                <Route
-                  path="user"
-                  element={
-                    <RequireAdmin>
-                      <UsersPage />
-                    </RequireAdmin>
-                  }
-                />
+                {['user', 'user/edit', 'user/edit/:id'].map((path) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <RequireAdmin>
+                        <UsersPage />
+                      </RequireAdmin>
+                    }
+                  />
+                ))}
                 <Route
                   path="setting"
                   element={
@@ -166,16 +169,9 @@ export function App() {
                     </RequireAuth>
                   }
                 />
+                {/* Public per the route table: ChatPage asks for sign-in only when the link needs a token. */}
                 {['chat', 'chat/:id'].map((path) => (
-                  <Route
-                    key={path}
-                    path={path}
-                    element={
-                      <RequireAuth>
-                        <ChatPage />
-                      </RequireAuth>
-                    }
-                  />
+                  <Route key={path} path={path} element={<ChatPage />} />
                 ))}
                 <Route
                   path="chat2link"
