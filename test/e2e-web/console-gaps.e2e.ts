@@ -16,8 +16,8 @@ function startLoopbackSite(): Promise<{ server: Server; url: string }> {
 }
 
 const TEXT = {
-  zh: { fixed: '已修复 1 个渠道的能力表', tested: '渠道 gaps 测试成功', submitFailed: '提交失败，请勿重复提交' },
-  en: { fixed: 'Abilities rebuilt for 1 channels', tested: 'Channel gaps passed the test', submitFailed: 'Submit failed, do not resubmit' },
+  zh: { fixed: /已修复 \d+ 个渠道的能力表/, tested: '渠道 gaps 测试成功', submitFailed: '提交失败，请勿重复提交', copyName: 'gaps_复制', copyFailed: '渠道复制失败' },
+  en: { fixed: /Abilities rebuilt for \d+ channels/, tested: 'Channel gaps passed the test', submitFailed: 'Submit failed, do not resubmit', copyName: 'gaps (copy)', copyFailed: 'Channel copy failed' },
 } as const;
 
 /** Each variant also checks one point of the group-ratio colour scale (above 5 red, above 3 orange, above 1 blue, else green). */
@@ -108,6 +108,27 @@ describe('console seed gaps and long tables (issue 31)', () => {
       await option.click();
       await asked;
       await expectToast(page, 'success', text.tested);
+    });
+
+    test('channel list: copy opens the copy in the editor; a failed copy says so', async () => {
+      const { page } = watched;
+      await watched.goto('/channel');
+      await page.getByTestId(`channel-copy-${channelId}`).click();
+      await page.waitForURL((url) => /^\/channel\/edit\/\d+$/.test(url.pathname) && url.pathname !== `/channel/edit/${channelId}`);
+      const name = page.getByTestId('channel-name');
+      await name.waitFor();
+      await page.waitForFunction((expected) => (document.querySelector('[data-testid="channel-name"]') as HTMLInputElement | null)?.value === expected, text.copyName);
+      await watched.screenshot(`gaps-copy-${language}`);
+      const copyId = Number(new URL(page.url()).pathname.split('/').pop());
+      await page.keyboard.press('Escape');
+      await page.waitForURL((url) => url.pathname === '/channel');
+      // The copy is deleted again through the API, then copying its stale row fails with the spec's message.
+      const copyRow = page.getByTestId(`channel-copy-${copyId}`);
+      await copyRow.waitFor();
+      expect((await apiFromPage(page, 'DELETE', `/api/channel/${copyId}/`)).success).toBe(true);
+      await copyRow.click();
+      await expectToast(page, 'error', text.copyFailed);
+      await watched.goto('/channel');
     });
 
     test('channel form: a save that gets no answer says "submit failed, do not resubmit"', async () => {

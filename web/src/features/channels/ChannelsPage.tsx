@@ -24,6 +24,7 @@ import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalance
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
 import BuildOutlinedIcon from '@mui/icons-material/BuildOutlined';
+import ContentCopyOutlinedIcon from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
@@ -178,6 +179,18 @@ export function ChannelsPage() {
     }
   }
 
+  /** Copies the channel (key included) and opens the copy in the editor. */
+  async function copyChannel(channel: Channel) {
+    const result = await channelsApi.copy(channel.id, t('channels:copySuffix'));
+    if (!result.ok) {
+      toast.error(t('channels:errors.copyFailed', { message: result.message }));
+      return;
+    }
+    toast.success(t('channels:copied', { name: result.data.name }));
+    void reload();
+    navigate(`/channel/edit/${result.data.id}`);
+  }
+
   async function fixAbilities() {
     const result = await channelsApi.fixAbilities();
     if (!result.ok) return;
@@ -325,6 +338,7 @@ export function ChannelsPage() {
               {t('channels:actions.enable')}
             </Button>
           )}
+          <RowIconAction title={t('channels:actions.copy')} icon={ContentCopyOutlinedIcon} onClick={() => void copyChannel(channel)} testId={`channel-copy-${channel.id}`} />
           <RowIconAction title={t('channels:actions.edit')} icon={EditOutlinedIcon} onClick={() => navigate(`/channel/edit/${channel.id}`)} testId={`channel-edit-${channel.id}`} />
           <RowIconAction title={t('channels:actions.delete')} icon={DeleteOutlineIcon} color="error" onClick={() => setConfirm({ kind: 'delete', channel })} testId={`channel-delete-${channel.id}`} />
         </TableCell>

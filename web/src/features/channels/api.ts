@@ -70,6 +70,8 @@ export const channelsApi = {
   create: (body: ChannelWrite, options?: RequestOptions) => api.post<Channel[]>('/api/channel/', body, options),
   update: (body: ChannelWrite & { id: number }, options?: RequestOptions) => api.put<Channel>('/api/channel/', body, options),
   /** Rebuilds every channel's abilities from its models and groups; answers how many channels were fixed. */
+  /** A new channel with this one's settings and key, named with `suffix`; quiet, the list shows "copy failed". */
+  copy: (id: number, suffix: string) => api.post<Channel>(`/api/channel/copy/${id}`, undefined, { query: { suffix }, quiet: true }),
   fixAbilities: () => api.post<number>('/api/channel/fix'),
   patch: (body: ChannelPatch) => api.put<Channel>('/api/channel/', body),
   remove: (id: number) => api.delete<null>(`/api/channel/${id}/`),
