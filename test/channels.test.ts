@@ -335,6 +335,22 @@ describe('channel management', () => {
     expect(await abilitiesOf(channel.id)).toHaveLength(4);
   });
 
+  it('copies a channel with its settings and key, a fresh runtime state and its own abilities', async () => {
+    const [source] = await createChannel({ ...baseChannel, name: 'copy-me', base_url: 'https://api.example.com', priority: 3, weight: 2, tag: 'team' });
+    await db.query(testSql('UPDATE channels SET used_quota = 999, balance = 12, response_time = 800 WHERE id = ?'), [source.id]);
+    const copied = await admin.post(`/api/channel/copy/${source.id}?suffix=${encodeURIComponent(' (copy)')}`);
+    expect(copied.body).toMatchObject({ success: true, data: { name: 'copy-me (copy)', key: '', models: 'gpt-4o,gpt-4o-mini', group: 'default,vip', base_url: 'https://api.example.com', priority: 3, weight: 2, tag: 'team', used_quota: 0, balance: 0, response_time: 0 } });
+    const [sourceRow] = await db.query(testSql(`SELECT ${db.driver.escape('key')} AS sealed FROM channels WHERE id = ?`), [source.id]);
+    const [copyRow] = await db.query(testSql(`SELECT ${db.driver.escape('key')} AS sealed FROM channels WHERE id = ?`), [copied.body.data.id]);
+    expect(copyRow.sealed).toBe(sourceRow.sealed);
+    expect(await abilitiesOf(copied.body.data.id)).toHaveLength(4);
+
+    const missing = await admin.post('/api/channel/copy/999999').set('Accept-Language', 'en');
+    expect(missing.body.success).toBe(false);
+    expect(missing.body.message).toMatch(/channel/i);
+    expect((await user.post(`/api/channel/copy/${source.id}`)).status).toBe(403);
+  });
+
   it('is for admins only', async () => {
     expect((await user.get('/api/channel/')).status).toBe(403);
     expect((await user.post('/api/channel/', baseChannel)).status).toBe(403);

@@ -1,35 +1,55 @@
+import { lazy, type ComponentType } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { CopyProvider } from './components/CopyProvider';
 import { Toaster } from './components/Toaster';
-import { LoginPage } from './features/auth/LoginPage';
-import { OAuthCallbackPage } from './features/auth/OAuthCallbackPage';
-import { RegisterPage } from './features/auth/RegisterPage';
-import { ResetConfirmPage } from './features/auth/ResetConfirmPage';
-import { ResetPasswordPage } from './features/auth/ResetPasswordPage';
-import { AboutPage } from './features/home/AboutPage';
-import { HomePage } from './features/home/HomePage';
-import { NotFoundPage } from './features/home/NotFoundPage';
-import { PersonalPage } from './features/personal/PersonalPage';
-import { TwoFactorSetupPage } from './features/identity/TwoFactorSetupPage';
-import { SetupPage } from './features/setup/SetupPage';
 import { StatusProvider } from './features/status/StatusProvider';
-import { UsersPage } from './features/users/UsersPage';
-import { SettingsPage } from './features/settings/SettingsPage';
-import { ChannelsPage } from './features/channels/ChannelsPage';
-import { DetailPage } from './features/detail/DetailPage';
-import { LogsPage } from './features/logs/LogsPage';
-import { Chat2LinkPage, ChatPage } from './features/chat/ChatPage';
-import { DrawingLogPage } from './features/tasks/DrawingLogPage';
-import { TaskLogPage } from './features/tasks/TaskLogPage';
-import { PlaygroundPage } from './features/playground/PlaygroundPage';
-import { PricingPage } from './features/pricing/PricingPage';
-import { TokensPage } from './features/tokens/TokensPage';
-import { RedemptionsPage } from './features/redemptions/RedemptionsPage';
-import { AuditPage } from './features/audit/AuditPage';
-import { TopUpReturnPage, WalletPage } from './features/wallet/WalletPage';
 import { AppShell } from './layout/AppShell';
 import { RequireAdmin, RequireAuth, RequireRoot, RequireSignedIn } from './layout/guards';
 import { ThemeModeProvider } from './theme/ThemeModeProvider';
+import { loadConsoleNamespaces } from './i18n';
+
+type PageModule<Name extends string> = Record<Name, ComponentType>;
+
+/**
+ * Every page is its own chunk, loaded when its route is first visited (the shell's Suspense shows a progress bar
+ * meanwhile), so a signed-out visitor's first load carries the shell and one page, not the whole console.
+ */
+function lazyPage<Name extends string>(load: () => Promise<PageModule<Name>>, name: Name) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+/** A page that uses the console's translations: its chunk and theirs load in parallel. */
+function lazyConsolePage<Name extends string>(load: () => Promise<PageModule<Name>>, name: Name) {
+  return lazyPage(() => Promise.all([load(), loadConsoleNamespaces()]).then(([module]) => module), name);
+}
+
+const LoginPage = lazyPage(() => import('./features/auth/LoginPage'), 'LoginPage');
+const OAuthCallbackPage = lazyPage(() => import('./features/auth/OAuthCallbackPage'), 'OAuthCallbackPage');
+const RegisterPage = lazyPage(() => import('./features/auth/RegisterPage'), 'RegisterPage');
+const ResetConfirmPage = lazyPage(() => import('./features/auth/ResetConfirmPage'), 'ResetConfirmPage');
+const ResetPasswordPage = lazyPage(() => import('./features/auth/ResetPasswordPage'), 'ResetPasswordPage');
+const AboutPage = lazyPage(() => import('./features/home/AboutPage'), 'AboutPage');
+const HomePage = lazyPage(() => import('./features/home/HomePage'), 'HomePage');
+const NotFoundPage = lazyPage(() => import('./features/home/NotFoundPage'), 'NotFoundPage');
+const PersonalPage = lazyConsolePage(() => import('./features/personal/PersonalPage'), 'PersonalPage');
+const SetupPage = lazyPage(() => import('./features/setup/SetupPage'), 'SetupPage');
+const TwoFactorSetupPage = lazyConsolePage(() => import('./features/identity/TwoFactorSetupPage'), 'TwoFactorSetupPage');
+const UsersPage = lazyConsolePage(() => import('./features/users/UsersPage'), 'UsersPage');
+const SettingsPage = lazyConsolePage(() => import('./features/settings/SettingsPage'), 'SettingsPage');
+const ChannelsPage = lazyConsolePage(() => import('./features/channels/ChannelsPage'), 'ChannelsPage');
+const DetailPage = lazyConsolePage(() => import('./features/detail/DetailPage'), 'DetailPage');
+const LogsPage = lazyConsolePage(() => import('./features/logs/LogsPage'), 'LogsPage');
+const Chat2LinkPage = lazyConsolePage(() => import('./features/chat/ChatPage'), 'Chat2LinkPage');
+const ChatPage = lazyConsolePage(() => import('./features/chat/ChatPage'), 'ChatPage');
+const DrawingLogPage = lazyConsolePage(() => import('./features/tasks/DrawingLogPage'), 'DrawingLogPage');
+const TaskLogPage = lazyConsolePage(() => import('./features/tasks/TaskLogPage'), 'TaskLogPage');
+const PlaygroundPage = lazyConsolePage(() => import('./features/playground/PlaygroundPage'), 'PlaygroundPage');
+const PricingPage = lazyConsolePage(() => import('./features/pricing/PricingPage'), 'PricingPage');
+const TokensPage = lazyConsolePage(() => import('./features/tokens/TokensPage'), 'TokensPage');
+const RedemptionsPage = lazyConsolePage(() => import('./features/redemptions/RedemptionsPage'), 'RedemptionsPage');
+const AuditPage = lazyConsolePage(() => import('./features/audit/AuditPage'), 'AuditPage');
+const TopUpReturnPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'TopUpReturnPage');
+const WalletPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'WalletPage');
 
 export function App() {
   return (
@@ -47,14 +67,17 @@ export function App() {
                 <Route path="reset" element={<ResetPasswordPage />} />
                 <Route path="user/reset" element={<ResetConfirmPage />} />
                 <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
-                <Route
-                  path="user"
-                  element={
-                    <RequireAdmin>
-                      <UsersPage />
-                    </RequireAdmin>
-                  }
-                />
+                {['user', 'user/edit', 'user/edit/:id'].map((path) => (
+                  <Route
+                    key={path}
+                    path={path}
+                    element={
+                      <RequireAdmin>
+                        <UsersPage />
+                      </RequireAdmin>
+                    }
+                  />
+                ))}
                 <Route
                   path="setting"
                   element={
@@ -147,16 +170,9 @@ export function App() {
                     </RequireAuth>
                   }
                 />
+                {/* Public per the route table: ChatPage asks for sign-in only when the link needs a token. */}
                 {['chat', 'chat/:id'].map((path) => (
-                  <Route
-                    key={path}
-                    path={path}
-                    element={
-                      <RequireAuth>
-                        <ChatPage />
-                      </RequireAuth>
-                    }
-                  />
+                  <Route key={path} path={path} element={<ChatPage />} />
                 ))}
                 <Route
                   path="chat2link"

@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, Param } from '@nestjs/common';
+import { Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { ParseRowIdPipe } from '../../common/http/query-fields';
 import { ChannelView } from './channel.wire';
@@ -18,6 +18,12 @@ export class ChannelByIdController {
   @Get(':id')
   get(@Param('id', channelId) id: number): Promise<ChannelView> {
     return this.channels.get(id);
+  }
+
+  /** A new channel with this one's settings and key, named with `suffix` (the console sends its language's "copy"). */
+  @Post('copy/:id')
+  copy(@Param('id', channelId) id: number, @Query('suffix') suffix: unknown, @CurrentUser() actor: AuthenticatedUser): Promise<ChannelView> {
+    return this.channels.copy(id, typeof suffix === 'string' ? suffix.slice(0, 32) : '_copy', actor);
   }
 
   @Delete(':id')

@@ -130,6 +130,32 @@ export class ChannelsService {
     return created.map(toChannelView);
   }
 
+  /**
+   * A new channel with the settings of channel `id` (key included, still sealed), named with `suffix`; its runtime
+   * state (status reason, used quota, balance, response and test times) starts fresh.
+   */
+  async copy(id: number, suffix: string, actor: AuthenticatedUser): Promise<ChannelView> {
+    const copied = await this.transactions.run(async (manager) => {
+      const { id: _sourceId, ...source } = await this.load(manager, id);
+      const copy = manager.create(ChannelEntity, {
+        ...source,
+        name: `${source.name}${suffix}`.slice(0, 255),
+        other_info: null,
+        response_time: 0,
+        balance: 0,
+        balance_updated_time: 0,
+        used_quota: 0,
+        test_time: 0,
+        created_time: nowSeconds(),
+      });
+      const [saved] = await this.saveWithAbilities(manager, [copy]);
+      await this.audit.record(actor, { entity: 'channel', entityId: saved.id, action: 'copy', changes: { source: { from: null, to: id } } }, manager);
+      return saved;
+    });
+    await this.invalidate();
+    return toChannelView(copied);
+  }
+
   /** A full edit or a patch: only the fields present change; a blank key keeps the stored one. */
   async update(dto: UpdateChannelDto, actor: AuthenticatedUser): Promise<ChannelView> {
     await this.assertBaseUrlAllowed(dto);

@@ -20,6 +20,11 @@ export interface RequestOptions {
   body?: unknown;
   /** Do not toast a `success:false` message; the caller shows its own. */
   quiet?: boolean;
+  /**
+   * Shown when no answer arrived (the connection failed), instead of the generic error: a form whose save may or
+   * may not have reached the server says so ("submit failed, do not resubmit").
+   */
+  noResponseMessage?: string;
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -76,7 +81,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     });
     envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   } catch (error) {
-    const message = i18n.t('common:errors.generic', { message: (error as Error).message });
+    const message = options.noResponseMessage ?? i18n.t('common:errors.generic', { message: (error as Error).message });
     toast.error(message);
     return { ok: false, message };
   }

@@ -1,21 +1,5 @@
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { Box, type SxProps, type Theme } from '@mui/material';
-import DOMPurify from 'dompurify';
-import { marked } from 'marked';
-
-// Links in administrator-written content open in a new tab without access to this window.
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.getAttribute('href')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
-
-/** Sanitised HTML: scripts, event handlers and javascript: URLs are removed, so nothing runs in our origin. */
-export function sanitizeHtml(html: string): string {
-  return DOMPurify.sanitize(html, { FORBID_TAGS: ['style', 'form'], FORBID_ATTR: ['style'] });
-}
-
 export function isUrl(content: string): boolean {
   return /^https?:\/\/\S+$/i.test(content.trim());
 }
@@ -30,15 +14,32 @@ const contentStyles: SxProps<Theme> = {
   '& th, & td': { border: 1, borderColor: 'divider', px: 1, py: 0.5 },
 };
 
+/**
+ * `source` rendered safe, once the sanitiser's chunk has loaded (empty until then: nothing unsanitised is ever shown).
+ */
+function useSanitized(source: string, kind: 'html' | 'markdown'): string {
+  const [rendered, setRendered] = useState('');
+  useEffect(() => {
+    let current = true;
+    void import('./sanitize').then((sanitize) => {
+      if (current) setRendered(kind === 'markdown' ? sanitize.renderMarkdown(source) : sanitize.sanitizeHtml(source));
+    });
+    return () => {
+      current = false;
+    };
+  }, [source, kind]);
+  return rendered;
+}
+
 /** Administrator content written as Markdown or HTML, rendered sanitised. */
 export function MarkdownContent({ content, sx }: { content: string; sx?: SxProps<Theme> }) {
-  const html = useMemo(() => sanitizeHtml(marked.parse(content, { async: false })), [content]);
+  const html = useSanitized(content, 'markdown');
   return <Box sx={[contentStyles, ...(Array.isArray(sx) ? sx : [sx])]} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
 /** Inline custom HTML (footer, notice), rendered sanitised. */
 export function HtmlContent({ html, sx }: { html: string; sx?: SxProps<Theme> }) {
-  const clean = useMemo(() => sanitizeHtml(html), [html]);
+  const clean = useSanitized(html, 'html');
   return <Box sx={[contentStyles, ...(Array.isArray(sx) ? sx : [sx])]} dangerouslySetInnerHTML={{ __html: clean }} />;
 }
 

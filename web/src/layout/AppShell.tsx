@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Box, Divider, Drawer, List, ListItemButton, ListItemText, useMediaQuery, useTheme } from '@mui/material';
+import { Suspense, useState } from 'react';
+import { Box, Divider, Drawer, LinearProgress, List, ListItemButton, ListItemText, useMediaQuery, useTheme } from '@mui/material';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { useStatus } from '../features/status/StatusProvider';
 import { StorageKey } from '../lib/storage';
@@ -85,7 +85,10 @@ export function AppShell() {
         )}
         <Box component="main" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <Box sx={{ flex: 1 }}>
-            <Outlet />
+            {/* Pages are loaded on first visit (App.tsx); the shell stays while a page's chunk arrives. */}
+            <Suspense fallback={<LinearProgress data-testid="page-loading" />}>
+              <Outlet />
+            </Suspense>
           </Box>
           <Footer />
         </Box>

@@ -267,11 +267,11 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   async function save(values: ChannelForm) {
     const body = toWrite(values);
     if (isNew) {
-      const result = await channelsApi.create({ ...body, mode: values.batch ? 'batch' : 'single' });
+      const result = await channelsApi.create({ ...body, mode: values.batch ? 'batch' : 'single' }, { noResponseMessage: t('channels:errors.submitFailed') });
       if (!result.ok) return;
       toast.success(t('channels:createdCount', { count: result.data?.length ?? 1 }));
     } else if (typeof target === 'number') {
-      const result = await channelsApi.update({ ...body, id: target });
+      const result = await channelsApi.update({ ...body, id: target }, { noResponseMessage: t('channels:errors.submitFailed') });
       if (!result.ok) return;
       toast.success(t('channels:updated'));
     }

@@ -7,6 +7,8 @@ import {
   Chip,
   FormControlLabel,
   IconButton,
+  Menu,
+  MenuItem,
   Stack,
   Switch,
   Table,
@@ -20,6 +22,9 @@ import {
 } from '@mui/material';
 import AccountBalanceWalletOutlinedIcon from '@mui/icons-material/AccountBalanceWalletOutlined';
 import AddIcon from '@mui/icons-material/Add';
+import ArrowDropDownIcon from '@mui/icons-material/ArrowDropDown';
+import BuildOutlinedIcon from '@mui/icons-material/BuildOutlined';
+import ContentCopyOutlinedIcon from '@mui/icons-material/ContentCopyOutlined';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
@@ -42,6 +47,7 @@ import { RowIconAction } from '../../components/table/RowIconAction';
 import { SelectAllCheckbox } from '../../components/table/SelectAllCheckbox';
 import { stickyActionsSx } from '../../components/table/stickyColumn';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { useWindowedRows } from '../../components/table/useWindowedRows';
 import { usePagedRows } from '../../components/table/usePagedRows';
 import { renderQuota } from '../../lib/quota';
 import { withToggled } from '../../lib/sets';
@@ -89,6 +95,11 @@ function ListChips({ text, max, color }: { text: string; max: number; color?: 'p
 
 type PendingConfirm = { kind: 'delete'; channel: Channel } | { kind: 'deleteSelected' } | { kind: 'deleteDisabled' };
 
+/** The models a channel serves, from its comma list, for the "test with a model" menu. */
+function channelModels(channel: Channel): string[] {
+  return [...new Set(channel.models.split(',').map((model) => model.trim()).filter(Boolean))];
+}
+
 /** Admin channel list: search, tag mode, in-place priority and weight, tests, batch actions, and the editor drawers. */
 export function ChannelsPage() {
   const { t } = useTranslation();
@@ -111,6 +122,8 @@ export function ChannelsPage() {
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [expandedTags, setExpandedTags] = useState<Set<string>>(new Set());
   const [testing, setTesting] = useState<Set<number>>(new Set());
+  /** The open "test with a model" menu: which channel, and the button it hangs from. */
+  const [modelTest, setModelTest] = useState<{ anchor: HTMLElement; channel: Channel } | null>(null);
   const [confirm, setConfirm] = useState<PendingConfirm | null>(null);
   const [setTagOpen, setSetTagOpen] = useState(false);
   const [editingTag, setEditingTag] = useState<ChannelTagRow | null>(null);
@@ -148,9 +161,10 @@ export function ChannelsPage() {
     return true;
   }
 
-  async function testChannel(channel: Channel) {
+  /** Tests the channel with `model`, or with its test model (the server's choice) when none is given. */
+  async function testChannel(channel: Channel, model?: string) {
     setTesting((previous) => new Set(previous).add(channel.id));
-    const result = await channelsApi.test(channel.id);
+    const result = await channelsApi.test(channel.id, model);
     setTesting((previous) => {
       const next = new Set(previous);
       next.delete(channel.id);
@@ -163,6 +177,25 @@ export function ChannelsPage() {
       // Name the channel, as the success message does: after "test all" several answers arrive one after another.
       toast.error(t('channels:test.failed', { name: channel.name, message: result.message }));
     }
+  }
+
+  /** Copies the channel (key included) and opens the copy in the editor. */
+  async function copyChannel(channel: Channel) {
+    const result = await channelsApi.copy(channel.id, t('channels:copySuffix'));
+    if (!result.ok) {
+      toast.error(t('channels:errors.copyFailed', { message: result.message }));
+      return;
+    }
+    toast.success(t('channels:copied', { name: result.data.name }));
+    void reload();
+    navigate(`/channel/edit/${result.data.id}`);
+  }
+
+  async function fixAbilities() {
+    const result = await channelsApi.fixAbilities();
+    if (!result.ok) return;
+    toast.success(t('channels:abilitiesFixed', { count: result.data }));
+    void reload();
   }
 
   async function updateBalance(channel: Channel) {
@@ -214,6 +247,8 @@ export function ChannelsPage() {
 
   const show = columns.isVisible;
   const columnCount = 3 + OPTIONAL_COLUMNS.filter((key) => show(key)).length;
+  // A page of 100 rows renders only those on screen (see useWindowedRows).
+  const windowedRows = useWindowedRows(rows, columnCount);
 
   const priorityError = (text: string) => (isValidPriority(text) ? null : t('channels:validation.priority'));
   const weightError = (text: string) => (isValidWeight(text) ? null : t('channels:validation.weight'));
@@ -286,6 +321,13 @@ export function ChannelsPage() {
         )}
         <TableCell align="right" sx={stickyActionsSx}>
           <RowIconAction title={t('channels:actions.test')} icon={PlayArrowOutlinedIcon} onClick={() => void testChannel(channel)} disabled={testing.has(channel.id)} testId={`channel-test-${channel.id}`} />
+          <RowIconAction
+            title={t('channels:actions.testWithModel')}
+            icon={ArrowDropDownIcon}
+            onClick={(event) => setModelTest({ anchor: event.currentTarget, channel })}
+            disabled={testing.has(channel.id)}
+            testId={`channel-test-model-${channel.id}`}
+          />
           <RowIconAction title={t('channels:actions.testUpstream')} icon={TravelExploreOutlinedIcon} onClick={() => setDetecting(channel)} testId={`channel-test-upstream-${channel.id}`} />
           {channel.status === CHANNEL_ENABLED ? (
             <Button size="small" color="warning" onClick={() => void patch(channel, { status: CHANNEL_MANUALLY_DISABLED })} data-testid={`channel-disable-${channel.id}`} sx={{ minWidth: 0 }}>
@@ -296,6 +338,7 @@ export function ChannelsPage() {
               {t('channels:actions.enable')}
             </Button>
           )}
+          <RowIconAction title={t('channels:actions.copy')} icon={ContentCopyOutlinedIcon} onClick={() => void copyChannel(channel)} testId={`channel-copy-${channel.id}`} />
           <RowIconAction title={t('channels:actions.edit')} icon={EditOutlinedIcon} onClick={() => navigate(`/channel/edit/${channel.id}`)} testId={`channel-edit-${channel.id}`} />
           <RowIconAction title={t('channels:actions.delete')} icon={DeleteOutlineIcon} color="error" onClick={() => setConfirm({ kind: 'delete', channel })} testId={`channel-delete-${channel.id}`} />
         </TableCell>
@@ -395,6 +438,9 @@ export function ChannelsPage() {
             <Button variant="outlined" startIcon={<AccountBalanceWalletOutlinedIcon />} onClick={() => void updateAllBalances()} data-testid="channels-update-balances">
               {t('channels:actions.updateAllBalances')}
             </Button>
+            <Button variant="outlined" startIcon={<BuildOutlinedIcon />} onClick={() => void fixAbilities()} data-testid="channels-fix-abilities">
+              {t('channels:actions.fixAbilities')}
+            </Button>
             <Button variant="outlined" startIcon={<SpeedOutlinedIcon />} onClick={() => void testAll()} data-testid="channels-test-all">
               {t('channels:actions.testAll')}
             </Button>
@@ -486,8 +532,10 @@ export function ChannelsPage() {
                 </TableCell>
               </TableRow>
             </TableHead>
-            <TableBody>
-              {rows.map((row) => (isTagRow(row) ? renderTagRow(row) : renderChannelRow(row, false)))}
+            <TableBody ref={windowedRows.bodyRef}>
+              {windowedRows.spacerBefore}
+              {windowedRows.items.map((row) => (isTagRow(row) ? renderTagRow(row) : renderChannelRow(row, false)))}
+              {windowedRows.spacerAfter}
               {!loading && rows.length === 0 && <EmptyTableRow colSpan={columnCount} />}
             </TableBody>
           </Table>
@@ -496,6 +544,22 @@ export function ChannelsPage() {
       </Card>
       <ChannelEditorDrawer target={editorTarget} groups={groups} onClose={closeEditor} onSaved={() => void reload()} />
       <UpstreamDetectionDialog channel={detecting} onClose={() => setDetecting(null)} />
+      <Menu anchorEl={modelTest?.anchor} open={modelTest !== null} onClose={() => setModelTest(null)} data-testid="channel-test-model-menu">
+        {modelTest && channelModels(modelTest.channel).length === 0 && <MenuItem disabled>{t('channels:test.noModels')}</MenuItem>}
+        {modelTest &&
+          channelModels(modelTest.channel).map((model) => (
+            <MenuItem
+              key={model}
+              onClick={() => {
+                setModelTest(null);
+                void testChannel(modelTest.channel, model);
+              }}
+              data-testid={`channel-test-model-option-${model}`}
+            >
+              {model}
+            </MenuItem>
+          ))}
+      </Menu>
       <TagEditDrawer row={editingTag} groups={groups} onClose={() => setEditingTag(null)} onSaved={() => void reload()} />
       <SetTagDialog
         open={setTagOpen}

@@ -1,6 +1,6 @@
 import type { ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
 import type { BalanceResult as ChannelBalance, UpstreamGroup } from '@shared/monitoring/monitoring.wire';
-import { api, type Page } from '../../api/client';
+import { api, type Page, type RequestOptions } from '../../api/client';
 
 // Declared once, beside the server code that builds the answer.
 export type { Channel, ChannelListRow, ChannelTagRow, UpstreamGroup };
@@ -67,8 +67,12 @@ export const channelsApi = {
     });
   },
   get: (id: number) => api.get<Channel>(`/api/channel/${id}`),
-  create: (body: ChannelWrite) => api.post<Channel[]>('/api/channel/', body),
-  update: (body: ChannelWrite & { id: number }) => api.put<Channel>('/api/channel/', body),
+  create: (body: ChannelWrite, options?: RequestOptions) => api.post<Channel[]>('/api/channel/', body, options),
+  update: (body: ChannelWrite & { id: number }, options?: RequestOptions) => api.put<Channel>('/api/channel/', body, options),
+  /** Rebuilds every channel's abilities from its models and groups; answers how many channels were fixed. */
+  /** A new channel with this one's settings and key, named with `suffix`; quiet, the list shows "copy failed". */
+  copy: (id: number, suffix: string) => api.post<Channel>(`/api/channel/copy/${id}`, undefined, { query: { suffix }, quiet: true }),
+  fixAbilities: () => api.post<number>('/api/channel/fix'),
   patch: (body: ChannelPatch) => api.put<Channel>('/api/channel/', body),
   remove: (id: number) => api.delete<null>(`/api/channel/${id}/`),
   removeMany: (ids: number[]) => api.post<number>('/api/channel/batch', { ids }),

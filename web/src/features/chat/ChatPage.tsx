@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Alert, Box, CircularProgress } from '@mui/material';
-import { useNavigate, useParams } from 'react-router';
+import { Navigate, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { signedOutDestination, useSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { chatTarget, type ChatTarget } from './chatTarget';
@@ -9,7 +10,7 @@ import { chatTarget, type ChatTarget } from './chatTarget';
 /** After the no-token error, the user is sent to the token page to make one. */
 const TOKEN_PAGE_DELAY_MS = 1500;
 
-/** /chat/:id: the configured chat link at `id` in a full-page iframe. */
+/** /chat/:id (public): the configured chat link at `id` in a full-page iframe; sign-in is asked only for a {key} link. */
 export function ChatPage() {
   const { t } = useTranslation();
   const { id } = useParams();
@@ -17,11 +18,12 @@ export function ChatPage() {
   const navigate = useNavigate();
   const [target, setTarget] = useState<ChatTarget | null>(null);
   const index = Number(id ?? 0) || 0;
+  const signedIn = useSessionUser() !== null;
 
   useEffect(() => {
     if (!loaded) return;
     let active = true;
-    void chatTarget(status, index).then((found) => {
+    void chatTarget(status, index, signedIn).then((found) => {
       if (!active) return;
       setTarget(found);
       if (!found.ok && found.reason === 'noToken') {
@@ -32,7 +34,7 @@ export function ChatPage() {
     return () => {
       active = false;
     };
-  }, [loaded, status, index, navigate, t]);
+  }, [loaded, status, index, signedIn, navigate, t]);
 
   if (!target) {
     return (
@@ -41,6 +43,7 @@ export function ChatPage() {
       </Box>
     );
   }
+  if (!target.ok && target.reason === 'signIn') return <Navigate to={signedOutDestination()} replace />;
   if (!target.ok) {
     return (
       <Alert severity="error" sx={{ m: 3 }} data-testid="chat-error">

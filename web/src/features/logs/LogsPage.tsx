@@ -34,6 +34,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { ColumnsMenu, useColumnVisibility } from '../../components/table/ColumnsMenu';
 import { PagedTablePagination } from '../../components/table/PagedTablePagination';
 import { EmptyTableRow, TableLoadingBar } from '../../components/table/TableStatus';
+import { useWindowedRows } from '../../components/table/useWindowedRows';
 import { usePagedRows } from '../../components/table/usePagedRows';
 import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
@@ -145,6 +146,8 @@ export function LogsPage() {
   const show = (key: string) => (admin || !ADMIN_COLUMNS.has(key)) && columns.isVisible(key);
   const optionalColumns = OPTIONAL_COLUMNS.filter((key) => admin || !ADMIN_COLUMNS.has(key));
   const columnCount = 1 + optionalColumns.filter((key) => show(key)).length;
+  // A page of 100 rows renders only those on screen (see useWindowedRows).
+  const windowedRows = useWindowedRows(rows, columnCount);
   const chargeSpan = CHARGE_COLUMNS.filter((key) => show(key)).length;
 
   function renderRow(log: LogEntry) {
@@ -320,8 +323,10 @@ export function LogsPage() {
                 ))}
               </TableRow>
             </TableHead>
-            <TableBody>
-              {rows.map(renderRow)}
+            <TableBody ref={windowedRows.bodyRef}>
+              {windowedRows.spacerBefore}
+              {windowedRows.items.map(renderRow)}
+              {windowedRows.spacerAfter}
               {!loading && rows.length === 0 && <EmptyTableRow colSpan={columnCount} />}
             </TableBody>
           </Table>

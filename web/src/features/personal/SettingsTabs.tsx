@@ -22,6 +22,7 @@ import {
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
+import { GroupRatioChip } from '../../components/GroupRatioChip';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
 import { personalApi, type GroupRatios, type SelfUser, type UserSetting } from './api';
@@ -201,7 +202,9 @@ function GroupRatioTable() {
                 <Chip size="small" label={name} />
               </TableCell>
               <TableCell>{info.desc}</TableCell>
-              <TableCell align="right">{info.ratio}×</TableCell>
+              <TableCell align="right">
+                <GroupRatioChip ratio={info.ratio} testId={`personal-group-ratio-${name}`} />
+              </TableCell>
             </TableRow>
           ))}
           {groups && entries.length === 0 && (

@@ -20,6 +20,7 @@ import HighlightOffIcon from '@mui/icons-material/HighlightOff';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { useCopy } from '../../components/CopyProvider';
+import { GroupRatioChip } from '../../components/GroupRatioChip';
 import { PageContainer } from '../../components/PageContainer';
 import { PageHeader } from '../../components/PageHeader';
 import { DataTable, type DataTableColumn } from '../../components/table/DataTable';
@@ -162,7 +163,7 @@ export function PricingPage() {
               <Typography variant="body2">{t('pricing:ratio.completion', { value: model.completion_ratio })}</Typography>
             </>
           ) : null}
-          <Typography variant="body2">{t('pricing:ratio.group', { value: groupRatio })}</Typography>
+          <GroupRatioChip ratio={groupRatio} label={t('pricing:ratio.group', { value: groupRatio })} testId={`pricing-group-ratio-${model.model_name}`} />
         </>
       ),
     },

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Stack, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import { useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { GroupFilter } from '../../components/GroupFilter';
@@ -53,7 +54,12 @@ export function UsersPage() {
   const [group, setGroup] = useState('');
   const [groups, setGroups] = useState<string[]>([]);
   const [addOpen, setAddOpen] = useState(false);
-  const [editingId, setEditingId] = useState<number | null>(null);
+  // The editor follows the URL: /user/edit/{id} edits that user, /user/edit the signed-in one; closing returns to /user.
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const params = useParams();
+  const editingId = params.id ? Number(params.id) || null : pathname.endsWith('/user/edit') ? (me?.id ?? null) : null;
+  const closeEditor = useCallback(() => navigate('/user'), [navigate]);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
 
   useEffect(() => {
@@ -119,7 +125,7 @@ export function UsersPage() {
             ) : (
               <ActionButton me={me} row={row} action="enable" color="success" onClick={() => void manage(row, 'enable')} />
             )}
-            <ActionButton me={me} row={row} action="edit" onClick={() => setEditingId(row.id)} />
+            <ActionButton me={me} row={row} action="edit" onClick={() => navigate(`/user/edit/${row.id}`)} />
             <ActionButton me={me} row={row} action="delete" color="error" onClick={() => setDeleting(row)} />
           </Stack>
         ),
@@ -176,7 +182,7 @@ export function UsersPage() {
         />
       </Card>
       <AddUserDrawer open={addOpen} onClose={() => setAddOpen(false)} onCreated={() => void reload()} />
-      <EditUserDrawer userId={editingId} onClose={() => setEditingId(null)} onSaved={() => void reload()} />
+      <EditUserDrawer userId={editingId} onClose={closeEditor} onSaved={() => void reload()} />
       <ConfirmDialog
         open={!!deleting}
         title={t('users:delete.title')}
