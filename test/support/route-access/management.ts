@@ -19,6 +19,7 @@ export const managementRoutes: RouteAccessTable = {
   'POST /api/channel/tag/disabled': 'admin',
   'GET /api/channel/:id': 'admin',
   'DELETE /api/channel/:id': 'admin',
+  'POST /api/channel/copy/:id': 'admin',
   'GET /api/user/models': 'user',
   'GET /api/token': 'user',
   'GET /api/token/search': 'user',
