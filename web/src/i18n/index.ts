@@ -7,12 +7,12 @@ export const LANGUAGES = ['zh', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 // Each language comes in two chunks, fetched when first needed: the namespaces of the signed-out pages (shell, home,
-// sign-in, setup) and those of the console. A visitor's first load carries one language's small part, not every
+// sign-in with its second step, setup) and those of the console. A visitor's first load carries one language's small part, not every
 // string of both. zh is the source language; en has every key (the browser tests report a missing key as an error),
 // so no fallback language is loaded beside the chosen one.
 
 /** Namespaces of the signed-out pages and the shell; keep in step with the globs in zh/ and en/signed-out.ts. */
-const SIGNED_OUT_NAMESPACES: readonly string[] = ['common', 'shell', 'auth', 'home', 'setup'];
+const SIGNED_OUT_NAMESPACES: readonly string[] = ['common', 'shell', 'auth', 'home', 'setup', 'identity'];
 type BundlePart = 'signedOut' | 'console';
 
 const loaders: Record<Language, Record<BundlePart, () => Promise<{ bundle: LanguageBundle }>>> = {
