@@ -2,7 +2,7 @@ import type { JsonObject } from '../providers/adaptor';
 import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
 import { sseFrame } from '../providers/sse-decoder';
 import { fullUsage, type Usage } from '../providers/usage';
-import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
+import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
 /** Claude Messages (POST /v1/messages) as the client's format. */
 export const CLAUDE_FORMAT: InboundFormat = {
@@ -97,7 +97,7 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
 
 /** An OpenAI chat completion as a Claude message. */
 function claudeResponseFromOpenAI(answer: JsonObject, options: ClientStreamOptions): JsonObject {
-  const choice = (Array.isArray(answer.choices) ? (answer.choices as JsonObject[])[0] : undefined) ?? {};
+  const choice = firstChoice(answer) ?? {};
   const message = (choice.message ?? {}) as JsonObject;
   const content: JsonObject[] = [];
   if (typeof message.reasoning_content === 'string' && message.reasoning_content) content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
@@ -143,7 +143,7 @@ class ClaudeStreamEncoder implements StreamEncoder {
   encode(chunk: JsonObject): string {
     if (chunk.error) return this.error(chunk.error as JsonObject);
     let out = this.start(chunk);
-    const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
+    const choice = firstChoice(chunk);
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as JsonObject;
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {

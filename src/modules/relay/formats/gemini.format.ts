@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import { SseDecoder, sseFrame, type SseEvent } from '../providers/sse-decoder';
 import { EventStreamWriter, type ClientStreamWriter, type HeaderList } from '../sse-passthrough';
 import { fullUsage, type Usage } from '../providers/usage';
-import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
+import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
 /** Gemini's generateContent / streamGenerateContent as the client's format. */
 export const GEMINI_FORMAT: InboundFormat = {
@@ -160,7 +160,7 @@ class GeminiStreamEncoder implements StreamEncoder {
 
   encode(chunk: JsonObject): string {
     if (chunk.error) return this.error(chunk.error as JsonObject);
-    const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
+    const choice = firstChoice(chunk);
     if (!choice) return '';
     const delta = (choice.delta ?? {}) as JsonObject;
     for (const call of Array.isArray(delta.tool_calls) ? (delta.tool_calls as JsonObject[]) : []) {

@@ -38,3 +38,8 @@ export interface InboundFormat {
   fromOpenAIResponse(answer: JsonObject, options: ClientStreamOptions): JsonObject;
   createStreamEncoder(options: ClientStreamOptions): StreamEncoder;
 }
+
+/** The first choice of an OpenAI answer or stream chunk (converted answers carry one), if it has any. */
+export function firstChoice(answer: JsonObject): JsonObject | undefined {
+  return Array.isArray(answer.choices) ? (answer.choices as JsonObject[])[0] : undefined;
+}

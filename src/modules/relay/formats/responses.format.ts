@@ -3,7 +3,7 @@ import { readUsage } from '../providers/openai-compatible/openai-compatible.adap
 import { sseFrame } from '../providers/sse-decoder';
 import { fullUsage, type Usage } from '../providers/usage';
 import { RelayError } from '../relay-error';
-import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
+import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
 /**
  * OpenAI's Responses API (POST /v1/responses) as the client's format. A channel whose upstream
@@ -271,7 +271,7 @@ function customToolInput(args: string): string {
 /** An OpenAI chat completion as a Response. */
 function responseFromChat(answer: JsonObject, options: ClientStreamOptions): JsonObject {
   const base = idBase(answer.id);
-  const choice = (Array.isArray(answer.choices) ? (answer.choices as JsonObject[])[0] : undefined) ?? {};
+  const choice = firstChoice(answer) ?? {};
   const message = (choice.message ?? {}) as JsonObject;
   const output: JsonObject[] = [];
   if (typeof message.reasoning_content === 'string' && message.reasoning_content) output.push(reasoningItem(`rs_${base}`, message.reasoning_content));
@@ -338,7 +338,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
   encode(chunk: JsonObject): string {
     if (chunk.error) return this.error(chunk.error as JsonObject);
     let out = this.start(chunk);
-    const choice = Array.isArray(chunk.choices) ? (chunk.choices as JsonObject[])[0] : undefined;
+    const choice = firstChoice(chunk);
     if (!choice) return out;
     const delta = (choice.delta ?? {}) as JsonObject;
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
