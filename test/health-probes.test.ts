@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { DataSource } from 'typeorm';
+import { OptionEntity } from '../src/modules/options/entities/option.entity';
 import { startGateway } from './support/child-gateway';
 import { TcpProxy } from './support/tcp-proxy';
 import { scratchDatabase, startTestApp, type TestApp } from './support/test-app';
@@ -88,6 +90,26 @@ describeOnRedis('/readyz with Redis configured', () => {
     expect((await probe(app.baseUrl, '/readyz')).body.checks).toMatchObject({ database: 'ok', redis: 'down' });
     proxy.restore();
     await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
+  });
+
+  it('listens for other instances\' cache invalidations again once Redis is back', async () => {
+    proxy.cutOff();
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 503);
+    proxy.restore();
+    await eventually(async () => (await probe(app.baseUrl, '/readyz')).status === 200);
+    // Another instance changed the setting in the shared database and announced it through Redis.
+    const options = app.app.get(DataSource).getRepository(OptionEntity);
+    await options.upsert({ key: 'SystemName', value: 'Renamed Elsewhere' }, ['key']);
+    const { default: Redis } = await import('ioredis');
+    const announcer = new Redis(`redis://127.0.0.1:${proxy.port}/13`);
+    try {
+      await eventually(async () => {
+        await announcer.publish('gateway:cache-invalidate', JSON.stringify({ name: 'options', from: 'another-instance' }));
+        return (await app.http.get('/api/status')).body.data.system_name === 'Renamed Elsewhere';
+      });
+    } finally {
+      announcer.disconnect();
+    }
   });
 });
 

@@ -50,7 +50,10 @@ export class CacheSyncService implements OnModuleDestroy {
     this.listening = true;
     const subscriber = this.redis.subscriber;
     if (subscriber) {
-      subscriber.subscribe(REDIS_CHANNEL).catch((error: Error) => this.logger.warn(`subscribe failed: ${error.message}`));
+      const subscribe = () => void subscriber.subscribe(REDIS_CHANNEL).catch((error: Error) => this.logger.warn(`subscribe failed: ${error.message}`));
+      // Again after every reconnect: the connection does not resubscribe by itself (RedisService.subscriber).
+      subscriber.on('ready', subscribe);
+      if (subscriber.status === 'ready') subscribe();
       subscriber.on('message', (_channel: string, payload: string) => {
         try {
           const { name, key, from } = JSON.parse(payload) as { name: string; key?: string; from: string };

@@ -75,14 +75,20 @@ function reconnectOnReadOnly(error: Error): boolean | 2 {
 /** Options shared by every connection: commands wait briefly for a reconnect, then fail. */
 const COMMON_OPTIONS: RedisOptions = { maxRetriesPerRequest: 2, enableOfflineQueue: true, reconnectOnError: reconnectOnReadOnly };
 
-/** Opens a connection to the topology; ioredis follows Sentinel failovers and Cluster slot moves by itself. */
-export function connectRedis(topology: RedisTopology): RedisClient {
+/**
+ * Opens a connection to the topology; ioredis follows Sentinel failovers and Cluster slot moves by itself.
+ * A `subscriber` connection does not resubscribe by itself after a reconnect: ioredis sends that
+ * SUBSCRIBE without a catch, so a connection lost again before the reply became an unhandled
+ * rejection, which ends a Node process. Its owner subscribes again on each `ready` instead.
+ */
+export function connectRedis(topology: RedisTopology, role: 'commands' | 'subscriber' = 'commands'): RedisClient {
+  const options: RedisOptions = { ...COMMON_OPTIONS, autoResubscribe: role !== 'subscriber' };
   switch (topology.kind) {
     case 'single':
-      return new Redis(topology.url, { ...COMMON_OPTIONS, lazyConnect: false });
+      return new Redis(topology.url, { ...options, lazyConnect: false });
     case 'sentinel':
       return new Redis({
-        ...COMMON_OPTIONS,
+        ...options,
         sentinels: topology.sentinels,
         name: topology.masterName,
         db: topology.db,

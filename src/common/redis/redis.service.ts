@@ -16,7 +16,7 @@ export class RedisService implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.topology = config.redisUrl ? parseRedisConnString(config.redisUrl) : null;
-    this.client = this.topology ? this.connect('main', this.topology) : null;
+    this.client = this.topology ? this.connect('commands', this.topology) : null;
   }
 
   get enabled(): boolean {
@@ -31,15 +31,18 @@ export class RedisService implements OnModuleDestroy {
     return this.topology?.kind === 'cluster';
   }
 
-  /** A second connection, because a subscribed Redis connection cannot run other commands. */
+  /**
+   * A second connection, because a subscribed Redis connection cannot run other commands. It does
+   * not resubscribe by itself after a reconnect (see connectRedis): subscribe on each `ready`.
+   */
   get subscriber(): RedisClient | null {
     if (!this.topology) return null;
     this.subscriberClient ??= this.connect('subscriber', this.topology);
     return this.subscriberClient;
   }
 
-  private connect(role: string, topology: RedisTopology): RedisClient {
-    const client = connectRedis(topology);
+  private connect(role: 'commands' | 'subscriber', topology: RedisTopology): RedisClient {
+    const client = connectRedis(topology, role);
     client.on('error', (error: Error) => this.logger.warn(`redis ${role} connection: ${error.message}`));
     if (topology.kind !== 'single') client.on('+node', () => this.logger.debug(`redis ${role}: a ${topology.kind} node joined`));
     return client;
