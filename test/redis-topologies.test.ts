@@ -77,15 +77,20 @@ const suite = (name: string, startTopology: () => Promise<Topology>) =>
       const clients = [openaiClient(first, token.apiKey), openaiClient(second, token.apiKey)];
 
       const outcomes: Array<number> = [];
+      const unexpected: string[] = [];
       for (let call = 0; call < CALLS; call++) {
         if (call === 5) await topology.disrupt(root.id);
         try {
           await clients[call % 2].chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: `call ${call}` }] });
           outcomes.push(200);
         } catch (error) {
-          outcomes.push((error as { status?: number }).status ?? 0);
+          const { status, message } = error as { status?: number; message?: string };
+          outcomes.push(status ?? 0);
+          if (status !== 429) unexpected.push(`call ${call}: ${status ?? 'no status'} ${message ?? ''}`);
         }
       }
+      // Named first, so a failure says what the odd call answered.
+      expect(unexpected).toEqual([]);
       expect(outcomes.filter((status) => status === 200)).toHaveLength(SUCCESS_LIMIT);
       expect(outcomes.filter((status) => status === 429)).toHaveLength(CALLS - SUCCESS_LIMIT);
 
