@@ -6,7 +6,8 @@ import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect } from '../../database/dialect';
 import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
-import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
+import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP } from '../logs/entities/log.entity';
+import { LogWriter } from '../logs/log-writer';
 import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
@@ -148,6 +149,7 @@ export class QuotaLedgerService {
     private readonly cacheSync: CacheSyncService,
     private readonly holdJournal: HoldJournalService,
     private readonly budgets: BudgetWindowService,
+    private readonly logWriter: LogWriter,
   ) {}
 
   /**
@@ -189,7 +191,8 @@ export class QuotaLedgerService {
     if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
     const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other };
     if (affQuota !== 0) other.aff_quota = affQuota;
-    const logged = await manager.insert(LogEntity, {
+    const logId = await this.logWriter.insert(
+      {
       type: LOG_TYPE_FOR[movement.reason],
       user_id: movement.userId,
       username: movement.username,
@@ -201,8 +204,10 @@ export class QuotaLedgerService {
       model_name: reversal?.modelName ?? '',
       channel_id: reversal?.channelId ?? 0,
       other: JSON.stringify(other),
-    });
-    if (movement.onLogged) await movement.onLogged(Number(logged.identifiers[0]?.id ?? 0), manager);
+      },
+      manager,
+    );
+    if (movement.onLogged) await movement.onLogged(logId, manager);
     return true;
   }
 

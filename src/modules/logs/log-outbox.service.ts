@@ -1,0 +1,110 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { describeDatabaseError } from '../../database/database-unavailable';
+import { LogDatabase } from '../../database/log-database';
+import { RawSql, Statement } from '../../database/raw-sql';
+import { LOG_COLUMNS, logColumnValues, type LogRow } from './log-writer';
+
+const DRAIN_INTERVAL_MS = 200;
+/** Outbox rows read per round; each round is one transaction on either side. */
+const DRAIN_BATCH = 500;
+const COPY_CHUNK = 100;
+const COPY_COLUMNS = ['id', ...LOG_COLUMNS];
+
+interface OutboxRow {
+  id: number | string;
+  payload: string;
+}
+
+/**
+ * Copies the outboxed log rows (LogWriter) to the separate log database, off the request path:
+ * every 200 ms, at start (what a killed process left) and on shutdown, in rounds of up to 500.
+ * A round writes the rows over there in one transaction, then deletes them from the outbox in
+ * another. A row keeps its outbox id as its id, and the copy skips ids already present, so a
+ * round cut between the two (a crash, an outage) is simply done again: no row is lost and none
+ * is written twice. Several instances may drain at once for the same reason; they only repeat
+ * each other's work. Does nothing while the logs live in the main database.
+ */
+@Injectable()
+export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  private readonly logger = new Logger(LogOutboxService.name);
+  private timer?: NodeJS.Timeout;
+  private tail: Promise<boolean> = Promise.resolve(true);
+  private waiting = 0;
+  private failingSince?: number;
+
+  constructor(
+    private readonly logDatabase: LogDatabase,
+    private readonly sql: RawSql,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.logDatabase.separate) return;
+    this.timer = setInterval(() => {
+      if (this.waiting === 0) void this.drain();
+    }, DRAIN_INTERVAL_MS);
+    this.timer.unref();
+    void this.drain();
+  }
+
+  onModuleDestroy(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  /** Rows left behind stay in the outbox for the next start: a failed last drain loses nothing. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.drain();
+  }
+
+  /**
+   * Copies every row outboxed before the call; answers whether that all went through (a
+   * failure is logged, not thrown: the rows wait for the next round). Ledger checks that
+   * compare balances with the log database call it first, as shutdown does.
+   */
+  drain(): Promise<boolean> {
+    if (!this.logDatabase.separate) return Promise.resolve(true);
+    this.waiting++;
+    const run = this.tail.then(async () => {
+      this.waiting--;
+      return this.copyAll();
+    });
+    this.tail = run;
+    return run;
+  }
+
+  private async copyAll(): Promise<boolean> {
+    try {
+      while ((await this.copyRound()) === DRAIN_BATCH);
+    } catch (error) {
+      if (this.failingSince === undefined) {
+        this.failingSince = Date.now();
+        this.logger.error(`copying log rows to the log database failed, retrying: ${describeDatabaseError(error)}`);
+      }
+      return false;
+    }
+    if (this.failingSince !== undefined) {
+      this.logger.log(`log rows copied again after ${Math.round((Date.now() - this.failingSince) / 1000)} s of failures`);
+      this.failingSince = undefined;
+    }
+    return true;
+  }
+
+  /** One round: answers how many outbox rows it moved. */
+  private async copyRound(): Promise<number> {
+    const rows = await this.sql.select<OutboxRow>(`SELECT id, payload FROM log_outbox ORDER BY id LIMIT ${DRAIN_BATCH}`, []);
+    if (rows.length === 0) return 0;
+    const copies: Statement[] = [];
+    const deletes: Statement[] = [];
+    for (let start = 0; start < rows.length; start += COPY_CHUNK) {
+      const chunk = rows.slice(start, start + COPY_CHUNK);
+      copies.push({
+        sql: this.logDatabase.sql.insertAbsentSql('logs', COPY_COLUMNS, chunk.length, 'id'),
+        parameters: chunk.flatMap((row) => [Number(row.id), ...logColumnValues(JSON.parse(row.payload) as LogRow)]),
+      });
+      deletes.push({ sql: `DELETE FROM log_outbox WHERE id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk.map((row) => Number(row.id)) });
+    }
+    await this.logDatabase.sql.runInTransaction(copies);
+    await this.sql.runInTransaction(deletes);
+    return rows.length;
+  }
+}
