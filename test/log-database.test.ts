@@ -10,6 +10,7 @@ import { LogOutboxService } from '../src/modules/logs/log-outbox.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { call, prepareRelay, startGateway } from './support/child-gateway';
 import { MockUpstream } from './support/mock-upstream';
+import { parsePrometheusText, sampleValue } from './support/prometheus-text';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { dataSourceFor, scratchDatabase, startTestApp, type TestApp } from './support/test-app';
 import { eventually } from './support/until';
@@ -186,7 +187,7 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
     const mainScratch = await scratchDatabase(mainType);
     const logScratch = await scratchDatabase(logType);
     const dataDir = mkdtempSync(path.join(tmpdir(), 'gw-logdb-crash-'));
-    const env = { ...mainScratch.env, LOG_SQL_DSN: logDsnOf(logScratch), DATA_DIR: dataDir, SESSION_SECRET: 'logdb-crash-secret', WEB_DIST_DIR: path.join(dataDir, 'no-web') };
+    const env = { ...mainScratch.env, LOG_SQL_DSN: logDsnOf(logScratch), METRICS_ENABLED: 'true', DATA_DIR: dataDir, SESSION_SECRET: 'logdb-crash-secret', WEB_DIST_DIR: path.join(dataDir, 'no-web') };
     const main = dataSourceFor(mainScratch.env);
     const logs = dataSourceFor(logScratch.env);
     const stop = async (gateway: Awaited<ReturnType<typeof startGateway>>, signal: NodeJS.Signals) => {
@@ -215,6 +216,9 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
         await eventually(async () => (await rows<{ payload: string }>(main, 'SELECT payload FROM log_outbox')).some((row) => (JSON.parse(row.payload) as { type: number }).type === 2));
         quotaAfter = ((await call(first.baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
         expect(quotaAfter).toBeLessThan(quotaBefore);
+        // The metric an operator watches says the log database is behind.
+        const exposition = parsePrometheusText(await (await fetch(`${first.baseUrl}/metrics`)).text());
+        expect(sampleValue(exposition, 'gateway_log_outbox_lag_seconds')).toBeGreaterThan(0);
       } finally {
         await stop(first, 'SIGKILL');
         await lock.release();

@@ -31,6 +31,8 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
   private tail: Promise<boolean> = Promise.resolve(true);
   private waiting = 0;
   private failingSince?: number;
+  /** When a drain last left the outbox empty (Date.now()): every row outboxed since is still to be copied. */
+  private caughtUpAt = Date.now();
 
   constructor(
     private readonly logDatabase: LogDatabase,
@@ -57,6 +59,14 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   /**
+   * How far the log database may trail the balances, in seconds: the time since the outbox was
+   * last drained empty (0 without a separate log database). Grows while the copy fails.
+   */
+  lagSeconds(): number {
+    return this.logDatabase.separate ? (Date.now() - this.caughtUpAt) / 1000 : 0;
+  }
+
+  /**
    * Copies every row outboxed before the call; answers whether that all went through (a
    * failure is logged, not thrown: the rows wait for the next round). Ledger checks that
    * compare balances with the log database call it first, as shutdown does.
@@ -73,6 +83,7 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async copyAll(): Promise<boolean> {
+    const started = Date.now();
     try {
       while ((await this.copyRound()) === DRAIN_BATCH);
     } catch (error) {
@@ -82,6 +93,7 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
       }
       return false;
     }
+    this.caughtUpAt = started;
     if (this.failingSince !== undefined) {
       this.logger.log(`log rows copied again after ${Math.round((Date.now() - this.failingSince) / 1000)} s of failures`);
       this.failingSince = undefined;
