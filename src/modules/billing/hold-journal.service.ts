@@ -139,14 +139,14 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
         await this.logWriter.insert(
           {
-          type: LOG_TYPE_SYSTEM,
-          user_id: Number(row.user_id),
-          username: held.username ?? '',
-          token_id: Number(row.token_id),
-          content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
-          quota: 0,
-          created_at: nowSeconds(),
-          other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
+            type: LOG_TYPE_SYSTEM,
+            user_id: Number(row.user_id),
+            username: held.username ?? '',
+            token_id: Number(row.token_id),
+            content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
+            quota: 0,
+            created_at: nowSeconds(),
+            other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
           },
           manager,
         );

@@ -115,7 +115,9 @@ export interface SpendingReversal {
 /**
  * THE LEDGER: the only code that changes users.quota, used_quota, request_count, aff_quota,
  * aff_history_quota and tokens.remain_quota, used_quota (SettlementBatcherService is its
- * write-behind for the relay's settlements). How other modules use it:
+ * write-behind for the relay's settlements). Each movement's log row is written in its
+ * transaction through LogWriter (with LOG_SQL_DSN, as an outbox row copied to the log database
+ * after commit). How other modules use it:
  *
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
  *     transfer):  `applyDelta({ userId, username, reason, quota, content, claim? })` — one
@@ -193,17 +195,17 @@ export class QuotaLedgerService {
     if (affQuota !== 0) other.aff_quota = affQuota;
     const logId = await this.logWriter.insert(
       {
-      type: LOG_TYPE_FOR[movement.reason],
-      user_id: movement.userId,
-      username: movement.username,
-      content: movement.content,
-      quota: movement.quota,
-      created_at: nowSeconds(),
-      token_id: reversal?.tokenId ?? 0,
-      token_name: reversal?.tokenName ?? '',
-      model_name: reversal?.modelName ?? '',
-      channel_id: reversal?.channelId ?? 0,
-      other: JSON.stringify(other),
+        type: LOG_TYPE_FOR[movement.reason],
+        user_id: movement.userId,
+        username: movement.username,
+        content: movement.content,
+        quota: movement.quota,
+        created_at: nowSeconds(),
+        token_id: reversal?.tokenId ?? 0,
+        token_name: reversal?.tokenName ?? '',
+        model_name: reversal?.modelName ?? '',
+        channel_id: reversal?.channelId ?? 0,
+        other: JSON.stringify(other),
       },
       manager,
     );
