@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { describeDatabaseError } from '../../database/database-unavailable';
 import { LogDatabase } from '../../database/log-database';
 import { RawSql, Statement } from '../../database/raw-sql';
@@ -16,13 +17,15 @@ interface OutboxRow {
 }
 
 /**
- * Copies the outboxed log rows (LogWriter) to the separate log database, off the request path:
- * every 200 ms, at start (what a killed process left) and on shutdown, in rounds of up to 500.
- * A round writes the rows over there in one transaction, then deletes them from the outbox in
- * another. A row keeps its outbox id as its id, and the copy skips ids already present, so a
- * round cut between the two (a crash, an outage) is simply done again: no row is lost and none
- * is written twice. Several instances may drain at once for the same reason; they only repeat
- * each other's work. Does nothing while the logs live in the main database.
+ * Copies the outboxed log rows (LogWriter) to the separate log database, off the request path,
+ * in rounds of up to 500: on the master (NODE_TYPE) every 200 ms and at start (what a killed
+ * process left), on every instance at shutdown (its last settlements). A round writes the rows
+ * over there in one transaction, then deletes them from the outbox in another. A row keeps its
+ * outbox id as its id, and the copy skips ids already present, so a round cut between the two
+ * (a crash, an outage) is simply done again: no row is lost and none is written twice. For the
+ * same reason two instances draining at once are harmless, only wasteful, which is why the
+ * timer runs on the master alone, like the other jobs. Does nothing while the logs live in the
+ * main database.
  */
 @Injectable()
 export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
@@ -35,12 +38,18 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
   private caughtUpAt = Date.now();
 
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logDatabase: LogDatabase,
     private readonly sql: RawSql,
   ) {}
 
+  /** Whether this instance copies the outbox on a timer: the master, when the logs live apart. */
+  private get copiesOnTimer(): boolean {
+    return this.logDatabase.separate && this.config.nodeType === 'master';
+  }
+
   onApplicationBootstrap(): void {
-    if (!this.logDatabase.separate) return;
+    if (!this.copiesOnTimer) return;
     this.timer = setInterval(() => {
       if (this.waiting === 0) void this.drain();
     }, DRAIN_INTERVAL_MS);
@@ -60,10 +69,11 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
 
   /**
    * How far the log database may trail the balances, in seconds: the time since the outbox was
-   * last drained empty (0 without a separate log database). Grows while the copy fails.
+   * last drained empty. Grows while the copy fails. 0 where nothing copies on a timer (no
+   * separate log database, or a slave: the master's figure is the one to watch).
    */
   lagSeconds(): number {
-    return this.logDatabase.separate ? (Date.now() - this.caughtUpAt) / 1000 : 0;
+    return this.copiesOnTimer ? (Date.now() - this.caughtUpAt) / 1000 : 0;
   }
 
   /**

@@ -159,7 +159,7 @@ export class MetricsExporter implements OnModuleInit {
     });
     new Gauge({
       name: 'gateway_log_outbox_lag_seconds',
-      help: 'With a separate log database (LOG_SQL_DSN): seconds since its outbox was last copied empty (0 without one)',
+      help: 'With a separate log database (LOG_SQL_DSN), on the master: seconds since the log outbox was last copied empty (0 elsewhere)',
       registers: [registry],
       collect() {
         this.set(logOutbox.lagSeconds());
