@@ -139,6 +139,9 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       expect(consumed.every((log) => log.quota === COST && Number(log.token_id) === token.id)).toBe(true);
       expect((await seed.userQuota(user.id)).quota).toBe(1_000_000 - calls * COST + 5_000);
       expect((await seed.tokenQuota(token.id)).remain_quota).toBe(500_000 - calls * COST);
+      // The ledger's invariant, read across the two databases: the balance moved by exactly what the log rows say.
+      const movements = await rows<{ type: number | string; quota: number | string }>(logs, 'SELECT type, quota FROM logs WHERE user_id = ?', [user.id]);
+      expect(movements.reduce((sum, row) => sum + (Number(row.type) === 2 ? -Number(row.quota) : Number(row.quota)), 0)).toBe(5_000 - calls * COST);
       // Nothing in the main database's own log tables, and nothing left in its outbox.
       expect(await count(main, 'SELECT COUNT(*) AS n FROM logs')).toBe(0);
       expect(await count(main, 'SELECT COUNT(*) AS n FROM quota_data')).toBe(0);
