@@ -203,9 +203,12 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       let quotaBefore = 0;
       let quotaAfter = 0;
       let rootId = 0;
+      let apiKey = '';
       const lock = await lockLogTable(logType, logScratch);
       try {
-        const { root, apiKey } = await prepareRelay(first.baseUrl, upstream.url, 'crash-model');
+        const relay = await prepareRelay(first.baseUrl, upstream.url, 'crash-model');
+        const { root } = relay;
+        ({ apiKey } = relay);
         rootId = root.id;
         quotaBefore = ((await call(first.baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
         const response = await fetch(`${first.baseUrl}/v1/chat/completions`, {
@@ -245,6 +248,24 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       }
       // A clean stop after that copied nothing more and nothing twice.
       expect(await count(logs, 'SELECT COUNT(*) AS n FROM logs WHERE type = 2')).toBe(1);
+
+      // Rows put into the log database some other way (old logs imported between two starts)
+      // holding the very ids the outbox would hand out next: the next start moves the outbox past them.
+      const top = Number((await rows<{ top: number | string }>(logs, 'SELECT MAX(id) AS top FROM logs'))[0].top);
+      for (let id = top + 1; id <= top + 3; id++) await rows(logs, "INSERT INTO logs (id, user_id, created_at, type, content, quota) VALUES (?, 999999, 1, 4, 'imported', 0)", [id]);
+      const third = await startGateway(env);
+      try {
+        const response = await fetch(`${third.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'crash-model', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        expect(response.status).toBe(200);
+        await eventually(async () => (await count(logs, 'SELECT COUNT(*) AS n FROM logs WHERE type = 2 AND user_id = ?', [rootId])) === 2);
+        expect(await count(logs, "SELECT COUNT(*) AS n FROM logs WHERE user_id = 999999 AND content = 'imported'")).toBe(3);
+      } finally {
+        await stop(third, 'SIGTERM');
+      }
     } finally {
       if (main.isInitialized) await main.destroy();
       if (logs.isInitialized) await logs.destroy();

@@ -1,6 +1,8 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { describeDatabaseError } from '../../database/database-unavailable';
+import { queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { LogDatabase } from '../../database/log-database';
 import { RawSql, Statement } from '../../database/raw-sql';
 import { LOG_COLUMNS, logColumnValues, type LogRow } from './log-writer';
@@ -41,6 +43,7 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logDatabase: LogDatabase,
     private readonly sql: RawSql,
+    private readonly main: DataSource,
   ) {}
 
   /** Whether this instance copies the outbox on a timer: the master, when the logs live apart. */
@@ -48,7 +51,8 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
     return this.logDatabase.separate && this.config.nodeType === 'master';
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.logDatabase.separate) await this.raiseIdFloor();
     if (!this.copiesOnTimer) return;
     this.timer = setInterval(() => {
       if (this.waiting === 0) void this.drain();
@@ -65,6 +69,31 @@ export class LogOutboxService implements OnApplicationBootstrap, OnModuleDestroy
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.drain();
+  }
+
+  /**
+   * Moves the outbox's next id above every id in the log database. A copy skips ids already
+   * there, so a row put there some other way (old logs imported before this start, a log
+   * database used before) would otherwise hide the outbox row that came to share its id. Only
+   * ever raised: ids handed out already stay unique.
+   */
+  private async raiseIdFloor(): Promise<void> {
+    const [row] = await queryAnyDialect<{ top: number | string | null }>(this.logDatabase.dataSource, 'SELECT MAX(id) AS top FROM logs');
+    const top = Number(row?.top ?? 0);
+    if (top <= 0) return;
+    const dialect = sqlDialect(this.main);
+    if (dialect === 'sqlite') {
+      // AUTOINCREMENT's counter: its row appears with the table's first insert.
+      await queryAnyDialect(this.main, "UPDATE sqlite_sequence SET seq = ? WHERE name = 'log_outbox' AND seq < ?", [top, top]);
+      await queryAnyDialect(this.main, "INSERT INTO sqlite_sequence (name, seq) SELECT 'log_outbox', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'log_outbox')", [top]);
+    } else if (dialect === 'postgres') {
+      const sequence = "pg_get_serial_sequence('log_outbox', 'id')";
+      await queryAnyDialect(this.main, `SELECT setval(${sequence}, ?) WHERE ? > COALESCE(pg_sequence_last_value(${sequence}::regclass), 0)`, [top, top]);
+    } else {
+      // InnoDB never sets the counter at or below an id in the table, so a stale reading here only costs a needless ALTER.
+      const [counter] = await queryAnyDialect<{ next: number | string | null }>(this.main, "SELECT AUTO_INCREMENT AS next FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'log_outbox'");
+      if (Number(counter?.next ?? 0) <= top) await this.main.query(`ALTER TABLE log_outbox AUTO_INCREMENT = ${top + 1}`);
+    }
   }
 
   /**
