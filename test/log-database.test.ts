@@ -6,11 +6,13 @@ import type { DatabaseType } from '../src/config/app-config';
 import { queryAnyDialect } from '../src/database/dialect';
 import { LogDatabase } from '../src/database/log-database';
 import { UsageAggregatorService } from '../src/modules/data/usage-aggregator.service';
+import { SettlementBatcherService } from '../src/modules/billing/settlement-batcher.service';
 import { LogOutboxService } from '../src/modules/logs/log-outbox.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { call, prepareRelay, startGateway } from './support/child-gateway';
 import { MockUpstream } from './support/mock-upstream';
 import { parsePrometheusText, sampleValue } from './support/prometheus-text';
+import { TcpProxy } from './support/tcp-proxy';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { dataSourceFor, scratchDatabase, startTestApp, type TestApp } from './support/test-app';
 import { eventually } from './support/until';
@@ -274,5 +276,61 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       await upstream.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+/** The log database's server when the environment names one (PostgreSQL first), for the outage below. */
+const logServerType: DatabaseType | undefined = process.env.TEST_PG_URL ? 'postgres' : process.env.TEST_MYSQL_URL ? 'mysql' : undefined;
+
+(logServerType ? describe : describe.skip)('a separate log database that goes away (main on SQLite, logs on a server behind a proxy the test cuts)', () => {
+  let upstream: MockUpstream;
+  let proxy: TcpProxy;
+  let logScratch: Scratch;
+  let app: TestApp;
+  let seed: RelaySeed;
+
+  beforeAll(async () => {
+    upstream = await new MockUpstream().start();
+    logScratch = await scratchDatabase(logServerType);
+    const dsn = new URL(logScratch.env.SQL_DSN);
+    proxy = await new TcpProxy(dsn.hostname, Number(dsn.port || (logServerType === 'mysql' ? 3306 : 5432))).start();
+    dsn.hostname = '127.0.0.1';
+    dsn.port = String(proxy.port);
+    app = await startTestApp({ LOG_SQL_DSN: dsn.toString() }, { databaseType: 'sqlite' });
+    seed = new RelaySeed(app);
+    await setupRoot(app);
+    await seed.setOption('ModelRatio', JSON.stringify({ 'logdb-model': 1 }));
+    await seed.setOption('CompletionRatio', JSON.stringify({ 'logdb-model': 1 }));
+    await seed.setOption('PreConsumedQuota', 0);
+    await seed.createChannel({ base_url: upstream.url, models: 'logdb-model' });
+  });
+  afterAll(async () => {
+    proxy?.restore();
+    await app?.stop();
+    await proxy?.stop();
+    await logScratch?.drop();
+    await upstream?.stop();
+  });
+
+  it('keeps relaying and billing, answers the log pages with 503, and copies the waiting rows once it is back', async () => {
+    const user = await registerUser(app, 'outage-user');
+    await seed.setUserQuota(user.id, 100_000);
+    const token = await seed.createToken(user.id, { remain_quota: 50_000 });
+    proxy.cutOff();
+    try {
+      await openaiClient(app, token.apiKey).chat.completions.create({ model: 'logdb-model', messages: [{ role: 'user', content: 'hi' }] });
+      expect(await app.app.get(SettlementBatcherService).drain()).toBe(true);
+      expect((await seed.userQuota(user.id)).quota).toBe(100_000 - COST);
+      expect(await app.app.get(LogOutboxService).drain()).toBe(false);
+      const page = await user.get('/api/log/self');
+      expect(page.status).toBe(503);
+      expect(page.body.success).toBe(false);
+    } finally {
+      proxy.restore();
+    }
+    await seed.flush();
+    const consumed = await seed.consumeLogs({ userId: user.id });
+    expect(consumed.map((log) => log.quota)).toEqual([COST]);
+    expect((await user.get('/api/log/self')).body.data.items).toHaveLength(1);
   });
 });
