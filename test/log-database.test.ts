@@ -93,6 +93,17 @@ async function lockLogTable(type: DatabaseType, scratch: Scratch): Promise<{ rel
   };
 }
 
+/** One chat call to a child gateway; answers the HTTP status. */
+async function chatCall(baseUrl: string, apiKey: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'crash-model', messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
 describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %s, logs on %s', (mainType, logType) => {
   describe('in one process', () => {
     let upstream: MockUpstream;
@@ -213,12 +224,7 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
         ({ apiKey } = relay);
         rootId = root.id;
         quotaBefore = ((await call(first.baseUrl, 'GET', '/api/user/self', undefined, root)).data as { quota: number }).quota;
-        const response = await fetch(`${first.baseUrl}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'crash-model', messages: [{ role: 'user', content: 'hi' }] }),
-        });
-        expect(response.status).toBe(200);
+        expect(await chatCall(first.baseUrl, apiKey)).toBe(200);
         await main.initialize();
         // The settlement commits the balance and its log row's outbox copy together; the copy over there waits on the lock.
         await eventually(async () => (await rows<{ payload: string }>(main, 'SELECT payload FROM log_outbox')).some((row) => (JSON.parse(row.payload) as { type: number }).type === 2));
@@ -257,12 +263,7 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       for (let id = top + 1; id <= top + 3; id++) await rows(logs, "INSERT INTO logs (id, user_id, created_at, type, content, quota) VALUES (?, 999999, 1, 4, 'imported', 0)", [id]);
       const third = await startGateway(env);
       try {
-        const response = await fetch(`${third.baseUrl}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ model: 'crash-model', messages: [{ role: 'user', content: 'hi' }] }),
-        });
-        expect(response.status).toBe(200);
+        expect(await chatCall(third.baseUrl, apiKey)).toBe(200);
         await eventually(async () => (await count(logs, 'SELECT COUNT(*) AS n FROM logs WHERE type = 2 AND user_id = ?', [rootId])) === 2);
         expect(await count(logs, "SELECT COUNT(*) AS n FROM logs WHERE user_id = 999999 AND content = 'imported'")).toBe(3);
       } finally {
