@@ -1,18 +1,41 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
+const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
+const varchar = (name: string, length: number, fallback = '') => ({ name, type: 'varchar', length: String(length), default: `'${fallback}'` });
+const nullableVarchar = (name: string, length: number) => ({ name, type: 'varchar', length: String(length), isNullable: true });
+const text = (name: string) => ({ name, type: 'text', isNullable: true });
+const bigint = (name: string, fallback = 0) => ({ name, type: 'bigint', default: fallback });
+const int = (name: string, fallback = 0) => ({ name, type: 'integer', default: fallback });
+const bool = (name: string, fallback: boolean) => ({ name, type: 'boolean', default: fallback });
+
+/** The usage log's columns, as created here and in a separate log database (LogDatabaseTables1795640000000). */
+export const LOGS_COLUMNS = [
+  id,
+  int('user_id'),
+  bigint('created_at'),
+  int('type'),
+  text('content'),
+  varchar('username', 64),
+  varchar('token_name', 64),
+  int('token_id'),
+  varchar('model_name', 255),
+  bigint('quota'),
+  int('prompt_tokens'),
+  int('completion_tokens'),
+  int('use_time'),
+  bool('is_stream', false),
+  int('channel_id'),
+  varchar('channel_name', 255),
+  varchar('group', 64),
+  varchar('ip', 64),
+  text('other'),
+];
+
 /** Channels, abilities, tokens and logs. */
 export class RelayTables1732233700000 implements MigrationInterface {
   name = 'RelayTables1732233700000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    const id = { name: 'id', type: 'integer', isPrimary: true, isGenerated: true, generationStrategy: 'increment' as const };
-    const varchar = (name: string, length: number, fallback = '') => ({ name, type: 'varchar', length: String(length), default: `'${fallback}'` });
-    const nullableVarchar = (name: string, length: number) => ({ name, type: 'varchar', length: String(length), isNullable: true });
-    const text = (name: string) => ({ name, type: 'text', isNullable: true });
-    const bigint = (name: string, fallback = 0) => ({ name, type: 'bigint', default: fallback });
-    const int = (name: string, fallback = 0) => ({ name, type: 'integer', default: fallback });
-    const bool = (name: string, fallback: boolean) => ({ name, type: 'boolean', default: fallback });
-
     await queryRunner.createTable(
       new Table({
         name: 'channels',
@@ -107,27 +130,7 @@ export class RelayTables1732233700000 implements MigrationInterface {
     await queryRunner.createTable(
       new Table({
         name: 'logs',
-        columns: [
-          id,
-          int('user_id'),
-          bigint('created_at'),
-          int('type'),
-          text('content'),
-          varchar('username', 64),
-          varchar('token_name', 64),
-          int('token_id'),
-          varchar('model_name', 255),
-          bigint('quota'),
-          int('prompt_tokens'),
-          int('completion_tokens'),
-          int('use_time'),
-          bool('is_stream', false),
-          int('channel_id'),
-          varchar('channel_name', 255),
-          varchar('group', 64),
-          varchar('ip', 64),
-          text('other'),
-        ],
+        columns: LOGS_COLUMNS,
         // Every consume request writes a row, so each index costs on the hot path: none for the
         // model filter (a substring match) or token id (nothing filters by it).
         indices: [

@@ -8,7 +8,7 @@ import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
  * The model filter matches a substring: its index lists the distinct names cheaply, and the
  * matching names are then looked up exactly (LogsService).
  */
-const LOG_INDEXES: Array<[name: string, columns: string[]]> = [
+export const LOG_INDEXES: Array<[name: string, columns: string[]]> = [
   ['idx_logs_type_created_at', ['type', 'created_at', 'quota']],
   ['idx_logs_username_created_at', ['username', 'created_at', 'type', 'quota']],
   ['idx_logs_token_name_created_at', ['token_name', 'created_at']],
@@ -23,7 +23,7 @@ const REPLACED: Array<[name: string, columns: string[]]> = [
   ['idx_logs_channel_id', ['channel_id']],
 ];
 /** The dashboard sums a window of one owner's buckets; with the sums in the index it reads no rows. */
-const QUOTA_DATA_INDEX = new TableIndex({ name: 'idx_quota_data_owner_window', columnNames: ['user_id', 'created_at', 'model_name', 'token_used', 'count', 'quota', 'username'] });
+export const QUOTA_DATA_INDEX = new TableIndex({ name: 'idx_quota_data_owner_window', columnNames: ['user_id', 'created_at', 'model_name', 'token_used', 'count', 'quota', 'username'] });
 
 /** Seven indexes on logs, as before plus the model's: each consume insert maintains no more than needed. */
 export class LogQueryIndexes1795470000000 implements MigrationInterface {

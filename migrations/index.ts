@@ -14,6 +14,8 @@ import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds
 import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
 import { Identity1795500000000 } from './1795500000000-identity';
 import { BudgetWindows1795510000000 } from './1795510000000-budget-windows';
+import { LogDatabaseTables1795640000000 } from './1795640000000-log-database-tables';
+import { LogOutbox1795640000001 } from './1795640000001-log-outbox';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -33,4 +35,8 @@ export const MIGRATIONS = [
   AuditLogs1795490000000,
   Identity1795500000000,
   BudgetWindows1795510000000,
+  LogOutbox1795640000001,
 ];
+
+/** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */
+export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000];

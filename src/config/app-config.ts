@@ -7,6 +7,13 @@ import { parseRedisConnString } from '../common/redis/redis-topology';
 
 export type DatabaseType = 'sqlite' | 'mysql' | 'postgres';
 
+/** Where one database lives: `url` for MySQL and PostgreSQL, `sqlitePath` for SQLite. */
+export interface DatabaseLocation {
+  type: DatabaseType;
+  sqlitePath: string;
+  url: string;
+}
+
 /** Everything the process reads from its environment, validated once at boot. */
 export interface AppConfig {
   port: number;
@@ -14,7 +21,12 @@ export interface AppConfig {
   startTime: number;
   dataDir: string;
   /** `url` is the server's (MySQL or PostgreSQL); SQLite uses `sqlitePath`. */
-  database: { type: DatabaseType; sqlitePath: string; url: string };
+  database: DatabaseLocation;
+  /**
+   * LOG_SQL_DSN: a separate database for the usage logs and their rollups (quota_data), fed
+   * from an outbox in the main database (LogOutboxService). Absent: they live in the main one.
+   */
+  logDatabase?: DatabaseLocation;
   redisUrl: string;
   /** Where the Stripe SDK sends its API calls; empty means Stripe itself (tests point it at a mock). */
   stripeApiUrl: string;
@@ -100,6 +112,30 @@ export function parseSqlDsn(dsn: string): { type: DatabaseType; url: string } {
     return { type: 'mysql', url: `mysql://${auth}@${hostPort}/${database}` };
   }
   throw new ConfigError('SQL_DSN must look like mysql://user:pass@host:3306/db, user:pass@tcp(host:3306)/db or postgres://user:pass@host:5432/db');
+}
+
+/**
+ * LOG_SQL_DSN: a MySQL or PostgreSQL DSN as SQL_DSN takes them, or a SQLite file (a path, or
+ * `sqlite:` and a path). It must name another database than the main one: its log tables
+ * would otherwise be written twice over (rows through the outbox, and the main ones).
+ */
+function logDatabaseFromEnv(env: NodeJS.ProcessEnv, main: DatabaseLocation): DatabaseLocation | undefined {
+  const dsn = env.LOG_SQL_DSN?.trim() ?? '';
+  if (!dsn) return undefined;
+  let location: DatabaseLocation;
+  if (/^sqlite:/i.test(dsn) || !/:\/\/|@tcp\(/.test(dsn)) {
+    location = { type: 'sqlite', url: '', sqlitePath: path.resolve(dsn.replace(/^sqlite:(\/\/)?/i, '')) };
+    mkdirSync(path.dirname(location.sqlitePath), { recursive: true });
+  } else {
+    try {
+      location = { ...parseSqlDsn(dsn), sqlitePath: '' };
+    } catch {
+      throw new ConfigError('LOG_SQL_DSN must look like mysql://user:pass@host:3306/db, postgres://user:pass@host:5432/db or a SQLite file path');
+    }
+  }
+  const sameAsMain = location.type === main.type && (location.type === 'sqlite' ? location.sqlitePath === main.sqlitePath : location.url === main.url);
+  if (sameAsMain) throw new ConfigError('LOG_SQL_DSN names the main database: leave it unset to keep the logs there');
+  return location;
 }
 
 /**
@@ -204,7 +240,8 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   mkdirSync(path.dirname(sqlitePath), { recursive: true });
 
   const sqlDsn = env.SQL_DSN?.trim() ?? '';
-  const database = sqlDsn ? { ...parseSqlDsn(sqlDsn), sqlitePath } : { type: 'sqlite' as const, url: '', sqlitePath };
+  const database: DatabaseLocation = sqlDsn ? { ...parseSqlDsn(sqlDsn), sqlitePath } : { type: 'sqlite', url: '', sqlitePath };
+  const logDatabase = logDatabaseFromEnv(env, database);
 
   const sessionSecret = env.SESSION_SECRET?.trim() || env.CRYPTO_SECRET?.trim() || loadOrCreateSecret(dataDir, logger);
   const cryptoSecret = env.CRYPTO_SECRET?.trim() || sessionSecret;
@@ -215,6 +252,7 @@ export function loadAppConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     startTime: Math.floor(Date.now() / 1000),
     dataDir,
     database,
+    logDatabase,
     redisUrl: redisConnStringFromEnv(env),
     stripeApiUrl: env.STRIPE_API_URL?.trim() ?? '',
     releasesUrl: env.RELEASES_URL?.trim() ?? '',

@@ -1,7 +1,9 @@
 import { TypeOverrides } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
-import type { AppConfig } from '../config/app-config';
-import { MIGRATIONS } from '../../migrations';
+import type { AppConfig, DatabaseLocation } from '../config/app-config';
+import { LOG_DATABASE_MIGRATIONS, MIGRATIONS } from '../../migrations';
+import { LogEntity } from '../modules/logs/entities/log.entity';
+import { QuotaDataEntity } from '../modules/data/entities/quota-data.entity';
 
 /** Every SQLite connection's settings: TypeORM's and the relay's writer thread's (SqliteWriter). */
 export const SQLITE_PRAGMAS: readonly string[] = [
@@ -48,22 +50,34 @@ function postgresTypes(): TypeOverrides {
 
 /** The dialects share entities and migrations; nothing is ever synchronised from the entities. */
 export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
+  return connectionOptions(config.database, MIGRATIONS);
+}
+
+/**
+ * The separate log database's connection (LOG_SQL_DSN): only the usage logs and their rollups
+ * live there, with migrations of their own (LOG_DATABASE_MIGRATIONS).
+ */
+export function buildLogDataSourceOptions(location: DatabaseLocation): DataSourceOptions {
+  return { ...connectionOptions(location, LOG_DATABASE_MIGRATIONS), entities: [LogEntity, QuotaDataEntity] };
+}
+
+function connectionOptions(location: DatabaseLocation, migrations: DataSourceOptions['migrations']): DataSourceOptions {
   const common = {
-    migrations: MIGRATIONS,
+    migrations,
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
     logging: ['error' as const, 'migration' as const],
   };
-  if (config.database.type === 'postgres') {
+  if (location.type === 'postgres') {
     // A server that does not answer fails the request after 10 s, like mysql2's connectTimeout (pg would wait forever).
-    return { ...common, type: 'postgres', url: config.database.url, extra: { max: 20, connectionTimeoutMillis: 10_000, types: postgresTypes() } };
+    return { ...common, type: 'postgres', url: location.url, extra: { max: 20, connectionTimeoutMillis: 10_000, types: postgresTypes() } };
   }
-  if (config.database.type === 'mysql') {
+  if (location.type === 'mysql') {
     return {
       ...common,
       type: 'mysql',
-      url: config.database.url,
+      url: location.url,
       charset: 'utf8mb4_unicode_ci',
       timezone: 'Z',
       supportBigNumbers: true,
@@ -74,7 +88,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
   return {
     ...common,
     type: 'better-sqlite3',
-    database: config.database.sqlitePath,
+    database: location.sqlitePath,
     enableWAL: true,
     prepareDatabase: (db: SqliteConnection) => {
       for (const pragma of SQLITE_PRAGMAS) db.pragma(pragma);

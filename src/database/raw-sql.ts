@@ -133,6 +133,18 @@ export class RawSql implements OnApplicationShutdown {
     });
   }
 
+  /**
+   * insertSql's rows, each skipped when its unique `key` (one column) is already taken: a
+   * replayed copy writes nothing. ON CONFLICT DO NOTHING on SQLite and PostgreSQL; on MySQL a
+   * no-op ON DUPLICATE KEY UPDATE (INSERT IGNORE would also swallow data errors). Cached like insertSql.
+   */
+  insertAbsentSql(table: string, columns: readonly string[], rows: number, key: string): string {
+    return this.cachedSql(`${table}\u0000absent`, rows, () => {
+      const onConflict = this.dialect === 'mysql' ? ` ON DUPLICATE KEY UPDATE ${this.quote(key)} = ${this.quote(key)}` : ' ON CONFLICT DO NOTHING';
+      return insertValues('INSERT INTO', table, columns.map((column) => this.quote(column)), rows) + onConflict;
+    });
+  }
+
   /** Rows of a read that runs often off the request path (the settlement listeners), without TypeORM's per-query cost. */
   async select<Row>(sql: string, parameters: unknown[]): Promise<Row[]> {
     if (this.writer) return this.writer.select<Row>({ sql, parameters });

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { LogDatabase } from './log-database';
 import { RawSql } from './raw-sql';
 
 const CHECKPOINT_INTERVAL_MS = 1000;
@@ -15,6 +16,7 @@ const OPTIMIZE_INTERVAL_MS = 6 * 3600 * 1000;
  * completes under continuous writes, and the WAL would grow without bound). Automatic
  * checkpoints are off in data-source-options.
  * It also keeps the planner's statistics fresh (PRAGMA optimize at start and every 6 hours).
+ * A separate log database on SQLite (LOG_SQL_DSN) is kept the same way, on its own writer.
  */
 @Injectable()
 export class SqliteCheckpointerService implements OnApplicationBootstrap, OnModuleDestroy {
@@ -25,14 +27,19 @@ export class SqliteCheckpointerService implements OnApplicationBootstrap, OnModu
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sql: RawSql,
+    private readonly logDatabase: LogDatabase,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.database.type !== 'sqlite') return;
-    this.timer = setInterval(() => this.runLogged('checkpoint', () => this.sql.checkpoint()), CHECKPOINT_INTERVAL_MS);
+    const databases: RawSql[] = [];
+    if (this.config.database.type === 'sqlite') databases.push(this.sql);
+    if (this.logDatabase.separate && this.config.logDatabase?.type === 'sqlite') databases.push(this.logDatabase.sql);
+    if (databases.length === 0) return;
+    const each = (what: 'checkpoint' | 'optimize') => () => databases.forEach((sql) => this.runLogged(what, () => sql[what]()));
+    this.timer = setInterval(each('checkpoint'), CHECKPOINT_INTERVAL_MS);
     this.timer.unref();
-    this.runLogged('optimize', () => this.sql.optimize());
-    this.optimizeTimer = setInterval(() => this.runLogged('optimize', () => this.sql.optimize()), OPTIMIZE_INTERVAL_MS);
+    each('optimize')();
+    this.optimizeTimer = setInterval(each('optimize'), OPTIMIZE_INTERVAL_MS);
     this.optimizeTimer.unref();
   }
 

@@ -4,12 +4,15 @@ import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../src/common/cache/cache-names';
 import { CacheSyncService } from '../../src/common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../src/common/crypto/secret-box';
+import { queryAnyDialect } from '../../src/database/dialect';
+import { LogDatabase } from '../../src/database/log-database';
 import { DEADLOCK_ATTEMPTS, isDeadlock } from '../../src/database/raw-sql';
 import { SettlementBatcherService } from '../../src/modules/billing/settlement-batcher.service';
+import { LogOutboxService } from '../../src/modules/logs/log-outbox.service';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { setupRoot, type Session } from './accounts';
 import { MockUpstream } from './mock-upstream';
-import { startTestApp, testSql, type TestApp } from './test-app';
+import { startTestApp, type TestApp } from './test-app';
 
 /**
  * Rows the relay tests need, written straight through the app's DataSource (the management
@@ -91,7 +94,7 @@ export class RelaySeed {
   }
 
   async channel(id: number): Promise<{ status: number; other_info: string | null; used_quota: number; response_time: number; test_time: number }> {
-    const [row] = await this.dataSource.query(testSql('SELECT status, other_info, used_quota, response_time, test_time FROM channels WHERE id = ?'), [id]);
+    const [row] = await queryAnyDialect<Record<'status' | 'used_quota' | 'response_time' | 'test_time', number | string> & { other_info: string | null }>(this.dataSource, 'SELECT status, other_info, used_quota, response_time, test_time FROM channels WHERE id = ?', [id]);
     return { ...row, status: Number(row.status), used_quota: Number(row.used_quota), response_time: Number(row.response_time), test_time: Number(row.test_time) };
   }
 
@@ -106,8 +109,10 @@ export class RelaySeed {
   }
 
   /** Waits until every queued settlement is in the database. */
+  /** Writes every queued settlement, and its log rows on to a separate log database (LOG_SQL_DSN) when there is one. */
   async flush(): Promise<void> {
     if (!(await this.app.app.get(SettlementBatcherService).drain())) throw new Error('settlements could not be written');
+    if (!(await this.app.app.get(LogOutboxService).drain())) throw new Error('log rows could not be copied to the log database');
   }
 
   /** The newest consume log of a token, once every queued settlement is written. */
@@ -117,12 +122,12 @@ export class RelaySeed {
   }
 
   async userQuota(userId: number): Promise<{ quota: number; used_quota: number; request_count: number }> {
-    const [row] = await this.dataSource.query(testSql('SELECT quota, used_quota, request_count FROM users WHERE id = ?'), [userId]);
+    const [row] = await queryAnyDialect<Record<string, number | string | null>>(this.dataSource, 'SELECT quota, used_quota, request_count FROM users WHERE id = ?', [userId]);
     return { quota: Number(row.quota), used_quota: Number(row.used_quota), request_count: Number(row.request_count) };
   }
 
   async tokenQuota(tokenId: number): Promise<{ remain_quota: number; used_quota: number }> {
-    const [row] = await this.dataSource.query(testSql('SELECT remain_quota, used_quota FROM tokens WHERE id = ?'), [tokenId]);
+    const [row] = await queryAnyDialect<Record<string, number | string | null>>(this.dataSource, 'SELECT remain_quota, used_quota FROM tokens WHERE id = ?', [tokenId]);
     return { remain_quota: Number(row.remain_quota), used_quota: Number(row.used_quota) };
   }
 
@@ -137,7 +142,8 @@ export class RelaySeed {
       clauses.push('token_id = ?');
       params.push(where.tokenId);
     }
-    const rows: Array<Record<string, unknown>> = await this.dataSource.query(testSql(`SELECT * FROM logs WHERE ${clauses.join(' AND ')} ORDER BY id`), params);
+    const logs = this.app.app.get(LogDatabase).dataSource;
+    const rows = await queryAnyDialect<Record<string, unknown>>(logs, `SELECT * FROM logs WHERE ${clauses.join(' AND ')} ORDER BY id`, params);
     return rows.map((row) => ({ ...row, quota: Number(row.quota), prompt_tokens: Number(row.prompt_tokens), completion_tokens: Number(row.completion_tokens), other: JSON.parse(String(row.other ?? '{}')) }));
   }
 }

@@ -33,10 +33,10 @@ export function testSql(text: string): string {
  * A scratch database per test file: on the PostgreSQL server at TEST_PG_URL
  * (postgres://postgres@127.0.0.1:5432) when set, else on the MySQL server at TEST_MYSQL_URL
  * (mysql://root@127.0.0.1:3306) when set, otherwise a scratch SQLite file. Either way the real
- * migrations run.
+ * migrations run. `type` asks for one kind (its server's variable must be set): a test that
+ * pairs two kinds (a separate log database).
  */
-export async function scratchDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const type = testDatabaseType();
+export async function scratchDatabase(type: DatabaseType = testDatabaseType()): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (type === 'postgres') return scratchPostgresDatabase(process.env.TEST_PG_URL!);
   const mysqlUrl = process.env.TEST_MYSQL_URL;
   if (type === 'mysql' && mysqlUrl) {
@@ -110,10 +110,12 @@ export interface TestAppOptions {
   allowPrivateOutbound?: boolean;
   /** MySQL and PostgreSQL: reach the scratch database through this loopback port (a TcpProxy the test can cut). */
   databasePort?: number;
+  /** The main database's kind, when not the one the environment picks (testDatabaseType). */
+  databaseType?: DatabaseType;
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await scratchDatabase();
+  const database = await scratchDatabase(options.databaseType);
   if (options.databasePort && database.env.SQL_DSN) {
     const dsn = new URL(database.env.SQL_DSN);
     dsn.hostname = '127.0.0.1';

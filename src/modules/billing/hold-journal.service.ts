@@ -9,7 +9,8 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { Transactions } from '../../database/transactions';
-import { LOG_TYPE_SYSTEM, LogEntity } from '../logs/entities/log.entity';
+import { LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
+import { LogWriter } from '../logs/log-writer';
 
 /**
  * How long an instance counts as alive after its last heartbeat. Generous on purpose: holds of
@@ -59,6 +60,7 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
     private readonly transactions: Transactions,
     private readonly redis: RedisService,
     private readonly cacheSync: CacheSyncService,
+    private readonly logWriter: LogWriter,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -135,16 +137,19 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
           if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE budget_usage SET used = used - ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ?', [fromUser, kind, holderId, period, windowStart]);
         }
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
-        await manager.insert(LogEntity, {
-          type: LOG_TYPE_SYSTEM,
-          user_id: Number(row.user_id),
-          username: held.username ?? '',
-          token_id: Number(row.token_id),
-          content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
-          quota: 0,
-          created_at: nowSeconds(),
-          other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
-        });
+        await this.logWriter.insert(
+          {
+            type: LOG_TYPE_SYSTEM,
+            user_id: Number(row.user_id),
+            username: held.username ?? '',
+            token_id: Number(row.token_id),
+            content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
+            quota: 0,
+            created_at: nowSeconds(),
+            other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
+          },
+          manager,
+        );
         refunded.push({ ...row, fromToken });
       }
       return refunded;

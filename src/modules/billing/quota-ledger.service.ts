@@ -6,7 +6,8 @@ import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect } from '../../database/dialect';
 import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { Transactions } from '../../database/transactions';
-import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from '../logs/entities/log.entity';
+import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP } from '../logs/entities/log.entity';
+import { LogWriter } from '../logs/log-writer';
 import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
@@ -114,7 +115,9 @@ export interface SpendingReversal {
 /**
  * THE LEDGER: the only code that changes users.quota, used_quota, request_count, aff_quota,
  * aff_history_quota and tokens.remain_quota, used_quota (SettlementBatcherService is its
- * write-behind for the relay's settlements). How other modules use it:
+ * write-behind for the relay's settlements). Each movement's log row is written in its
+ * transaction through LogWriter (with LOG_SQL_DSN, as an outbox row copied to the log database
+ * after commit). How other modules use it:
  *
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
  *     transfer):  `applyDelta({ userId, username, reason, quota, content, claim? })` — one
@@ -148,6 +151,7 @@ export class QuotaLedgerService {
     private readonly cacheSync: CacheSyncService,
     private readonly holdJournal: HoldJournalService,
     private readonly budgets: BudgetWindowService,
+    private readonly logWriter: LogWriter,
   ) {}
 
   /**
@@ -189,20 +193,23 @@ export class QuotaLedgerService {
     if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
     const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other };
     if (affQuota !== 0) other.aff_quota = affQuota;
-    const logged = await manager.insert(LogEntity, {
-      type: LOG_TYPE_FOR[movement.reason],
-      user_id: movement.userId,
-      username: movement.username,
-      content: movement.content,
-      quota: movement.quota,
-      created_at: nowSeconds(),
-      token_id: reversal?.tokenId ?? 0,
-      token_name: reversal?.tokenName ?? '',
-      model_name: reversal?.modelName ?? '',
-      channel_id: reversal?.channelId ?? 0,
-      other: JSON.stringify(other),
-    });
-    if (movement.onLogged) await movement.onLogged(Number(logged.identifiers[0]?.id ?? 0), manager);
+    const logId = await this.logWriter.insert(
+      {
+        type: LOG_TYPE_FOR[movement.reason],
+        user_id: movement.userId,
+        username: movement.username,
+        content: movement.content,
+        quota: movement.quota,
+        created_at: nowSeconds(),
+        token_id: reversal?.tokenId ?? 0,
+        token_name: reversal?.tokenName ?? '',
+        model_name: reversal?.modelName ?? '',
+        channel_id: reversal?.channelId ?? 0,
+        other: JSON.stringify(other),
+      },
+      manager,
+    );
+    if (movement.onLogged) await movement.onLogged(logId, manager);
     return true;
   }
 

@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { describeDatabaseError } from '../../database/database-unavailable';
 import { inLockOrder, RawSql, Statement } from '../../database/raw-sql';
-import { LogEntity } from '../logs/entities/log.entity';
+import { LogOutboxService } from '../logs/log-outbox.service';
+import { LogWriter, type LogRow } from '../logs/log-writer';
 import type { WindowTake } from './budget-window.service';
 import { windowKey, type QuotaHold } from './quota-ledger.service';
 
@@ -16,7 +17,7 @@ export interface Settlement {
   quota: number;
   channelId: number;
   /** Present for a successful request; counted as a request and logged (when logging is on). */
-  log?: Omit<LogEntity, 'id'>;
+  log?: LogRow;
   success: boolean;
 }
 
@@ -25,13 +26,7 @@ const FLUSH_SIZE = 200;
 /** On shutdown a database that is down gets ~10 s to come back before queued settlements are given up. */
 const SHUTDOWN_FLUSH_ATTEMPTS = 20;
 const SHUTDOWN_RETRY_MS = 500;
-const LOG_INSERT_CHUNK = 100;
 const JOURNAL_DELETE_CHUNK = 500;
-type LogRow = Omit<LogEntity, 'id'>;
-const LOG_COLUMNS: (keyof LogRow)[] = [
-  'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota', 'prompt_tokens',
-  'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'channel_name', 'group', 'ip', 'other',
-];
 
 interface Sums {
   remain: number;
@@ -61,7 +56,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private readonly coming = new Set<Promise<unknown>>();
   private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
 
-  constructor(private readonly sql: RawSql) {}
+  constructor(
+    private readonly sql: RawSql,
+    private readonly logWriter: LogWriter,
+    private readonly logOutbox: LogOutboxService,
+  ) {}
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -76,7 +75,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     for (let attempt = 0; attempt < SHUTDOWN_FLUSH_ATTEMPTS; attempt++) {
-      if (await this.drain()) return;
+      if (await this.drain()) {
+        // The last batches' log rows on to a separate log database too (what fails stays in the outbox for the next start).
+        await this.logOutbox.drain();
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_RETRY_MS));
     }
     this.logger.error(`shutting down with ${this.queue.length} settlements unwritten: the database did not answer`);
@@ -212,8 +215,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       if (item.log) logs.push(item.log);
     }
     const now = Math.floor(Date.now() / 1000);
-    const statements: Statement[] = [];
-    for (let i = 0; i < logs.length; i += LOG_INSERT_CHUNK) statements.push(this.insertLogs(logs.slice(i, i + LOG_INSERT_CHUNK)));
+    const statements: Statement[] = this.logWriter.insertStatements(logs);
     // Tokens, then users, each by id: the order the holds lock them in (see combinedTakes).
     for (const [id, sums] of inLockOrder(tokens)) {
       statements.push({ sql: 'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?', parameters: [sums.remain, sums.used, now, id] });
@@ -245,14 +247,4 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     await this.sql.runInTransaction(statements);
     for (const listener of this.writtenListeners) listener(batch);
   }
-
-  /** One multi-row INSERT: TypeORM's insert builder costs more per row than the write itself. */
-  private insertLogs(rows: LogRow[]): Statement {
-    const parameters: unknown[] = [];
-    for (const row of rows) {
-      for (const column of LOG_COLUMNS) parameters.push(column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]);
-    }
-    return { sql: this.sql.insertSql('logs', LOG_COLUMNS, rows.length), parameters };
-  }
-
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { nowSeconds } from '../../database/columns';
+import { LogDatabase } from '../../database/log-database';
 import type { Granularity } from './dto/data-query.dto';
 import { QuotaDataEntity } from './entities/quota-data.entity';
 import { ALL_USERS } from './usage-aggregator.service';
@@ -29,10 +29,14 @@ const BUCKET_SQL: Record<Granularity, string> = {
 /** (user_id, created_at, model_name, and every summed column): a window of one owner's buckets, read from the index alone. */
 const OWNER_WINDOW_INDEX = 'idx_quota_data_owner_window';
 
-/** Reads the aggregated usage for the data dashboard. */
+/** Reads the aggregated usage for the data dashboard, from the log database (LogDatabase). */
 @Injectable()
 export class DataService {
-  constructor(@InjectRepository(QuotaDataEntity) private readonly quotaData: Repository<QuotaDataEntity>) {}
+  private readonly quotaData: Repository<QuotaDataEntity>;
+
+  constructor(logDatabase: LogDatabase) {
+    this.quotaData = logDatabase.dataSource.getRepository(QuotaDataEntity);
+  }
 
   /** Admin: one user's usage by model (when `username` is given), else everyone's summed per model. */
   forAdmin(window: DataWindow, username?: string): Promise<QuotaDataView[]> {

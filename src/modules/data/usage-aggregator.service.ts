@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { RawSql, Statement } from '../../database/raw-sql';
+import { LogDatabase } from '../../database/log-database';
+import { Statement } from '../../database/raw-sql';
 import type { Settlement } from '../billing/settlement-batcher.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
 import { OptionsService } from '../options/options.service';
@@ -29,7 +30,7 @@ const COLUMNS = ['user_id', 'username', 'model_name', 'created_at', 'token_used'
  * Sums usage per user (and for all users, see ALL_USERS), model and hour in memory, fed by the committed settlement batches (no
  * work per request), and adds the sums to quota_data every DataExportInterval minutes while
  * DataExportEnabled. Each instance sums what it settled; the unique bucket key lets every
- * instance add to the same row.
+ * instance add to the same row. The buckets live with the logs (LogDatabase: LOG_SQL_DSN, else the main database).
  */
 @Injectable()
 export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, BeforeApplicationShutdown {
@@ -42,7 +43,7 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
   constructor(
     private readonly batcher: SettlementBatcherService,
     private readonly options: OptionsService,
-    private readonly sql: RawSql,
+    private readonly logDatabase: LogDatabase,
   ) {}
 
   onModuleInit(): void {
@@ -104,12 +105,12 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
   private write(buckets: Bucket[]): Promise<void> {
     const statements: Statement[] = [];
     for (let i = 0; i < buckets.length; i += UPSERT_CHUNK) statements.push(this.upsert(buckets.slice(i, i + UPSERT_CHUNK)));
-    return this.sql.runInTransaction(statements);
+    return this.logDatabase.sql.runInTransaction(statements);
   }
 
   /** Adds to existing buckets. */
   private upsert(buckets: Bucket[]): Statement {
-    const sql = this.sql.upsertAddingSql('quota_data', COLUMNS, buckets.length, ['user_id', 'created_at', 'model_name'], ['token_used', 'count', 'quota']);
+    const sql = this.logDatabase.sql.upsertAddingSql('quota_data', COLUMNS, buckets.length, ['user_id', 'created_at', 'model_name'], ['token_used', 'count', 'quota']);
     return { sql, parameters: buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.hour, b.tokenUsed, b.count, b.quota]) };
   }
 }

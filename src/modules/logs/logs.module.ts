@@ -1,14 +1,20 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LogEntity } from './entities/log.entity';
+import { LogOutboxEntity } from './entities/log-outbox.entity';
+import { LogOutboxService } from './log-outbox.service';
+import { LogWriter } from './log-writer';
 import { LogsController } from './logs.controller';
 import { LogsService } from './logs.service';
 
-/** Depends on nothing but its table, so any module (users, billing, relay) may import it. */
+/**
+ * Depends on nothing but its tables (and the global database module's LogDatabase), so any
+ * module (users, billing, relay) may import it. LogWriter is how the ledger writes log rows.
+ */
 @Module({
-  imports: [TypeOrmModule.forFeature([LogEntity])],
+  imports: [TypeOrmModule.forFeature([LogEntity, LogOutboxEntity])],
   controllers: [LogsController],
-  providers: [LogsService],
-  exports: [LogsService],
+  providers: [LogsService, LogWriter, LogOutboxService],
+  exports: [LogsService, LogWriter, LogOutboxService],
 })
 export class LogsModule {}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThan, LessThanOrEqual, Repository, SelectQueryBuilder } from 'typeorm';
 import { LIKE_ESCAPE, likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { nowSeconds } from '../../database/columns';
 import { caseInsensitiveLike, likeCondition, queryAnyDialect, sqlDialect } from '../../database/dialect';
-import { RawSql } from '../../database/raw-sql';
+import { LogDatabase } from '../../database/log-database';
 import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from './entities/log.entity';
 import { toAdminLogView, toLogView } from './log.view';
+import { LogWriter } from './log-writer';
 import { AdminLogView, LogStat, LogView } from './log.wire';
 
 /** Which entries a list or a statistic covers. Absent or empty fields do not filter. */
@@ -58,17 +58,25 @@ const DELETE_PAUSE_MS = 10;
 const MODEL_NAME_MATCH_LIMIT = 500;
 const MODEL_NAME_WALK_LIMIT = 5_000;
 
-/** Reads the usage log for the log pages, and writes the non-consume entries other modules record. */
+/**
+ * Reads the usage log for the log pages, and writes the non-consume entries other modules
+ * record. Reads and retention go to the log database (LOG_SQL_DSN, else the main one); writes
+ * go through LogWriter, in the main database.
+ */
 @Injectable()
 export class LogsService {
+  private readonly logs: Repository<LogEntity>;
+
   constructor(
-    @InjectRepository(LogEntity) private readonly logs: Repository<LogEntity>,
-    private readonly sql: RawSql,
-  ) {}
+    private readonly logDatabase: LogDatabase,
+    private readonly writer: LogWriter,
+  ) {
+    this.logs = logDatabase.dataSource.getRepository(LogEntity);
+  }
 
   /** Inserts one entry now; pass the manager to write it inside the caller's transaction. */
-  async record(entry: NewLogEntry, manager: EntityManager = this.logs.manager): Promise<void> {
-    await manager.insert(LogEntity, { ...entry, created_at: nowSeconds() });
+  async record(entry: NewLogEntry, manager?: EntityManager): Promise<void> {
+    await this.writer.insert({ ...entry, created_at: nowSeconds() }, manager);
   }
 
   recordTopUp(user: LogSubject, content: string, quota: number, manager?: EntityManager): Promise<void> {
@@ -127,7 +135,7 @@ export class LogsService {
         .getRawMany<{ created_at: number | string }>();
       const result = await this.logs.delete({ created_at: bound ? LessThanOrEqual(Number(bound.created_at)) : LessThan(targetTimestamp) });
       removed += result.affected ?? 0;
-      await this.sql.checkpoint();
+      await this.logDatabase.sql.checkpoint();
       if (!bound) return removed;
       await new Promise((resolve) => setTimeout(resolve, Math.max(DELETE_PAUSE_MS, performance.now() - started)));
     }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type MetricObjectWithValues, type MetricType, type MetricValueWithName } from 'prom-client';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
+import { LogOutboxService } from '../logs/log-outbox.service';
 import { CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from '../relay/caches/channel-cache.service';
 import { GatewayMetrics } from './gateway-metrics';
@@ -78,6 +79,7 @@ export class MetricsExporter implements OnModuleInit {
     private readonly metrics: GatewayMetrics,
     private readonly channels: ChannelCacheService,
     private readonly settlements: SettlementBatcherService,
+    private readonly logOutbox: LogOutboxService,
   ) {}
 
   /** Built at start, so the event-loop and GC series cover the time before the first scrape. */
@@ -103,7 +105,7 @@ export class MetricsExporter implements OnModuleInit {
 
   private buildRegistry(): Registry {
     const registry = new Registry();
-    const { metrics, channels, settlements } = this;
+    const { metrics, channels, settlements, logOutbox } = this;
     collectDefaultMetrics({ register: registry });
     counterOf(registry, 'gateway_requests_total', 'Relay requests answered, by client format, model (other: unpriced), serving channel and status class', metrics.requests);
     new SeriesHistogram(registry, 'gateway_request_duration_seconds', 'Relay request duration, from arrival to the last byte', metrics.requestDuration);
@@ -153,6 +155,14 @@ export class MetricsExporter implements OnModuleInit {
       registers: [registry],
       collect() {
         this.set(settlements.backlog().lagSeconds);
+      },
+    });
+    new Gauge({
+      name: 'gateway_log_outbox_lag_seconds',
+      help: 'With a separate log database (LOG_SQL_DSN), on the master: seconds since the log outbox was last copied empty (0 elsewhere)',
+      registers: [registry],
+      collect() {
+        this.set(logOutbox.lagSeconds());
       },
     });
     return registry;

@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module';
+import { LogsModule } from '../logs/logs.module';
 import { PricingModule } from '../pricing/pricing.module';
 import { RelayModule } from '../relay/relay.module';
 import { GatewayMetrics } from './gateway-metrics';
@@ -17,7 +18,7 @@ export class MetricsModule {}
 
 /** GET /metrics: a module of its own, since it reads the relay's channel cache, which itself records. */
 @Module({
-  imports: [RelayModule, BillingModule],
+  imports: [RelayModule, BillingModule, LogsModule],
   providers: [MetricsExporter, MetricsHttpHandler],
 })
 export class MetricsEndpointModule {}
