@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { acceptsAnthropicBeta } from '../../../channels/channel-types';
 import { OptionsService } from '../../../options/options.service';
 import type { JsonObject } from '../adaptor';
 import { addThinkingBudget, type ClaudeRequestOptions, THINKING_SUFFIX } from './claude-messages';
@@ -42,13 +43,15 @@ export class ClaudeSettings {
   }
 
   /**
-   * The anthropic-beta names of a request, each once: the model's (model_headers_settings) and
-   * the client's own header, as new-api adds the setting's values to the client's.
+   * The anthropic-beta names of a request to a channel type's host, each once: the model's
+   * (model_headers_settings, as the operator set them for that host) and those of the client's
+   * own header that the host accepts (the catalogue's `acceptedAnthropicBetas`), as new-api adds
+   * the setting's values to the client's.
    */
-  betas(model: string, clientBeta: unknown): string[] {
+  betas(model: string, clientBeta: unknown, channelType: number): string[] {
     const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
-    const names = typeof clientBeta === 'string' ? [...configured, ...clientBeta.split(',')] : configured;
-    return [...new Set(names.map((name) => name.trim()).filter(Boolean))];
+    const client = typeof clientBeta === 'string' ? clientBeta.split(',').map((name) => name.trim()).filter((name) => acceptsAnthropicBeta(channelType, name)) : [];
+    return [...new Set([...configured, ...client].map((name) => name.trim()).filter(Boolean))];
   }
 
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */

@@ -67,7 +67,7 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
   async buildHeaders(target: UpstreamTarget): Promise<Record<string, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
     // Claude on Vertex takes Anthropic's beta header as Anthropic does.
-    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']) : [];
+    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta'], target.channel.type) : [];
     if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
