@@ -3,15 +3,19 @@ import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { acceptsAnthropicBeta, CHANNEL_TYPE } from '../src/modules/channels/channel-types';
 import { chatToolLoop, claudeToolLoop, failedRun, geminiToolLoop, responsesToolLoop, runCli, type ClaudeLeadingBlock, type CliRun, type PlannedToolCall } from './support/cli-tool-loop';
 import { CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
 import { GEMINI_REPLY_TEXT } from './support/mock-gemini';
-import { MockUpstream, type ReceivedRequest } from './support/mock-upstream';
+import { BEDROCK_KEY, bedrockReply } from './support/mock-bedrock';
+import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
+import { serviceAccountKey, vertexReply } from './support/mock-vertex';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 /**
  * The real Claude Code CLI (`claude -p`, the devDependency @anthropic-ai/claude-code) against
- * the gateway's /v1/messages, answered by a Claude channel (passed through), an OpenAI channel
+ * the gateway's /v1/messages, answered by Claude channels on Anthropic, Bedrock and Vertex (passed
+ * through: Claude Code's betas fitted to each host, thinking blocks round-tripped), an OpenAI channel
  * whose upstream answers only on Responses, a Chat-only OpenAI-format channel and a Gemini
  * channel (converted). Each gives a plain answer and runs a tool loop: the mock asks for Bash,
  * Claude Code runs it in a scratch folder, and the result goes back. The CLI's environment turns
@@ -21,11 +25,12 @@ import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/nati
 const CLI_TIMEOUT_MS = 90_000;
 const PROOF = 'proof-of-claude-code-tool-loop';
 const PLAIN_ANSWER = 'A plain answer from the mock';
+const CLAUDE_MODELS = ['claude-test', 'claude-bedrock', 'claude-vertex'];
 const PRICES = {
-  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1 },
-  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'claude-test': 5, 'gemini-test': 2 },
-  CacheRatio: { 'claude-test': 0.1 },
-  CreateCacheRatio: { 'claude-test': 1.25 },
+  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'gemini-test': 1, ...Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 1])) },
+  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'gemini-test': 2, ...Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 5])) },
+  CacheRatio: Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 0.1])),
+  CreateCacheRatio: Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 1.25])),
 };
 
 /** Thinking, with its signature, and redacted thinking ahead of the tool_use: Claude Code must send them back as they came. */
@@ -81,27 +86,32 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
   let responsesOnly: MockUpstream;
   let chatOnly: MockUpstream;
   let gemini: MockUpstream;
+  let bedrock: MockUpstream;
+  let vertex: MockUpstream;
   let proxy: RefusingProxy;
   let scratch: string;
 
   beforeAll(async () => {
     bed = await startNativeRelayTestbed(PRICES);
-    [claude, responsesOnly, chatOnly, gemini] = await Promise.all([new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start(), new MockUpstream().start()]);
+    [claude, responsesOnly, chatOnly, gemini, bedrock, vertex] = await Promise.all(Array.from({ length: 6 }, () => new MockUpstream().start()));
     proxy = await new RefusingProxy().start();
     await bed.seed.createChannel({ name: 'claude', type: 14, base_url: claude.url, models: 'claude-test', key: 'sk-ant-upstream' });
     await bed.seed.createChannel({ name: 'responses-only', type: 1, base_url: responsesOnly.url, models: 'gpt-resp', setting: JSON.stringify({ responses_only: true }) });
     await bed.seed.createChannel({ name: 'chat-only', type: 43, base_url: chatOnly.url, models: 'gpt-chat' });
     await bed.seed.createChannel({ name: 'gemini', type: 24, base_url: gemini.url, models: 'gemini-test', key: 'AIza-upstream' });
+    const bedrockKey = `${BEDROCK_KEY.accessKeyId}|${BEDROCK_KEY.secretAccessKey}|${BEDROCK_KEY.region}`;
+    await bed.seed.createChannel({ name: 'bedrock', type: 33, base_url: bedrock.url, models: 'claude-bedrock', key: bedrockKey, model_mapping: JSON.stringify({ 'claude-bedrock': 'anthropic.claude-sonnet-4-5-v1:0' }) });
+    await bed.seed.createChannel({ name: 'vertex', type: 41, base_url: vertex.url, other: 'us-east5', models: 'claude-vertex', key: serviceAccountKey(`${vertex.url}/token`) });
     scratch = mkdtempSync(path.join(tmpdir(), 'claude-code-cli-'));
   });
   afterAll(async () => {
     await bed.stop();
-    await Promise.all([claude.stop(), responsesOnly.stop(), chatOnly.stop(), gemini.stop(), proxy.stop()]);
+    await Promise.all([claude, responsesOnly, chatOnly, gemini, bedrock, vertex, proxy].map((server) => server.stop()));
     rmSync(scratch, { recursive: true, force: true });
   });
   let logsBefore: number;
   beforeEach(async () => {
-    for (const mock of [claude, responsesOnly, chatOnly, gemini]) mock.reset();
+    for (const mock of [claude, responsesOnly, chatOnly, gemini, bedrock, vertex]) mock.reset();
     await bed.seed.flush();
     logsBefore = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
   });
@@ -154,17 +164,39 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
   const isChat = (request: ReceivedRequest) => request.path.endsWith('/chat/completions');
   const isGeminiStream = (request: ReceivedRequest) => request.path.includes(':streamGenerateContent');
 
-  describe('a Claude channel (passed through)', () => {
+  /** One host of Claude: its mock, how it answers as Claude, which of its calls are messages, and the anthropic-beta names a call carried. */
+  interface ClaudeHost {
+    host: string;
+    model: string;
+    mock: () => MockUpstream;
+    serve: (answerAsClaude: (request: ReceivedRequest) => MockReply) => (request: ReceivedRequest) => MockReply | Promise<MockReply>;
+    isCall: (request: ReceivedRequest) => boolean;
+    betasOf: (request: ReceivedRequest) => string[];
+  }
+  const headerBetas = (request: ReceivedRequest) => String(request.headers['anthropic-beta'] ?? '').split(',').filter(Boolean);
+  const CLAUDE_HOSTS: ClaudeHost[] = [
+    { host: 'Anthropic', model: 'claude-test', mock: () => claude, serve: (answer) => answer, isCall: isMessages, betasOf: headerBetas },
+    { host: 'Bedrock', model: 'claude-bedrock', mock: () => bedrock, serve: (answer) => (request) => bedrockReply(request, answer), isCall: (request) => request.path.startsWith('/model/'), betasOf: (request) => (request.body.anthropic_beta ?? []) as string[] },
+    { host: 'Vertex', model: 'claude-vertex', mock: () => vertex, serve: (answer) => (request) => vertexReply(request, answer), isCall: (request) => request.path.includes('/publishers/anthropic/'), betasOf: headerBetas },
+  ];
+
+  describe.each(CLAUDE_HOSTS)('a Claude channel on $host (passed through)', ({ host, model, mock, serve, isCall, betasOf }) => {
+    /** Claude Code's betas reach the host when it takes them all (Anthropic); elsewhere only those of the catalogue's list for the host, and its mock refuses any other. */
+    function expectBetasFor(call: ReceivedRequest): void {
+      const betas = betasOf(call);
+      if (host === 'Anthropic') expect(betas).toContain('claude-code-20250219');
+      else expect(betas.length > 0 && betas.every((name) => acceptsAnthropicBeta(host === 'Bedrock' ? CHANNEL_TYPE.AWS : CHANNEL_TYPE.VERTEX, name))).toBe(true);
+    }
+
     it(
       'gives a plain answer, billed with the cache read and write at their ratios',
       async () => {
-        claude.handler = claudeToolLoop(noToolCall);
-        const run = await claudePrint('claude-test', 'claude-plain', 'Say hello.');
+        mock().handler = serve(claudeToolLoop(noToolCall));
+        const run = await claudePrint(model, `${host}-plain`, 'Say hello.');
         expect(run.stdout).toContain(CLAUDE_REPLY_TEXT);
-        const { calls, logs } = await callsAndLogs(claude, isMessages, 'claude-test');
+        const { calls, logs } = await callsAndLogs(mock(), isCall, model);
         expect(calls).toHaveLength(1);
-        // Claude Code's own betas reach Anthropic, which takes them all.
-        expect(String(calls[0].headers['anthropic-beta'])).toContain('claude-code-20250219');
+        expectBetasFor(calls[0]);
         // The mock's usage: 100 input + 2000 cache read × 0.1 + 500 cache write × 1.25 + 40 output × 5.
         expect(logs).toHaveLength(1);
         expect(logs[0]).toMatchObject({ quota: 1125, prompt_tokens: 2600, completion_tokens: 40 });
@@ -175,16 +207,19 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
     it(
       'runs a tool loop, the thinking and redacted_thinking blocks sent back with their signatures unchanged',
       async () => {
-        claude.handler = claudeToolLoop(bashCall, THINKING_BLOCKS);
-        const run = await claudePrint('claude-test', 'claude-tools', 'Write the proof file, then say done.');
-        const { calls, logs } = await callsAndLogs(claude, isMessages, 'claude-test');
+        mock().handler = serve(claudeToolLoop(bashCall, THINKING_BLOCKS));
+        const run = await claudePrint(model, `${host}-tools`, 'Write the proof file, then say done.');
+        const { calls, logs } = await callsAndLogs(mock(), isCall, model);
         expect(calls.length).toBeGreaterThanOrEqual(2);
         expectToolRan(run.workdir, calls.at(-1));
-        const assistant = (calls.at(-1)?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>).find((message) => message.role === 'assistant');
-        expect(assistant?.content.slice(0, 2)).toEqual([
+        expectBetasFor(calls.at(-1)!);
+        const messages = calls.at(-1)?.body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+        expect(messages.find((message) => message.role === 'assistant')?.content.slice(0, 2)).toEqual([
           { type: 'thinking', thinking: 'The user wants the proof file written.', signature: 'EqQBCkYIBxgCKkCsig-of-the-thinking-block==' },
           { type: 'redacted_thinking', data: 'EmwKAhgBEgy-redacted-thinking-payload==' },
         ]);
+        // Claude Code's cache breakpoint on the tool result reaches the host.
+        expect(JSON.stringify(messages.at(-1))).toContain('"cache_control":{"type":"ephemeral"}');
         // The tool_use answer 100 + 40 × 5; the final answer as in the plain case.
         expect(logs).toHaveLength(calls.length);
         expect(logs[0]).toMatchObject({ quota: 300, prompt_tokens: 100, completion_tokens: 40 });
