@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { acceptsAnthropicBeta, CHANNEL_TYPE } from '../src/modules/channels/channel-types';
 import { chatToolLoop, claudeToolLoop, failedRun, geminiToolLoop, responsesToolLoop, runCli, type ClaudeLeadingBlock, type CliRun, type PlannedToolCall } from './support/cli-tool-loop';
 import { CLAUDE_REPLY_TEXT } from './support/mock-anthropic';
-import { GEMINI_REPLY_TEXT } from './support/mock-gemini';
+import { CAT_PNG, GEMINI_REPLY_TEXT } from './support/mock-gemini';
 import { BEDROCK_KEY, bedrockReply } from './support/mock-bedrock';
 import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
 import { serviceAccountKey, vertexReply } from './support/mock-vertex';
@@ -118,7 +118,7 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
   afterEach(() => expect(proxy.attempts).toEqual([]));
 
   /** `claude -p` with a scratch HOME and working folder, stdin closed, the gateway's token as its key, Bash allowed. */
-  async function claudePrint(model: string, name: string, prompt: string): Promise<CliRun & { workdir: string }> {
+  async function claudePrint(model: string, name: string, prompt: string, tools = ['Bash']): Promise<CliRun & { workdir: string }> {
     const home = path.join(scratch, name, 'home');
     const workdir = path.join(scratch, name, 'work');
     mkdirSync(home, { recursive: true });
@@ -140,7 +140,7 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
       NO_COLOR: '1',
     };
     const bin = path.join(__dirname, '..', 'node_modules', '.bin', 'claude');
-    const run = await runCli(bin, ['-p', prompt, '--model', model, '--allowedTools', 'Bash', '--output-format', 'text'], { cwd: workdir, env, timeoutMs: CLI_TIMEOUT_MS });
+    const run = await runCli(bin, ['-p', prompt, '--model', model, '--allowedTools', tools.join(','), '--output-format', 'text'], { cwd: workdir, env, timeoutMs: CLI_TIMEOUT_MS });
     if (run.code !== 0) throw new Error(failedRun('claude', run));
     return { ...run, workdir };
   }
@@ -292,6 +292,25 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
         expect(messages.find((message) => message.role === 'tool')).toMatchObject({ tool_call_id: 'call_cli' });
         expect(logs).toHaveLength(calls.length);
         for (const log of logs) expect(log).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
+      },
+      CLI_TIMEOUT_MS + 10_000,
+    );
+    it(
+      'sends the image a tool read back as an image part (a tool message carries text only)',
+      async () => {
+        const workdir = path.join(scratch, 'chat-image', 'work');
+        mkdirSync(workdir, { recursive: true });
+        writeFileSync(path.join(workdir, 'cat.png'), CAT_PNG);
+        const readImage = (tools: Array<Record<string, unknown>>) => (tools.some((tool) => (tool.function as { name?: string } | undefined)?.name === 'Read') ? { name: 'Read', args: { file_path: path.join(workdir, 'cat.png') } } : undefined);
+        chatOnly.handler = chatToolLoop(readImage, 'A one-pixel image.');
+        const run = await claudePrint('gpt-chat', 'chat-image', 'What is in cat.png?', ['Read']);
+        expect(run.stdout).toContain('A one-pixel image.');
+        const { calls } = await callsAndLogs(chatOnly, isChat, 'gpt-chat');
+        const messages = calls.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+        const toolAt = messages.findIndex((message) => message.role === 'tool');
+        expect(toolAt).toBeGreaterThan(0);
+        const image = messages.slice(toolAt + 1).find((message) => message.role === 'user' && JSON.stringify(message.content).includes('image_url'));
+        expect(JSON.stringify(image?.content)).toContain(`;base64,${CAT_PNG.toString('base64')}`);
       },
       CLI_TIMEOUT_MS + 10_000,
     );

@@ -65,11 +65,24 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
       messages.push({ role: 'assistant', content: text(blocks.filter((block) => block.type === 'text')) || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
       continue;
     }
-    // Tool results become OpenAI tool messages, ahead of the rest of the user's turn.
+    // A system message inside the conversation (Claude Code sends its environment so) stays a system message.
+    if (message.role === 'system') {
+      const instructions = text(blocks);
+      if (instructions) messages.push({ role: 'system', content: instructions });
+      continue;
+    }
+    // Tool results become OpenAI tool messages, ahead of the rest of the user's turn. A tool
+    // message carries text only: the images a result holds (a screenshot, an image file read)
+    // follow in the user's turn.
     const parts: JsonObject[] = [];
     for (const block of blocks) {
-      if (block.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text(block.content) });
-      else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+      if (block.type === 'tool_result') {
+        messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text(block.content) });
+        for (const inner of Array.isArray(block.content) ? (block.content as JsonObject[]) : []) {
+          const part = inner.type === 'image' ? imagePart(inner) : undefined;
+          if (part) parts.push(part);
+        }
+      } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
       else if (block.type === 'image') {
         const part = imagePart(block);
         if (part) parts.push(part);
