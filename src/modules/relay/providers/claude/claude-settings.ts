@@ -4,6 +4,12 @@ import { OptionsService } from '../../../options/options.service';
 import type { JsonObject } from '../adaptor';
 import { addThinkingBudget, type ClaudeRequestOptions, THINKING_SUFFIX } from './claude-messages';
 
+/** The body field (a top-level field, or one inside it) each beta enables: Claude Code sends `output_config.effort` with the effort beta. */
+const BETA_BODY_FIELDS: Readonly<Record<string, readonly [string, string?]>> = {
+  'effort-2025-11-24': ['output_config', 'effort'],
+  'context-management-2025-06-27': ['context_management'],
+};
+
 /** The claude.* settings, typed, for every channel that speaks Claude's format. */
 @Injectable()
 export class ClaudeSettings {
@@ -52,6 +58,26 @@ export class ClaudeSettings {
     const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
     const client = typeof clientBeta === 'string' ? clientBeta.split(',').map((name) => name.trim()).filter((name) => acceptsAnthropicBeta(channelType, name)) : [];
     return [...new Set([...configured, ...client].map((name) => name.trim()).filter(Boolean))];
+  }
+
+  /**
+   * A Claude body fitted to a host that dropped some of the client's betas: the fields those
+   * betas enable go too (`BETA_BODY_FIELDS`), since the host refuses them without their beta.
+   */
+  dropFieldsOfRefusedBetas(body: JsonObject, clientBeta: unknown, channelType: number): void {
+    if (typeof clientBeta !== 'string') return;
+    for (const name of clientBeta.split(',').map((beta) => beta.trim())) {
+      const field = BETA_BODY_FIELDS[name];
+      if (!field || acceptsAnthropicBeta(channelType, name)) continue;
+      const [parent, child] = field;
+      const holder = body[parent];
+      if (child === undefined) delete body[parent];
+      else if (typeof holder === 'object' && holder !== null && !Array.isArray(holder)) {
+        const { [child]: _dropped, ...rest } = holder as JsonObject;
+        if (Object.keys(rest).length > 0) body[parent] = rest;
+        else delete body[parent];
+      }
+    }
   }
 
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */

@@ -77,12 +77,16 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
     return isClaude(target.upstreamModel) ? 'claude' : 'gemini';
   }
 
-  /** A Claude client's body gets Vertex's anthropic_version and loses the model (it is in the URL); a Gemini client's goes as it is. */
+  /**
+   * A Claude client's body gets Vertex's anthropic_version and loses the model (it is in the
+   * URL) and the fields of betas Vertex refuses; a Gemini client's goes as it is.
+   */
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     if (!isClaude(target.upstreamModel)) return body;
     const { model: _model, ...claude } = body;
     const fitted: JsonObject = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude };
     this.claude.fitClientBody(fitted, target.upstreamModel);
+    this.claude.dropFieldsOfRefusedBetas(fitted, target.clientHeaders?.['anthropic-beta'], target.channel.type);
     return fitted;
   }
 
