@@ -316,6 +316,21 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(log.other).toMatchObject({ cache_tokens: 4, cache_ratio: 0.5 });
     });
 
+    it("refuses Anthropic's own tools for an OpenAI channel with a 400 naming the tool, billing nothing, and passes them to a Claude channel", async () => {
+      await seed.flush();
+      const logsBefore = (await seed.consumeLogs({ tokenId: token.id })).length;
+      const tools = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] as unknown as Anthropic.Messages.Tool[];
+      const error = await anthropic.messages.create({ model: 'gpt-test', max_tokens: 10, messages: [{ role: 'user', content: 'news?' }], tools }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(JSON.stringify((error as InstanceType<typeof Anthropic.APIError>).error)).toMatch(/invalid_request_error.*web_search_20250305/);
+      expect(openaiUpstream.requests).toHaveLength(0);
+      await seed.flush();
+      expect(await seed.consumeLogs({ tokenId: token.id })).toHaveLength(logsBefore);
+
+      await anthropic.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'news?' }], tools });
+      expect(claude.requests.at(-1)?.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }]);
+    });
+
     it("answers the gateway's own errors in Claude's shape, with the request id", async () => {
       const stranger = new Anthropic({ apiKey: 'sk-not-a-real-key', baseURL: app.baseUrl, maxRetries: 0 });
       const error = await stranger.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);

@@ -66,6 +66,12 @@ describe('Claude Messages → OpenAI chat (inbound /v1/messages)', () => {
     expect(CLAUDE_FORMAT.toOpenAIRequest(body)).toMatchObject({ messages: [{ role: 'system', content: 'You are terse.\nAnswer in French.' }, { role: 'user', content: 'hi' }], tool_choice: 'auto', parallel_tool_calls: false });
   });
 
+  it("refuses Anthropic's own tools (typed: web search, bash, …) by name, and converts custom ones", () => {
+    const body = (tools: unknown[]) => ({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools });
+    expect(() => CLAUDE_FORMAT.toOpenAIRequest(body([{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }]))).toThrow(/web_search_20250305/);
+    expect(CLAUDE_FORMAT.toOpenAIRequest(body([{ type: 'custom', name: 't', input_schema: { type: 'object' } }])).tools).toEqual([{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }]);
+  });
+
   it("keeps Claude Code's system message inside the conversation a system message, and an image a tool result holds in the user's turn", () => {
     const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
     const body = {
