@@ -117,8 +117,8 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
   });
   afterEach(() => expect(proxy.attempts).toEqual([]));
 
-  /** `claude -p` with a scratch HOME and working folder, stdin closed, the gateway's token as its key, Bash allowed. */
-  async function claudePrint(model: string, name: string, prompt: string, tools = ['Bash']): Promise<CliRun & { workdir: string }> {
+  /** `claude -p` with a scratch HOME and working folder, stdin closed, the gateway's token as its key, the given tools allowed. */
+  async function claudePrint(model: string, name: string, prompt: string, tools = ['Bash'], credential: 'ANTHROPIC_API_KEY' | 'ANTHROPIC_AUTH_TOKEN' = 'ANTHROPIC_API_KEY'): Promise<CliRun & { workdir: string }> {
     const home = path.join(scratch, name, 'home');
     const workdir = path.join(scratch, name, 'work');
     mkdirSync(home, { recursive: true });
@@ -128,7 +128,8 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
       PATH: process.env.PATH ?? '',
       HOME: home,
       ANTHROPIC_BASE_URL: bed.app.baseUrl,
-      ANTHROPIC_API_KEY: bed.token.apiKey,
+      // ANTHROPIC_API_KEY travels as x-api-key, ANTHROPIC_AUTH_TOKEN as a Bearer token: the gateway takes both.
+      [credential]: bed.token.apiKey,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_TELEMETRY: '1',
       DISABLE_AUTOUPDATER: '1',
@@ -318,13 +319,16 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
 
   describe('a Gemini channel (converted)', () => {
     it(
-      'gives a plain answer',
+      'gives a plain answer (the token given as ANTHROPIC_AUTH_TOKEN)',
       async () => {
         gemini.handler = geminiToolLoop(noToolCall);
-        const run = await claudePrint('gemini-test', 'gemini-plain', 'Say hello.');
+        const run = await claudePrint('gemini-test', 'gemini-plain', 'Say hello.', ['Bash'], 'ANTHROPIC_AUTH_TOKEN');
         expect(run.stdout).toContain(GEMINI_REPLY_TEXT);
         const { calls, logs } = await callsAndLogs(gemini, isGeminiStream, 'gemini-test');
         expect(calls).toHaveLength(1);
+        // Claude Code's conversation reaches Gemini whole: its system prompt and the user's words.
+        expect(calls[0].body.systemInstruction).toBeDefined();
+        expect(JSON.stringify(calls[0].body.contents)).toContain('Say hello.');
         // The mock's usage: 30 prompt (20 of them cached, at the prompt's price without a cache ratio) + 10 + 5 thinking × 2.
         expect(logs).toHaveLength(1);
         expect(logs[0]).toMatchObject({ quota: 60, prompt_tokens: 30, completion_tokens: 15 });
@@ -336,7 +340,7 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
       'runs a tool loop: functionCall to tool_use, the tool_result back as a functionResponse',
       async () => {
         gemini.handler = geminiToolLoop(bashCall);
-        const run = await claudePrint('gemini-test', 'gemini-tools', 'Write the proof file, then say done.');
+        const run = await claudePrint('gemini-test', 'gemini-tools', 'Write the proof file, then say done.', ['Bash'], 'ANTHROPIC_AUTH_TOKEN');
         const { calls, logs } = await callsAndLogs(gemini, isGeminiStream, 'gemini-test');
         expect(calls.length).toBeGreaterThanOrEqual(2);
         expectToolRan(run.workdir, calls.at(-1));
