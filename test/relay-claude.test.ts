@@ -316,6 +316,21 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(log.other).toMatchObject({ cache_tokens: 4, cache_ratio: 0.5 });
     });
 
+    it.each([
+      ['stop', 'end_turn'],
+      ['length', 'max_tokens'],
+      ['tool_calls', 'tool_use'],
+      ['content_filter', 'refusal'],
+    ])("maps an OpenAI channel's finish_reason %s to Claude's stop_reason %s, streamed and not", async (finishReason, stopReason) => {
+      const withReason = (events: string[]) => events.map((event) => event.replace('"finish_reason":"stop"', `"finish_reason":"${finishReason}"`));
+      openaiUpstream.handler = (request) =>
+        request.body.stream ? { sse: withReason(chatStreamEvents(String(request.body.model), MOCK_REPLY_TEXT, null)) } : { status: 200, json: { ...chatCompletion(String(request.body.model), MOCK_REPLY_TEXT), choices: [{ index: 0, message: { role: 'assistant', content: MOCK_REPLY_TEXT }, finish_reason: finishReason }] } };
+      const message = await anthropic.messages.create({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      expect(message.stop_reason).toBe(stopReason);
+      const final = await anthropic.messages.stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+      expect(final.stop_reason).toBe(stopReason);
+    });
+
     it("refuses Anthropic's own tools for an OpenAI channel with a 400 naming the tool, billing nothing, and passes them to a Claude channel", async () => {
       await seed.flush();
       const logsBefore = (await seed.consumeLogs({ tokenId: token.id })).length;
