@@ -230,21 +230,27 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
     );
   });
 
-  describe('an OpenAI channel whose upstream answers only on Responses (converted)', () => {
+  describe.each([
+    { channel: 'an OpenAI channel whose upstream answers only on Responses', model: 'gpt-resp', mock: () => responsesOnly, answer: () => responsesToolLoop(noToolCall, PLAIN_ANSWER), isCall: isResponses },
+    { channel: 'a Chat-only OpenAI-format channel', model: 'gpt-chat', mock: () => chatOnly, answer: () => chatToolLoop(noToolCall, PLAIN_ANSWER), isCall: isChat },
+  ])('$channel (converted)', ({ model, mock, answer, isCall }) => {
     it(
-      'gives a plain answer',
+      'gives a plain answer, billed from the upstream usage',
       async () => {
-        responsesOnly.handler = responsesToolLoop(noToolCall, PLAIN_ANSWER);
-        const run = await claudePrint('gpt-resp', 'responses-plain', 'Say hello.');
+        mock().handler = answer();
+        const run = await claudePrint(model, `${model}-plain`, 'Say hello.');
         expect(run.stdout).toContain(PLAIN_ANSWER);
-        const { calls, logs } = await callsAndLogs(responsesOnly, isResponses, 'gpt-resp');
+        const { calls, logs } = await callsAndLogs(mock(), isCall, model);
         expect(calls).toHaveLength(1);
+        // 50 prompt tokens + 5 completion × 2.
         expect(logs).toHaveLength(1);
         expect(logs[0]).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
       },
       CLI_TIMEOUT_MS + 10_000,
     );
+  });
 
+  describe('an OpenAI channel whose upstream answers only on Responses (converted)', () => {
     it(
       'runs a tool loop: function_call to tool_use, the tool_result back as function_call_output',
       async () => {
@@ -266,20 +272,6 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
 
   describe('a Chat-only OpenAI-format channel (converted)', () => {
     it(
-      'gives a plain answer',
-      async () => {
-        chatOnly.handler = chatToolLoop(noToolCall, PLAIN_ANSWER);
-        const run = await claudePrint('gpt-chat', 'chat-plain', 'Say hello.');
-        expect(run.stdout).toContain(PLAIN_ANSWER);
-        const { calls, logs } = await callsAndLogs(chatOnly, isChat, 'gpt-chat');
-        expect(calls).toHaveLength(1);
-        expect(logs).toHaveLength(1);
-        expect(logs[0]).toMatchObject({ quota: 60, prompt_tokens: 50, completion_tokens: 5 });
-      },
-      CLI_TIMEOUT_MS + 10_000,
-    );
-
-    it(
       'runs a tool loop: tool_calls to tool_use, the tool_result back as a tool message',
       async () => {
         chatOnly.handler = chatToolLoop(bashCall, `Done: ${PROOF}`);
@@ -296,6 +288,7 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
       },
       CLI_TIMEOUT_MS + 10_000,
     );
+
     it(
       'sends the image a tool read back as an image part (a tool message carries text only)',
       async () => {
