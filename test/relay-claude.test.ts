@@ -301,6 +301,20 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(await lastLog()).toMatchObject({ model_name: 'claude-test-thinking', prompt_tokens: 2600, completion_tokens: 40 });
     });
 
+    it('leaves the thinking adapter off for an OpenAI client continuing a tool use, which has no signed thinking block to send back', async () => {
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_1', content: 'Sunny' },
+      ];
+      const answer = await openai.chat.completions.create({ model: 'claude-test-thinking', messages, tools: [WEATHER_TOOL] });
+      expect(answer.choices[0].message.content).toBe(CLAUDE_REPLY_TEXT);
+      expect(claude.requests[0].body).not.toHaveProperty('thinking');
+      // The first turn of the loop thinks as the adapter says.
+      await openai.chat.completions.create({ model: 'claude-test-thinking', messages: messages.slice(0, 1), tools: [WEATHER_TOOL] });
+      expect(claude.requests[1].body).toMatchObject({ thinking: { type: 'enabled' } });
+    });
+
     it("bills an OpenAI channel's cache reads, and reports them as Claude's cache_read_input_tokens", async () => {
       // 12 prompt tokens, 4 of them cached at ratio 0.5, and 7 completion tokens: 8 + 2 + 7 = 17 quota.
       const usage = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached_tokens: 4 } };
