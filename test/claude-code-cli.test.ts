@@ -330,18 +330,21 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
     );
 
     it(
-      'runs a tool loop: functionCall to tool_use, the tool_result back as a functionResponse',
+      'runs a tool loop: functionCall to tool_use, the tool_result back as a functionResponse, turn after turn',
       async () => {
-        gemini.handler = geminiToolLoop(bashCall);
+        // Two calls in two turns: Gemini's calls have no ids, and Claude Code drops a tool_use whose id an earlier turn used.
+        gemini.handler = geminiToolLoop(bashCall, 2);
         const run = await claudePrint('gemini-test', 'gemini-tools', 'Write the proof file, then say done.', ['Bash'], 'ANTHROPIC_AUTH_TOKEN');
         const { calls, logs } = await callsAndLogs(gemini, isGeminiStream, 'gemini-test');
         expect(calls.length).toBeGreaterThanOrEqual(2);
         expectToolRan(run.workdir, calls.at(-1));
+        expect(calls).toHaveLength(3);
         const parts = (calls.at(-1)?.body.contents as Array<{ parts: Array<Record<string, unknown>> }>).flatMap((content) => content.parts);
-        expect(parts.find((part) => part.functionResponse)).toMatchObject({ functionResponse: { name: 'Bash' } });
-        // The functionCall answer 30 + 10 × 2; the final answer as in the plain case.
+        expect(parts.filter((part) => part.functionCall)).toHaveLength(2);
+        expect(parts.filter((part) => part.functionResponse)).toEqual([expect.objectContaining({ functionResponse: expect.objectContaining({ name: 'Bash' }) }), expect.objectContaining({ functionResponse: expect.objectContaining({ name: 'Bash' }) })]);
+        // Each functionCall answer 30 + 10 × 2; the final answer as in the plain case.
         expect(logs).toHaveLength(calls.length);
-        expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 10 });
+        expect(logs.slice(0, 2)).toEqual([expect.objectContaining({ quota: 50, prompt_tokens: 30, completion_tokens: 10 }), expect.objectContaining({ quota: 50, prompt_tokens: 30, completion_tokens: 10 })]);
         expect(logs.at(-1)).toMatchObject({ quota: 60, prompt_tokens: 30, completion_tokens: 15 });
       },
       CLI_TIMEOUT_MS + 10_000,

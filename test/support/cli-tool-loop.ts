@@ -107,13 +107,16 @@ export function responsesToolLoop(plan: ToolCallPlanner, finalText: string) {
   };
 }
 
-/** A Gemini upstream that asks for the tool once (functionCall; 30 prompt and 10 candidate tokens), then answers as the mock does. */
-export function geminiToolLoop(plan: ToolCallPlanner) {
+/**
+ * A Gemini upstream that asks for the tool `times` times, one call a turn (functionCall, with no
+ * id, as Gemini's API sends it; 30 prompt and 10 candidate tokens), then answers as the mock does.
+ */
+export function geminiToolLoop(plan: ToolCallPlanner, times = 1) {
   return (request: ReceivedRequest): MockReply => {
     const contents = (request.body.contents ?? []) as Array<{ parts?: Array<Record<string, unknown>> }>;
-    const answered = contents.some((content) => content.parts?.some((part) => part.functionResponse));
+    const answered = contents.flatMap((content) => content.parts ?? []).filter((part) => part.functionResponse).length;
     const declarations = ((request.body.tools ?? []) as Array<{ functionDeclarations?: Array<Record<string, unknown>> }>).flatMap((tool) => tool.functionDeclarations ?? []);
-    const call = answered ? undefined : plan(declarations);
+    const call = answered >= times ? undefined : plan(declarations);
     if (!call || !request.path.includes(':streamGenerateContent')) return geminiReply(request);
     const event = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: call.name, args: call.args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 10, totalTokenCount: 40 } };
     return { status: 200, text: `data: ${JSON.stringify(event)}\r\n\r\n`, contentType: 'text/event-stream' };
