@@ -29,7 +29,7 @@ const CLAUDE_MODELS = ['claude-test', 'claude-bedrock', 'claude-vertex'];
 const PRICES = {
   ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'gemini-test': 1, ...Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 1])) },
   CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'gemini-test': 2, ...Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 5])) },
-  CacheRatio: Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 0.1])),
+  CacheRatio: { 'gemini-test': 0.5, ...Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 0.1])) },
   CreateCacheRatio: Object.fromEntries(CLAUDE_MODELS.map((model) => [model, 1.25])),
 };
 
@@ -322,9 +322,10 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
         // Claude Code's conversation reaches Gemini whole: its system prompt and the user's words.
         expect(calls[0].body.systemInstruction).toBeDefined();
         expect(JSON.stringify(calls[0].body.contents)).toContain('Say hello.');
-        // The mock's usage: 30 prompt (20 of them cached, at the prompt's price without a cache ratio) + 10 + 5 thinking × 2.
+        // The mock's usage: 30 prompt, 20 of them cached (10 + 20 × 0.5), and 10 + 5 thinking completion tokens × 2.
         expect(logs).toHaveLength(1);
-        expect(logs[0]).toMatchObject({ quota: 60, prompt_tokens: 30, completion_tokens: 15 });
+        expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 15 });
+        expect(logs[0].other).toMatchObject({ cache_tokens: 20, cache_ratio: 0.5 });
       },
       CLI_TIMEOUT_MS + 10_000,
     );
@@ -345,7 +346,7 @@ describe('Claude Code (the real CLI) through the gateway, on every channel forma
         // Each functionCall answer 30 + 10 × 2; the final answer as in the plain case.
         expect(logs).toHaveLength(calls.length);
         expect(logs.slice(0, 2)).toEqual([expect.objectContaining({ quota: 50, prompt_tokens: 30, completion_tokens: 10 }), expect.objectContaining({ quota: 50, prompt_tokens: 30, completion_tokens: 10 })]);
-        expect(logs.at(-1)).toMatchObject({ quota: 60, prompt_tokens: 30, completion_tokens: 15 });
+        expect(logs.at(-1)).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 15 });
       },
       CLI_TIMEOUT_MS + 10_000,
     );
