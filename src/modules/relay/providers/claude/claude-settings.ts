@@ -10,6 +10,11 @@ const BETA_BODY_FIELDS: Readonly<Record<string, readonly [string, string?]>> = {
   'context-management-2025-06-27': ['context_management'],
 };
 
+/** The names of a client's anthropic-beta header (comma-separated). */
+function clientBetaNames(header: unknown): string[] {
+  return typeof header === 'string' ? header.split(',').map((name) => name.trim()).filter(Boolean) : [];
+}
+
 /** The claude.* settings, typed, for every channel that speaks Claude's format. */
 @Injectable()
 export class ClaudeSettings {
@@ -56,8 +61,8 @@ export class ClaudeSettings {
    */
   betas(model: string, clientBeta: unknown, channelType: number): string[] {
     const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
-    const client = typeof clientBeta === 'string' ? clientBeta.split(',').map((name) => name.trim()).filter((name) => acceptsAnthropicBeta(channelType, name)) : [];
-    return [...new Set([...configured, ...client].map((name) => name.trim()).filter(Boolean))];
+    const client = clientBetaNames(clientBeta).filter((name) => acceptsAnthropicBeta(channelType, name));
+    return [...new Set([...configured.map((name) => name.trim()), ...client].filter(Boolean))];
   }
 
   /**
@@ -65,8 +70,7 @@ export class ClaudeSettings {
    * betas enable go too (`BETA_BODY_FIELDS`), since the host refuses them without their beta.
    */
   dropFieldsOfRefusedBetas(body: JsonObject, clientBeta: unknown, channelType: number): void {
-    if (typeof clientBeta !== 'string') return;
-    for (const name of clientBeta.split(',').map((beta) => beta.trim())) {
+    for (const name of clientBetaNames(clientBeta)) {
       const field = BETA_BODY_FIELDS[name];
       if (!field || acceptsAnthropicBeta(channelType, name)) continue;
       const [parent, child] = field;
