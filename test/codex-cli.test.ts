@@ -1,10 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { anthropicReply } from './support/mock-anthropic';
-import { geminiReply } from './support/mock-gemini';
-import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
+import { chatToolLoop, claudeToolLoop, failedRun, geminiToolLoop, responsesToolLoop, runCli, type CliRun, type PlannedToolCall } from './support/cli-tool-loop';
+import { MockUpstream } from './support/mock-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
 /**
@@ -23,14 +21,8 @@ const PRICES = {
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
 
-interface CodexRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The shell tool Codex declared, and arguments for it that write the proof file in the working folder. */
-function shellCall(tools: Array<Record<string, unknown>>): { name: string; args: Record<string, unknown> } | undefined {
+function shellCall(tools: Array<Record<string, unknown>>): PlannedToolCall | undefined {
   const tool = tools
     .map((entry) => ((entry.function ?? entry) as Record<string, unknown>))
     .find((fn) => typeof fn.name === 'string' && /shell|exec_command/.test(fn.name));
@@ -40,70 +32,6 @@ function shellCall(tools: Array<Record<string, unknown>>): { name: string; args:
   const command = properties.command?.type === 'array' ? ['bash', '-lc', script] : script;
   const key = properties.command ? 'command' : properties.cmd ? 'cmd' : 'command';
   return { name: tool.name as string, args: { [key]: command } };
-}
-
-/** Whether the conversation already carries the tool's result (a Chat tool message or a Claude tool_result). */
-function hasToolResult(request: ReceivedRequest): boolean {
-  const messages = (request.body.messages ?? []) as Array<{ role: string; content: unknown }>;
-  return messages.some((message) => message.role === 'tool' || (Array.isArray(message.content) && (message.content as Array<{ type?: string }>).some((block) => block.type === 'tool_result')));
-}
-
-/** A chat upstream that asks for the shell tool once, then answers with what the tool printed. */
-function chatToolLoop(request: ReceivedRequest): MockReply | undefined {
-  if (!request.path.endsWith('/chat/completions')) return undefined;
-  const base = { id: 'chatcmpl-codex', object: 'chat.completion.chunk', created: 1700000000, model: request.body.model };
-  const usage = { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 };
-  const call = hasToolResult(request) ? undefined : shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
-  const deltas = call ? [{ role: 'assistant', tool_calls: [{ index: 0, id: 'call_codex', type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] }] : [{ role: 'assistant', content: `Done: ${PROOF}` }];
-  const events = deltas.map((delta) => JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] }));
-  events.push(JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: call ? 'tool_calls' : 'stop' }] }), JSON.stringify({ ...base, choices: [], usage }), '[DONE]');
-  return { sse: events };
-}
-
-/** A Claude upstream that asks for the shell tool once (tool_use), then answers as the mock does. */
-function claudeToolLoop(request: ReceivedRequest): MockReply {
-  if (!request.path.startsWith('/v1/messages') || hasToolResult(request) || request.body.stream !== true) return anthropicReply(request);
-  const call = shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
-  if (!call) return anthropicReply(request);
-  const events = [
-    { type: 'message_start', message: { id: 'msg_codex', type: 'message', role: 'assistant', model: request.body.model, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } },
-    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_codex', name: call.name, input: {} } },
-    { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(call.args) } },
-    { type: 'content_block_stop', index: 0 },
-    { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 40 } },
-    { type: 'message_stop' },
-  ];
-  return { status: 200, text: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''), contentType: 'text/event-stream' };
-}
-
-/** A Responses upstream (as OpenAI's) that asks for the shell tool once, then answers with what it printed. */
-function responsesToolLoop(request: ReceivedRequest): MockReply | undefined {
-  if (!request.path.startsWith('/v1/responses')) return undefined;
-  const input = (request.body.input ?? []) as Array<{ type?: string; output?: unknown }>;
-  const result = input.find((item) => item.type === 'function_call_output');
-  const call = result ? undefined : shellCall((request.body.tools ?? []) as Array<Record<string, unknown>>);
-  const item = call
-    ? { type: 'function_call', id: 'fc_codex', call_id: 'call_codex', name: call.name, arguments: JSON.stringify(call.args), status: 'completed' }
-    : { type: 'message', id: 'msg_codex', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: `Done: ${PROOF}`, annotations: [] }] };
-  const response = { id: 'resp_codex', object: 'response', created_at: 1700000000, model: request.body.model, output: [item], usage: { input_tokens: 50, output_tokens: 5, total_tokens: 55 } };
-  const events = [
-    { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
-    { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item },
-    { type: 'response.output_item.done', sequence_number: 2, output_index: 0, item },
-    { type: 'response.completed', sequence_number: 3, response: { ...response, status: 'completed' } },
-  ];
-  return { sse: events.map((event) => JSON.stringify(event)) };
-}
-
-/** A Gemini upstream that asks for the shell tool once (functionCall), then answers as the mock does. */
-function geminiToolLoop(request: ReceivedRequest): MockReply {
-  const contents = (request.body.contents ?? []) as Array<{ parts?: Array<Record<string, unknown>> }>;
-  const answered = contents.some((content) => content.parts?.some((part) => part.functionResponse));
-  const declarations = ((request.body.tools ?? []) as Array<{ functionDeclarations?: Array<Record<string, unknown>> }>).flatMap((tool) => tool.functionDeclarations ?? []);
-  const call = answered ? undefined : shellCall(declarations);
-  if (!call || !request.path.includes(':streamGenerateContent')) return geminiReply(request);
-  const event = { candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: call.name, args: call.args } }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 30, candidatesTokenCount: 10, totalTokenCount: 40 } };
-  return { status: 200, text: `data: ${JSON.stringify(event)}\r\n\r\n`, contentType: 'text/event-stream' };
 }
 
 describe('the Codex CLI through the gateway, on every channel format', () => {
@@ -130,14 +58,14 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
   });
   beforeEach(() => {
     for (const mock of [chatOnly, claude, responsesUpstream, gemini]) mock.reset();
-    chatOnly.handler = chatToolLoop;
-    claude.handler = claudeToolLoop;
-    responsesUpstream.handler = responsesToolLoop;
-    gemini.handler = geminiToolLoop;
+    chatOnly.handler = chatToolLoop(shellCall, `Done: ${PROOF}`);
+    claude.handler = claudeToolLoop(shellCall);
+    responsesUpstream.handler = responsesToolLoop(shellCall, `Done: ${PROOF}`);
+    gemini.handler = geminiToolLoop(shellCall);
   });
 
   /** Runs `codex exec` with a scratch HOME and CODEX_HOME, stdin closed, bounded in time. */
-  function codexExec(model: string, name: string): Promise<CodexRun & { workdir: string }> {
+  async function codexExec(model: string, name: string): Promise<CliRun & { workdir: string }> {
     const home = path.join(scratch, name, 'home');
     const codexHome = path.join(home, '.codex');
     const workdir = path.join(scratch, name, 'work');
@@ -168,23 +96,9 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
       ].join('\n'),
     );
     const bin = path.join(__dirname, '..', 'node_modules', '.bin', 'codex');
-    return new Promise((resolve) => {
-      const child = spawn(bin, ['exec', '--skip-git-repo-check', '-C', workdir, 'Write the proof file, then say done.'], {
-        env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: codexHome, GATEWAY_API_KEY: bed.token.apiKey, NO_COLOR: '1', RUST_LOG: 'error' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (data: Buffer) => (stdout += data.toString('utf8')));
-      child.stderr.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-      // The CLI's own processes form a group of their own: a run past its time is ended whole, by its id.
-      const timer = setTimeout(() => child.pid && process.kill(-child.pid, 'SIGKILL'), CODEX_TIMEOUT_MS);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr, workdir });
-      });
-    });
+    const env = { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: codexHome, GATEWAY_API_KEY: bed.token.apiKey, NO_COLOR: '1', RUST_LOG: 'error' };
+    const run = await runCli(bin, ['exec', '--skip-git-repo-check', '-C', workdir, 'Write the proof file, then say done.'], { env, timeoutMs: CODEX_TIMEOUT_MS });
+    return { ...run, workdir };
   }
 
   it(
@@ -192,7 +106,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
     async () => {
       const run = await codexExec('gpt-chat', 'chat-only');
       const proof = path.join(run.workdir, 'proof.txt');
-      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      if (run.code !== 0) throw new Error(failedRun('codex', run));
       expect(existsSync(proof) && readFileSync(proof, 'utf8').trim()).toBe(PROOF);
       expect(run.stdout).toContain(`Done: ${PROOF}`);
       const chats = chatOnly.requests.filter((request) => request.path.endsWith('/chat/completions'));
@@ -212,7 +126,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
     'answers through a Claude channel, the tool_use run by Codex and its result sent back',
     async () => {
       const run = await codexExec('claude-test', 'claude');
-      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      if (run.code !== 0) throw new Error(failedRun('codex', run));
       expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
       const calls = claude.requests.filter((request) => request.path.startsWith('/v1/messages'));
       expect(calls.length).toBeGreaterThanOrEqual(2);
@@ -232,7 +146,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
     'answers through a channel whose upstream serves Responses (passed through)',
     async () => {
       const run = await codexExec('gpt-resp', 'responses');
-      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      if (run.code !== 0) throw new Error(failedRun('codex', run));
       expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
       const calls = responsesUpstream.requests.filter((request) => request.path === '/v1/responses');
       expect(calls.length).toBeGreaterThanOrEqual(2);
@@ -249,7 +163,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
     'answers through a Gemini channel, the functionCall run by Codex and its functionResponse sent back',
     async () => {
       const run = await codexExec('gemini-test', 'gemini');
-      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      if (run.code !== 0) throw new Error(failedRun('codex', run));
       expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
       const calls = gemini.requests.filter((request) => request.path.includes(':streamGenerateContent'));
       expect(calls.length).toBeGreaterThanOrEqual(2);

@@ -124,14 +124,15 @@ describe('relay: AWS Bedrock Claude channels (type 33)', () => {
         stop_sequences: ['END'],
         // Claude Code sends metadata; Bedrock refuses it.
         metadata: { user_id: 'user-1' },
-      }, { headers: { 'anthropic-beta': 'prompt-caching-2024-07-31' } });
+      }, { headers: { 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14' } });
       expect(message).toMatchObject({ type: 'message', content: [{ type: 'text', text: CLAUDE_REPLY_TEXT }], usage: { input_tokens: 100, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500, output_tokens: 40 } });
       const sent = bedrock.requests[0];
       expect(sent.path).toBe(`/model/${encodeURIComponent(MODEL_ID)}/invoke`);
       // Claude's own fields (cache_control, stop_sequences, the system blocks) arrive as the client wrote them.
       expect(sent.body).toEqual({
         anthropic_version: 'bedrock-2023-05-31',
-        anthropic_beta: ['prompt-caching-2024-07-31'],
+        // Bedrock takes interleaved thinking, and would refuse Claude Code's own beta: it is not sent.
+        anthropic_beta: ['interleaved-thinking-2025-05-14'],
         max_tokens: 300,
         system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
         messages: [{ role: 'user', content: [{ type: 'text', text: 'What is it?' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PIXEL } }] }],

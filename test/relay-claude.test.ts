@@ -301,6 +301,20 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       expect(await lastLog()).toMatchObject({ model_name: 'claude-test-thinking', prompt_tokens: 2600, completion_tokens: 40 });
     });
 
+    it('leaves the thinking adapter off for an OpenAI client continuing a tool use, which has no signed thinking block to send back', async () => {
+      const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'toolu_1', content: 'Sunny' },
+      ];
+      const answer = await openai.chat.completions.create({ model: 'claude-test-thinking', messages, tools: [WEATHER_TOOL] });
+      expect(answer.choices[0].message.content).toBe(CLAUDE_REPLY_TEXT);
+      expect(claude.requests[0].body).not.toHaveProperty('thinking');
+      // The first turn of the loop thinks as the adapter says.
+      await openai.chat.completions.create({ model: 'claude-test-thinking', messages: messages.slice(0, 1), tools: [WEATHER_TOOL] });
+      expect(claude.requests[1].body).toMatchObject({ thinking: { type: 'enabled' } });
+    });
+
     it("bills an OpenAI channel's cache reads, and reports them as Claude's cache_read_input_tokens", async () => {
       // 12 prompt tokens, 4 of them cached at ratio 0.5, and 7 completion tokens: 8 + 2 + 7 = 17 quota.
       const usage = { prompt_tokens: 12, completion_tokens: 7, total_tokens: 19, prompt_tokens_details: { cached_tokens: 4 } };
@@ -314,6 +328,36 @@ describe('relay: Claude channels (type 14) and the Claude Messages endpoint', ()
       const log = await lastLog();
       expect(log).toMatchObject({ quota: 17 });
       expect(log.other).toMatchObject({ cache_tokens: 4, cache_ratio: 0.5 });
+    });
+
+    it.each([
+      ['stop', 'end_turn'],
+      ['length', 'max_tokens'],
+      ['tool_calls', 'tool_use'],
+      ['content_filter', 'refusal'],
+    ])("maps an OpenAI channel's finish_reason %s to Claude's stop_reason %s, streamed and not", async (finishReason, stopReason) => {
+      const withReason = (events: string[]) => events.map((event) => event.replace('"finish_reason":"stop"', `"finish_reason":"${finishReason}"`));
+      openaiUpstream.handler = (request) =>
+        request.body.stream ? { sse: withReason(chatStreamEvents(String(request.body.model), MOCK_REPLY_TEXT, null)) } : { status: 200, json: { ...chatCompletion(String(request.body.model), MOCK_REPLY_TEXT), choices: [{ index: 0, message: { role: 'assistant', content: MOCK_REPLY_TEXT }, finish_reason: finishReason }] } };
+      const message = await anthropic.messages.create({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] });
+      expect(message.stop_reason).toBe(stopReason);
+      const final = await anthropic.messages.stream({ model: 'gpt-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }).finalMessage();
+      expect(final.stop_reason).toBe(stopReason);
+    });
+
+    it("refuses Anthropic's own tools for an OpenAI channel with a 400 naming the tool, billing nothing, and passes them to a Claude channel", async () => {
+      await seed.flush();
+      const logsBefore = (await seed.consumeLogs({ tokenId: token.id })).length;
+      const tools = [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }] as unknown as Anthropic.Messages.Tool[];
+      const error = await anthropic.messages.create({ model: 'gpt-test', max_tokens: 10, messages: [{ role: 'user', content: 'news?' }], tools }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+      expect(JSON.stringify((error as InstanceType<typeof Anthropic.APIError>).error)).toMatch(/invalid_request_error.*web_search_20250305/);
+      expect(openaiUpstream.requests).toHaveLength(0);
+      await seed.flush();
+      expect(await seed.consumeLogs({ tokenId: token.id })).toHaveLength(logsBefore);
+
+      await anthropic.messages.create({ model: 'claude-test', max_tokens: 10, messages: [{ role: 'user', content: 'news?' }], tools });
+      expect(claude.requests.at(-1)?.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }]);
     });
 
     it("answers the gateway's own errors in Claude's shape, with the request id", async () => {

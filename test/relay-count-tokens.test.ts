@@ -72,6 +72,21 @@ describe('relay: POST /v1/messages/count_tokens (Claude token counting, free)', 
     expect(await ledger()).toEqual(before);
   });
 
+  it("counts a coding agent's tool loop locally for a model no Claude channel serves: tool_use inputs and tool_result contents included", async () => {
+    const result = 'x '.repeat(500);
+    const loop = (output: string) => [
+      { role: 'user' as const, content: 'List the files.' },
+      { role: 'assistant' as const, content: [{ type: 'tool_use' as const, id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] },
+      { role: 'user' as const, content: [{ type: 'tool_result' as const, tool_use_id: 'toolu_1', content: [{ type: 'text' as const, text: output }] }] },
+    ];
+    const short = await anthropic.messages.countTokens({ model: 'gpt-test', messages: loop('a') });
+    const long = await anthropic.messages.countTokens({ model: 'gpt-test', messages: loop(result) });
+    // o200k: "x x … x " is "x", 499 × " x" and the trailing space (501 tokens), against "a"'s one.
+    expect(long.input_tokens - short.input_tokens).toBe(500);
+    expect(short.input_tokens).toBeGreaterThan(10);
+    expect(openaiUpstream.requests).toHaveLength(0);
+  });
+
   it('counts locally when the Anthropic channel fails', async () => {
     claude.handler = () => ({ status: 529, json: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } });
     expect(await anthropic.messages.countTokens({ model: 'claude-test', messages: MESSAGES })).toEqual({ input_tokens: 10 });

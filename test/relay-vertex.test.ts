@@ -124,13 +124,17 @@ describe('relay: Vertex AI channels (type 41)', () => {
     });
 
     it('streams Claude’s events from streamRawPredict as they came, and passes tools', async () => {
-      const stream = anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
+      // Claude Code sends its effort in output_config, with the effort beta.
+      const effort = { output_config: { effort: 'high' } } as Record<string, unknown>;
+      const stream = anthropic.messages.stream({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], ...effort }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07,effort-2025-11-24' } });
       let text = '';
       stream.on('text', (delta) => (text += delta));
       const final = await stream.finalMessage();
       expect(text).toBe(CLAUDE_REPLY_TEXT);
       expect(final.usage).toMatchObject({ input_tokens: 100, cache_read_input_tokens: 2000, output_tokens: 40 });
+      // Vertex takes the 1M context beta and refuses effort (the catalogue's acceptedAnthropicBetas): effort is not sent, nor its field.
       expect(calls()[0]).toMatchObject({ path: `${CLAUDE_PATH}:streamRawPredict`, body: { anthropic_version: 'vertex-2023-10-16', stream: true }, headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
+      expect(calls()[0].body).not.toHaveProperty('output_config');
       expect(await lastLog()).toMatchObject({ quota: 1125, prompt_tokens: 2600, completion_tokens: 40 });
 
       const tool = { name: 'get_weather', input_schema: { type: 'object' as const, properties: { city: { type: 'string' } } } };

@@ -18,6 +18,18 @@ function sse(events: Array<Record<string, unknown>>): string {
  * `stream` is set; a tool_use block when the request forces a tool (tool_choice any/tool).
  * Refuses what Anthropic refuses: no x-api-key, no anthropic-version, no max_tokens.
  */
+/** Claude's rule for thinking in a tool loop: with thinking on, the assistant turn a tool result answers must start with its thinking block. */
+function thinkingTurnRefused(body: Record<string, unknown>): boolean {
+  const thinking = (body.thinking as { type?: string } | undefined)?.type;
+  if (thinking !== 'enabled' && thinking !== 'adaptive') return false;
+  const messages = (body.messages ?? []) as Array<{ role: string; content: unknown }>;
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !Array.isArray(last.content) || !(last.content as Array<{ type?: string }>).some((block) => block.type === 'tool_result')) return false;
+  const assistant = messages.slice(0, -1).reverse().find((message) => message.role === 'assistant');
+  const first = Array.isArray(assistant?.content) ? (assistant.content as Array<{ type?: string }>)[0]?.type : undefined;
+  return first !== 'thinking' && first !== 'redacted_thinking';
+}
+
 export function anthropicReply(request: ReceivedRequest): MockReply {
   if (request.path === '/v1/models' && request.headers['x-api-key']) return { status: 200, json: { data: [{ id: 'claude-sonnet-4-5', type: 'model' }, { id: 'claude-opus-4-1', type: 'model' }], has_more: false } };
   if (!request.path.startsWith('/v1/messages')) return { status: 404, json: { type: 'error', error: { type: 'not_found_error', message: 'Not found' } } };
@@ -27,6 +39,10 @@ export function anthropicReply(request: ReceivedRequest): MockReply {
   // Counting needs no max_tokens; the mock's count is the characters of the JSON messages over four, so a test can tell it from a local count.
   if (request.path === '/v1/messages/count_tokens') return { status: 200, json: { input_tokens: mockClaudeTokenCount(body) } };
   if (typeof body.max_tokens !== 'number') return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: Field required' } } };
+  if (thinkingTurnRefused(body)) {
+    const message = 'When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`.';
+    return { status: 400, json: { type: 'error', error: { type: 'invalid_request_error', message } } };
+  }
   const model = String(body.model);
   const choice = body.tool_choice as { type?: string } | undefined;
   const tool = (choice?.type === 'any' || choice?.type === 'tool') && Array.isArray(body.tools) ? (body.tools as Array<{ name: string }>)[0] : undefined;

@@ -8,6 +8,12 @@ import type { MockReply, ReceivedRequest } from './mock-upstream';
 /** The keys Bedrock's Claude Messages body may hold; any other is refused, as Bedrock does. */
 const BEDROCK_BODY_KEYS = new Set(['anthropic_version', 'anthropic_beta', 'messages', 'system', 'max_tokens', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'tools', 'tool_choice', 'thinking']);
 
+/**
+ * The anthropic_beta names this mock takes, as Bedrock takes a known list and answers any other
+ * "invalid beta flag" (the names the tests send; Bedrock knows a few more).
+ */
+const BEDROCK_BETAS = new Set(['interleaved-thinking-2025-05-14', 'context-management-2025-06-27', 'context-1m-2025-08-07', 'effort-2025-11-24', 'output-128k-2025-02-19']);
+
 export const BEDROCK_KEY = { accessKeyId: 'AKIAMOCKACCESSKEY', secretAccessKey: 'mock/secret+access/key', region: 'us-east-1' };
 
 /** Re-signs the request as AWS would check it: same credentials, same canonical request, same time. */
@@ -39,10 +45,10 @@ function frame(codec: EventStreamCodec, event: Record<string, unknown>): Buffer 
 /**
  * AWS Bedrock's Claude invoke API on the mock upstream: refuses a request whose SigV4
  * signature does not verify or whose body has keys Bedrock does not know (model, stream, metadata), then
- * answers as the Anthropic mock does (tools included): a Claude message for invoke, its
+ * answers as `answerAsClaude` does (by default the Anthropic mock, tools included): a Claude message for invoke, its
  * events in AWS's binary event-stream framing for invoke-with-response-stream.
  */
-export async function bedrockReply(request: ReceivedRequest): Promise<MockReply> {
+export async function bedrockReply(request: ReceivedRequest, answerAsClaude: (request: ReceivedRequest) => MockReply = anthropicReply): Promise<MockReply> {
   if (!(await signatureMatches(request))) return { status: 403, json: { message: 'The request signature we calculated does not match the signature you provided.' } };
   const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.path);
   if (!match) return { status: 404, json: { message: 'not found' } };
@@ -50,8 +56,9 @@ export async function bedrockReply(request: ReceivedRequest): Promise<MockReply>
   const extraneous = Object.keys(body).find((key) => !BEDROCK_BODY_KEYS.has(key));
   if (extraneous) return { status: 400, json: { message: `Malformed input request: extraneous key [${extraneous}] is not permitted, please reformat your input and try again.` } };
   if (body.anthropic_version !== 'bedrock-2023-05-31' || typeof body.max_tokens !== 'number') return { status: 400, json: { message: 'Malformed input request' } };
+  if (Array.isArray(body.anthropic_beta) && body.anthropic_beta.some((name) => !BEDROCK_BETAS.has(String(name)))) return { status: 400, json: { message: 'invalid beta flag' } };
   const stream = match[2] === 'invoke-with-response-stream';
-  const claude = anthropicReply({ ...request, path: '/v1/messages', headers: { ...request.headers, 'x-api-key': 'checked', 'anthropic-version': '2023-06-01' }, body: { ...body, model: decodeURIComponent(match[1]), stream } });
+  const claude = answerAsClaude({ ...request, path: '/v1/messages', headers: { ...request.headers, 'x-api-key': 'checked', 'anthropic-version': '2023-06-01' }, body: { ...body, model: decodeURIComponent(match[1]), stream } });
   if (!stream || !('text' in claude)) return claude;
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   const events = String(claude.text)

@@ -121,6 +121,13 @@ export interface ChannelTypeRow {
   responsesOnlyModels?: readonly string[];
   /** Why the type cannot relay, for `retired` types (shown in the console). */
   retiredReason?: 'palm_retired';
+  /**
+   * A host of Claude that refuses `anthropic-beta` names it does not know (Bedrock, Vertex):
+   * the client's names not listed here are dropped before the call, so a request from a client
+   * that sends Anthropic's newest betas (Claude Code) is answered rather than refused with 400.
+   * Absent: every name passes (Anthropic itself).
+   */
+  acceptedAnthropicBetas?: readonly string[];
 }
 
 const OPENAI_ALL: readonly ProviderCapability[] = ['chat', 'embeddings', 'images', 'audio', 'rerank', 'responses'];
@@ -131,6 +138,40 @@ const OPENAI_MODELS = ['gpt-', 'chatgpt-', 'o1', 'o3', 'o4', 'dall-e', 'tts-', '
 /** OpenAI's models served on the Responses API alone (Chat Completions answers them 404). */
 const OPENAI_RESPONSES_ONLY_MODELS = ['o1-pro', 'o3-pro', 'o3-deep-research', 'o4-mini-deep-research', 'codex-mini', 'gpt-5-codex', 'gpt-5.1-codex', 'gpt-5-pro', 'computer-use-preview'];
 const CLAUDE_MODELS = ['claude'];
+/**
+ * The anthropic-beta names Bedrock's Claude models take (its `anthropic_beta` field), from AWS's
+ * model-parameters page: Claude Code's own (claude-code-20250219, advanced-tool-use-2025-11-20,
+ * prompt-caching-scope-…, redact-thinking-…) are not among them, and Bedrock answers 400 "invalid beta flag".
+ */
+const BEDROCK_ANTHROPIC_BETAS = [
+  'computer-use-2024-10-22',
+  'computer-use-2025-01-24',
+  'computer-use-2025-11-24',
+  'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14',
+  'output-128k-2025-02-19',
+  'dev-full-thinking-2025-05-14',
+  'context-1m-2025-08-07',
+  'context-management-2025-06-27',
+  'effort-2025-11-24',
+  'tool-search-tool-2025-10-19',
+  'tool-examples-2025-10-29',
+];
+/**
+ * The anthropic-beta names Claude on Vertex takes. Vertex answers 400 "Unexpected value(s) … for
+ * the anthropic-beta header" for the rest (effort-2025-11-24, web-search-2025-03-05,
+ * prompt-caching-scope-2026-01-05, redact-thinking-2026-02-12 among those Claude Code sends).
+ */
+const VERTEX_ANTHROPIC_BETAS = [
+  'computer-use-2024-10-22',
+  'computer-use-2025-01-24',
+  'token-efficient-tools-2025-02-19',
+  'interleaved-thinking-2025-05-14',
+  'output-128k-2025-02-19',
+  'context-1m-2025-08-07',
+  'context-management-2025-06-27',
+  'tool-search-tool-2025-10-19',
+];
 const GEMINI_MODELS = ['gemini', 'gemma'];
 const MIDJOURNEY_MODELS = ['mj_', 'swap_face'];
 const ZHIPU_MODELS = ['glm', 'chatglm', 'cogview', 'embedding-2', 'embedding-3'];
@@ -227,7 +268,17 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
   // Perplexity's API has no /v1 (POST /chat/completions). Its streams carry usage in their last chunk unasked, so no stream_options is sent.
   { type: CHANNEL_TYPE.PERPLEXITY, name: 'Perplexity', servedBy: 'openai-compatible', keyFormat: 'pplx-…', defaultBaseUrl: 'https://api.perplexity.ai', capabilities: CHAT, modelPrefixes: ['sonar', 'r1-1776'], streamUsage: false, apiPath: '' },
   { type: CHANNEL_TYPE.LINGYIWANWU, name: '01.AI', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.lingyiwanwu.com', capabilities: OPENAI_CHAT, modelPrefixes: ['yi-'], streamUsage: false },
-  { type: CHANNEL_TYPE.AWS, name: 'AWS Claude', servedBy: 'native', keyFormat: 'AK|SK|region', keyHint: 'aws_credentials', defaultBaseUrl: '', capabilities: CHAT, modelPrefixes: CLAUDE_MODELS },
+  {
+    type: CHANNEL_TYPE.AWS,
+    name: 'AWS Claude',
+    servedBy: 'native',
+    keyFormat: 'AK|SK|region',
+    keyHint: 'aws_credentials',
+    defaultBaseUrl: '',
+    capabilities: CHAT,
+    modelPrefixes: CLAUDE_MODELS,
+    acceptedAnthropicBetas: BEDROCK_ANTHROPIC_BETAS,
+  },
   {
     type: CHANNEL_TYPE.COHERE,
     name: 'Cohere',
@@ -271,6 +322,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     capabilities: CHAT,
     modelPrefixes: [...CLAUDE_MODELS, ...GEMINI_MODELS],
     otherField: { meaning: 'region', default: 'us-central1' },
+    acceptedAnthropicBetas: VERTEX_ANTHROPIC_BETAS,
   },
   { type: CHANNEL_TYPE.MISTRAL, name: 'Mistral', servedBy: 'openai-compatible', keyFormat: 'API key', defaultBaseUrl: 'https://api.mistral.ai', capabilities: OPENAI_CHAT, modelPrefixes: ['mistral', 'open-mistral', 'codestral', 'pixtral', 'ministral'], streamUsage: false },
   { type: CHANNEL_TYPE.DEEPSEEK, name: 'DeepSeek', servedBy: 'openai-compatible', keyFormat: 'sk-…', defaultBaseUrl: 'https://api.deepseek.com', capabilities: OPENAI_CHAT, modelPrefixes: ['deepseek'], streamUsage: true, balance: { currency: 'CNY' } },
@@ -331,6 +383,12 @@ export function isRelayable(row: ChannelTypeRow | undefined): boolean {
 /** The types the relay serves, by how (the task relays pick their channels by this). */
 export function channelTypesServedBy(servedBy: ServedBy): number[] {
   return CHANNEL_TYPE_ROWS.filter((row) => row.servedBy === servedBy).map((row) => row.type);
+}
+
+/** Whether a channel type's host takes an anthropic-beta name (`acceptedAnthropicBetas`; every name where the row sets none). */
+export function acceptsAnthropicBeta(type: number, name: string): boolean {
+  const accepted = channelTypeRow(type)?.acceptedAnthropicBetas;
+  return accepted === undefined || accepted.includes(name);
 }
 
 /** What a channel's `other` field holds when it is empty, for types that give it a meaning. */

@@ -15,15 +15,28 @@ export function encodingFor(model: string): TokenEncoding {
 const TOKENS_PER_MESSAGE = 3;
 const TOKENS_REPLY_PRIMING = 3;
 
+/**
+ * The text of a message's content: strings and text parts, and Claude's blocks that carry the
+ * conversation of a tool loop (thinking, a tool_use's name and input, a tool_result's content),
+ * which make up most of a coding agent's prompt.
+ */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   let text = '';
   for (const part of content) {
     if (typeof part === 'string') text += part;
-    else if (typeof part === 'object' && part !== null && typeof (part as JsonObject).text === 'string') text += (part as JsonObject).text as string;
+    else if (typeof part === 'object' && part !== null) text += blockText(part as JsonObject);
   }
   return text;
+}
+
+function blockText(block: JsonObject): string {
+  if (typeof block.text === 'string') return block.text;
+  if (typeof block.thinking === 'string') return block.thinking;
+  if (block.type === 'tool_use') return `${String(block.name ?? '')}${JSON.stringify(block.input ?? {})}`;
+  if (block.type === 'tool_result') return contentText(block.content);
+  return '';
 }
 
 /** A prompt, input or query: a string, or a list of strings, `{text}` items (rerank documents, Jina's inputs) and messages. */

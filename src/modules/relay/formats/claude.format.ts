@@ -1,6 +1,7 @@
 import type { JsonObject } from '../providers/adaptor';
 import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
 import { sseFrame } from '../providers/sse-decoder';
+import { RelayError } from '../relay-error';
 import { fullUsage, type Usage } from '../providers/usage';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
@@ -45,6 +46,19 @@ function imagePart(block: JsonObject): JsonObject | undefined {
 
 const TOOL_CHOICES: Record<string, unknown> = { auto: 'auto', any: 'required', none: 'none' };
 
+/**
+ * A Claude tool as an OpenAI function tool. Tools with a type (web_search_…, code_execution_…,
+ * bash_…, text_editor_…, computer_…) are Anthropic's own, run by Anthropic or defined by its
+ * schema: a channel of another format has none, so they are refused by name rather than
+ * offered to a model that would call a function nobody runs.
+ */
+function functionToolOf(tool: JsonObject): JsonObject {
+  if (tool.type !== undefined && tool.type !== 'custom') {
+    throw new RelayError('invalid_request', `The tool ${String(tool.type)} is Anthropic's own; this channel converts Claude's Messages into another format, which has no such tool: declare it with an input_schema, or use a Claude channel`, 400);
+  }
+  return { type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object', properties: {} } } };
+}
+
 /** A Claude Messages body as an OpenAI chat body. */
 function openAIRequestFromClaude(body: JsonObject): JsonObject {
   const messages: JsonObject[] = [];
@@ -65,11 +79,24 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
       messages.push({ role: 'assistant', content: text(blocks.filter((block) => block.type === 'text')) || null, ...(toolCalls.length ? { tool_calls: toolCalls } : {}) });
       continue;
     }
-    // Tool results become OpenAI tool messages, ahead of the rest of the user's turn.
+    // A system message inside the conversation (Claude Code sends its environment so) stays a system message.
+    if (message.role === 'system') {
+      const instructions = text(blocks);
+      if (instructions) messages.push({ role: 'system', content: instructions });
+      continue;
+    }
+    // Tool results become OpenAI tool messages, ahead of the rest of the user's turn. A tool
+    // message carries text only: the images a result holds (a screenshot, an image file read)
+    // follow in the user's turn.
     const parts: JsonObject[] = [];
     for (const block of blocks) {
-      if (block.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text(block.content) });
-      else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+      if (block.type === 'tool_result') {
+        messages.push({ role: 'tool', tool_call_id: block.tool_use_id, content: text(block.content) });
+        for (const inner of Array.isArray(block.content) ? (block.content as JsonObject[]) : []) {
+          const part = inner.type === 'image' ? imagePart(inner) : undefined;
+          if (part) parts.push(part);
+        }
+      } else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
       else if (block.type === 'image') {
         const part = imagePart(block);
         if (part) parts.push(part);
@@ -85,9 +112,7 @@ function openAIRequestFromClaude(body: JsonObject): JsonObject {
   if (body.stream === true) out.stream = true;
   const user = (body.metadata as JsonObject | undefined)?.user_id;
   if (typeof user === 'string') out.user = user;
-  if (Array.isArray(body.tools)) {
-    out.tools = (body.tools as JsonObject[]).map((tool) => ({ type: 'function', function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), parameters: tool.input_schema ?? { type: 'object', properties: {} } } }));
-  }
+  if (Array.isArray(body.tools)) out.tools = (body.tools as JsonObject[]).map(functionToolOf);
   const choice = body.tool_choice as JsonObject | undefined;
   if (choice?.type === 'tool') out.tool_choice = { type: 'function', function: { name: choice.name } };
   else if (typeof choice?.type === 'string' && TOOL_CHOICES[choice.type]) out.tool_choice = TOOL_CHOICES[choice.type];

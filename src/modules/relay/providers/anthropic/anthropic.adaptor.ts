@@ -31,7 +31,7 @@ export class AnthropicAdaptor extends ClaudeAnswers implements NativeAdaptor, Mo
       'anthropic-version': typeof client['anthropic-version'] === 'string' ? client['anthropic-version'] : ANTHROPIC_VERSION,
       ...this.settings.modelHeaders(target.upstreamModel),
     };
-    const betas = this.settings.betas(target.upstreamModel, client['anthropic-beta']);
+    const betas = this.settings.betas(target.upstreamModel, client['anthropic-beta'], target.channel.type);
     if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }

@@ -106,7 +106,7 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
     const fitted: JsonObject = { anthropic_version: BEDROCK_ANTHROPIC_VERSION };
     for (const field of BEDROCK_MESSAGES_FIELDS) if (body[field] !== undefined) fitted[field] = body[field];
     this.settings.fitClientBody(fitted, target.upstreamModel);
-    const betas = this.settings.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']);
+    const betas = this.settings.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta'], target.channel.type);
     if (betas.length > 0) fitted.anthropic_beta = betas;
     return fitted;
   }

@@ -66,6 +66,33 @@ describe('Claude Messages → OpenAI chat (inbound /v1/messages)', () => {
     expect(CLAUDE_FORMAT.toOpenAIRequest(body)).toMatchObject({ messages: [{ role: 'system', content: 'You are terse.\nAnswer in French.' }, { role: 'user', content: 'hi' }], tool_choice: 'auto', parallel_tool_calls: false });
   });
 
+  it("refuses Anthropic's own tools (typed: web search, bash, …) by name, and converts custom ones", () => {
+    const body = (tools: unknown[]) => ({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], tools });
+    expect(() => CLAUDE_FORMAT.toOpenAIRequest(body([{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }]))).toThrow(/web_search_20250305/);
+    expect(CLAUDE_FORMAT.toOpenAIRequest(body([{ type: 'custom', name: 't', input_schema: { type: 'object' } }])).tools).toEqual([{ type: 'function', function: { name: 't', parameters: { type: 'object' } } }]);
+  });
+
+  it("keeps Claude Code's system message inside the conversation a system message, and an image a tool result holds in the user's turn", () => {
+    const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } };
+    const body = {
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Read cat.png' }] },
+        { role: 'system', content: [{ type: 'text', text: '# Environment' }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'cat.png' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [image], cache_control: { type: 'ephemeral' } }] },
+      ],
+    };
+    expect(CLAUDE_FORMAT.toOpenAIRequest(body).messages).toEqual([
+      { role: 'user', content: 'Read cat.png' },
+      { role: 'system', content: '# Environment' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'toolu_1', type: 'function', function: { name: 'Read', arguments: '{"file_path":"cat.png"}' } }] },
+      { role: 'tool', tool_call_id: 'toolu_1', content: '' },
+      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] },
+    ]);
+  });
+
   it('converts an OpenAI answer into a Claude message', () => {
     expect(CLAUDE_FORMAT.fromOpenAIResponse(json('openai.response.json'), options)).toEqual(json('claude-from-openai.response.json'));
   });

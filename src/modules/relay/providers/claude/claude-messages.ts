@@ -165,12 +165,29 @@ const MIN_THINKING_BUDGET = 1024;
 const MIN_THINKING_MAX_TOKENS = 1280;
 
 /**
- * The thinking adapter on a Claude body, unless it already asks for thinking: a budget of
+ * Whether the conversation continues a tool use (it ends with tool results) whose assistant turn
+ * starts with no thinking block. Claude refuses thinking then ("a final assistant message must
+ * start with a thinking block"), and a client of another format (OpenAI's chat, Responses) has
+ * no signed thinking block to send back: the adapter leaves thinking off for that turn.
+ */
+function continuesToolUseWithoutThinking(messages: unknown): boolean {
+  if (!Array.isArray(messages)) return false;
+  const turns = messages as JsonObject[];
+  const last = turns[turns.length - 1];
+  if (last?.role !== 'user' || !Array.isArray(last.content) || !(last.content as JsonObject[]).some((block) => block?.type === 'tool_result')) return false;
+  const assistant = turns.slice(0, -1).reverse().find((turn) => turn?.role === 'assistant');
+  const first = Array.isArray(assistant?.content) ? (assistant.content as JsonObject[])[0] : undefined;
+  return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
+}
+
+/**
+ * The thinking adapter on a Claude body, unless it already asks for thinking or continues a tool
+ * use without a thinking block (continuesToolUseWithoutThinking): a budget of
  * `share` of max_tokens, which Claude takes only from 1024 and below max_tokens (max_tokens is
  * raised to 1280 when lower). Claude refuses sampling parameters while thinking.
  */
 export function addThinkingBudget(body: JsonObject, share: number): void {
-  if (body.thinking !== undefined) return;
+  if (body.thinking !== undefined || continuesToolUseWithoutThinking(body.messages)) return;
   const maxTokens = Math.max(tokenCount(body.max_tokens), MIN_THINKING_MAX_TOKENS);
   body.max_tokens = maxTokens;
   body.thinking = { type: 'enabled', budget_tokens: Math.min(Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens * share)), maxTokens - 1) };

@@ -1,7 +1,19 @@
 import { Injectable } from '@nestjs/common';
+import { acceptsAnthropicBeta } from '../../../channels/channel-types';
 import { OptionsService } from '../../../options/options.service';
 import type { JsonObject } from '../adaptor';
 import { addThinkingBudget, type ClaudeRequestOptions, THINKING_SUFFIX } from './claude-messages';
+
+/** The body field (a top-level field, or one inside it) each beta enables: Claude Code sends `output_config.effort` with the effort beta. */
+const BETA_BODY_FIELDS: Readonly<Record<string, readonly [string, string?]>> = {
+  'effort-2025-11-24': ['output_config', 'effort'],
+  'context-management-2025-06-27': ['context_management'],
+};
+
+/** The names of a client's anthropic-beta header (comma-separated). */
+function clientBetaNames(header: unknown): string[] {
+  return typeof header === 'string' ? header.split(',').map((name) => name.trim()).filter(Boolean) : [];
+}
 
 /** The claude.* settings, typed, for every channel that speaks Claude's format. */
 @Injectable()
@@ -42,13 +54,34 @@ export class ClaudeSettings {
   }
 
   /**
-   * The anthropic-beta names of a request, each once: the model's (model_headers_settings) and
-   * the client's own header, as new-api adds the setting's values to the client's.
+   * The anthropic-beta names of a request to a channel type's host, each once: the model's
+   * (model_headers_settings, as the operator set them for that host) and those of the client's
+   * own header that the host accepts (the catalogue's `acceptedAnthropicBetas`), as new-api adds
+   * the setting's values to the client's.
    */
-  betas(model: string, clientBeta: unknown): string[] {
+  betas(model: string, clientBeta: unknown, channelType: number): string[] {
     const configured = Object.entries(this.options.get('claude.model_headers_settings')[model] ?? {}).flatMap(([name, values]) => (name.toLowerCase() === 'anthropic-beta' ? values : []));
-    const names = typeof clientBeta === 'string' ? [...configured, ...clientBeta.split(',')] : configured;
-    return [...new Set(names.map((name) => name.trim()).filter(Boolean))];
+    const client = clientBetaNames(clientBeta).filter((name) => acceptsAnthropicBeta(channelType, name));
+    return [...new Set([...configured.map((name) => name.trim()), ...client].filter(Boolean))];
+  }
+
+  /**
+   * A Claude body fitted to a host that dropped some of the client's betas: the fields those
+   * betas enable go too (`BETA_BODY_FIELDS`), since the host refuses them without their beta.
+   */
+  dropFieldsOfRefusedBetas(body: JsonObject, clientBeta: unknown, channelType: number): void {
+    for (const name of clientBetaNames(clientBeta)) {
+      const field = BETA_BODY_FIELDS[name];
+      if (!field || acceptsAnthropicBeta(channelType, name)) continue;
+      const [parent, child] = field;
+      const holder = body[parent];
+      if (child === undefined) delete body[parent];
+      else if (typeof holder === 'object' && holder !== null && !Array.isArray(holder)) {
+        const { [child]: _dropped, ...rest } = holder as JsonObject;
+        if (Object.keys(rest).length > 0) body[parent] = rest;
+        else delete body[parent];
+      }
+    }
   }
 
   /** Extra headers for a model (anthropic-beta and the like), each list joined with commas. */

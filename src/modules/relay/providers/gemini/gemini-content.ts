@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { openAIUsageOf } from '../../formats/openai.format';
 import { streamErrorChunk, type AnswerReading, type JsonObject } from '../adaptor';
 import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
@@ -182,8 +183,18 @@ export function geminiSchema(schema: unknown, depth = 0): unknown {
   return out;
 }
 
+/**
+ * What a Gemini answer's tool call ids start with. Gemini names no call (its functionCall has an
+ * id only on some APIs), but OpenAI's and Claude's clients match results to calls by id across
+ * the whole conversation: Claude Code drops a tool_use whose id an earlier turn used, and loops.
+ * So the ids are unique per answer: its responseId, else a random one.
+ */
+function toolCallIdBase(answer: JsonObject): string {
+  return typeof answer.responseId === 'string' && answer.responseId ? answer.responseId : randomBytes(8).toString('hex');
+}
+
 /** The parts of a candidate's content as an OpenAI message delta (text, thoughts, tool calls). */
-function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta: JsonObject; toolCalls: number } {
+function candidateDelta(candidate: JsonObject, firstToolIndex: number, idBase: string): { delta: JsonObject; toolCalls: number } {
   let text = '';
   let thinking = '';
   const toolCalls: JsonObject[] = [];
@@ -195,7 +206,8 @@ function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta:
     } else if (part.functionCall) {
       const call = part.functionCall as JsonObject;
       const index = firstToolIndex + toolCalls.length;
-      toolCalls.push({ index, id: `call_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
+      const id = typeof call.id === 'string' && call.id ? call.id : `call_${idBase}_${index}`;
+      toolCalls.push({ index, id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } });
     }
   }
   const delta: JsonObject = {};
@@ -208,8 +220,9 @@ function candidateDelta(candidate: JsonObject, firstToolIndex: number): { delta:
 /** A complete Gemini answer as an OpenAI chat completion. */
 export function openAIResponseFromGemini(answer: JsonObject, model: string): JsonObject {
   const candidates = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[]) : blockedCandidates(answer);
+  const idBase = toolCallIdBase(answer);
   const choices = candidates.map((candidate, index) => {
-    const { delta, toolCalls } = candidateDelta(candidate, 0);
+    const { delta, toolCalls } = candidateDelta(candidate, 0, idBase);
     const message: JsonObject = { role: 'assistant', content: typeof delta.content === 'string' ? delta.content : toolCalls ? null : '' };
     if (delta.reasoning_content) message.reasoning_content = delta.reasoning_content;
     if (toolCalls) message.tool_calls = (delta.tool_calls as JsonObject[]).map(({ index: _index, ...call }) => call);
@@ -257,12 +270,13 @@ export function geminiText(answer: JsonObject): string {
 
 /**
  * Gemini stream chunks (each a whole GenerateContentResponse, usage running totals) as OpenAI
- * chunks, for one request. Tool calls are numbered across the stream.
+ * chunks, for one request. Tool calls are numbered across the stream, their ids unique to the answer.
  */
 export class GeminiChunkTranslator {
   private readonly created = Math.floor(Date.now() / 1000);
   private toolCalls = 0;
   private started = false;
+  private toolCallIds?: string;
 
   constructor(
     private readonly model: string,
@@ -278,7 +292,8 @@ export class GeminiChunkTranslator {
     this.usage.add(readGeminiUsage(answer.usageMetadata));
     const candidate = Array.isArray(answer.candidates) && answer.candidates.length > 0 ? (answer.candidates as JsonObject[])[0] : blockedCandidates(answer)[0];
     if (!candidate) return [];
-    const { delta, toolCalls } = candidateDelta(candidate, this.toolCalls);
+    this.toolCallIds ??= toolCallIdBase(answer);
+    const { delta, toolCalls } = candidateDelta(candidate, this.toolCalls, this.toolCallIds);
     this.toolCalls += toolCalls;
     if (!this.started) {
       this.started = true;

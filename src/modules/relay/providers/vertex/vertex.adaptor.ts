@@ -67,7 +67,7 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
   async buildHeaders(target: UpstreamTarget): Promise<Record<string, string>> {
     const headers: Record<string, string> = { authorization: `Bearer ${await this.tokens.accessToken(parseServiceAccountKey(target.key))}` };
     // Claude on Vertex takes Anthropic's beta header as Anthropic does.
-    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta']) : [];
+    const betas = isClaude(target.upstreamModel) ? this.claude.betas(target.upstreamModel, target.clientHeaders?.['anthropic-beta'], target.channel.type) : [];
     if (betas.length > 0) headers['anthropic-beta'] = betas.join(',');
     return headers;
   }
@@ -77,12 +77,16 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
     return isClaude(target.upstreamModel) ? 'claude' : 'gemini';
   }
 
-  /** A Claude client's body gets Vertex's anthropic_version and loses the model (it is in the URL); a Gemini client's goes as it is. */
+  /**
+   * A Claude client's body gets Vertex's anthropic_version and loses the model (it is in the
+   * URL) and the fields of betas Vertex refuses; a Gemini client's goes as it is.
+   */
   fitRequest(target: UpstreamTarget, body: JsonObject): JsonObject {
     if (!isClaude(target.upstreamModel)) return body;
     const { model: _model, ...claude } = body;
     const fitted: JsonObject = { anthropic_version: VERTEX_ANTHROPIC_VERSION, ...claude };
     this.claude.fitClientBody(fitted, target.upstreamModel);
+    this.claude.dropFieldsOfRefusedBetas(fitted, target.clientHeaders?.['anthropic-beta'], target.channel.type);
     return fitted;
   }
 
