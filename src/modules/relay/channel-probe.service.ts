@@ -4,7 +4,7 @@ import { runLimited } from '../../common/jobs/run-limited';
 import { channelKeys, channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
-import { pickKey, type RelayChannel } from './caches/relay-channel';
+import { channelKeyFields, pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
 import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
@@ -154,7 +154,7 @@ export class ChannelProbeService {
       name: '',
       type: input.type,
       status: CHANNEL_STATUS_ENABLED,
-      keys: channelKeys(input.type, input.key).slice(0, 1),
+      ...channelKeyFields(channelKeys(input.type, input.key).slice(0, 1), {}),
       baseUrl: input.baseUrl.trim().replace(/\/+$/, ''),
       openaiOrganization: '',
       other: '',
