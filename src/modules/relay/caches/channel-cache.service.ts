@@ -106,15 +106,17 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Takes a key out of the draw at once (and the channel out of routing with its last key); the
-   * reload that follows the status write confirms it.
+   * Takes a key out of the draw at once (and the channel out of routing with its last key), in
+   * the request's copy of the channel and the cache's; the reload after the status write confirms it.
    */
-  markKeyDisabled(id: number, keyIndex: number, status: KeyStatus): void {
-    const channel = this.channels.get(id);
-    if (!channel || channel.keyStatuses[keyIndex] === undefined) return;
-    channel.keyStatuses[keyIndex] = status;
-    channel.enabledKeys = enabledIndexes(channel.keyStatuses);
-    if (channel.enabledKeys.length === 0) channel.status = CHANNEL_STATUS_AUTO_DISABLED;
+  markKeyDisabled(channel: RelayChannel, keyIndex: number, status: KeyStatus): void {
+    const cached = this.channels.get(channel.id);
+    for (const copy of cached && cached !== channel ? [channel, cached] : [channel]) {
+      if (copy.keyStatuses[keyIndex] === undefined || copy.keys[keyIndex] !== channel.keys[keyIndex]) continue;
+      copy.keyStatuses[keyIndex] = status;
+      copy.enabledKeys = enabledIndexes(copy.keyStatuses);
+      if (copy.enabledKeys.length === 0) copy.status = CHANNEL_STATUS_AUTO_DISABLED;
+    }
   }
 
   /** Takes a channel out of routing at once; the reload that follows its status write confirms it. */
