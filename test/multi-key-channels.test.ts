@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { APIError } from 'openai';
 import type { ChannelKeyList } from '../src/modules/channels/channel.wire';
 import { ChannelProbeService } from '../src/modules/relay/channel-probe.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
@@ -111,7 +111,7 @@ describe('multi-key channels', () => {
 
     // A test that still fails keeps it out; the admin's test of the key, once it passes, brings it back.
     expect((await root.post(`/api/channel/${id}/keys/1/test`).expect(200)).body).toMatchObject({ success: false, time: expect.any(Number) });
-    expect((await statuses(id))[1]).toBe(3);
+    expect((await keyList(id)).keys[1]).toMatchObject({ status: 3, last_error: expect.stringMatching(/^test: status 401/) });
     revoked.delete(KEYS[1]);
     expect((await root.post(`/api/channel/${id}/keys/1/test`).expect(200)).body).toMatchObject({ success: true });
     expect(await statuses(id)).toEqual([1, 1, 1]);
@@ -133,8 +133,8 @@ describe('multi-key channels', () => {
     revoked.add(KEYS[0]);
     revoked.add(KEYS[1]);
     const error = await chat(client).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(OpenAI.APIError);
-    expect(JSON.stringify((error as OpenAI.APIError).error)).not.toMatch(/sk-mk-/);
+    expect(error).toBeInstanceOf(APIError);
+    expect(JSON.stringify((error as APIError).error)).not.toMatch(/sk-mk-/);
     await eventually(async () => (await seed.channel(id)).status === 3);
     expect(await statuses(id)).toEqual([3, 3]);
     expect(JSON.parse(String((await seed.channel(id)).other_info)).status_reason).toContain('all of its keys are disabled');

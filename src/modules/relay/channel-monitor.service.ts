@@ -87,6 +87,7 @@ export class ChannelMonitorService {
    * never touched.
    */
   private async applyKeyTestOutcome(channel: RelayChannel, keyIndex: number, outcome: ProbeOutcome): Promise<void> {
+    if (!outcome.success) channel.keyUsage.lastErrors[keyIndex] = { message: `test: ${outcome.message}`.slice(0, 300), time: Math.floor(Date.now() / 1000) };
     const status = channel.keyStatuses[keyIndex];
     if (status === CHANNEL_STATUS_ENABLED) {
       if (!outcome.success && this.shouldDisable(channel, outcome.status, outcome.errorText ?? '')) {

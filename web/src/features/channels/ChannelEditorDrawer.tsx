@@ -18,6 +18,8 @@ import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormSelect } from '../../components/form/FormSelect';
+import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { readJson, StorageKey, writeJson } from '../../lib/storage';
@@ -79,6 +81,8 @@ export const NEW_CHANNEL: ChannelForm = {
   test_model: '',
   max_input_tokens: '0',
 };
+
+const CHANNEL_KEY_MODES: readonly ChannelKeyMode[] = ['random', 'polling'];
 
 const split = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
 
@@ -356,35 +360,17 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               </Alert>
             )}
             <FormTextField name="name" control={control} label={t('channels:fields.name')} rules={nameKeyRule} slotProps={{ htmlInput: { 'data-testid': 'channel-name' } }} />
-            {isNew && !multiKey && (
-              <Controller
-                name="batch"
-                control={control}
-                render={({ field }) => (
-                  <FormControlLabel
-                    control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} data-testid="channel-batch" />}
-                    label={t('channels:fields.batch')}
-                  />
-                )}
-              />
-            )}
-            {!(isNew && batch) && (
-              <Controller
-                name="multi_key"
-                control={control}
-                render={({ field }) => (
-                  <FormControlLabel
-                    control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} data-testid="channel-multi-key" />}
-                    label={t('channels:fields.multiKey')}
-                  />
-                )}
-              />
-            )}
+            {isNew && !multiKey && <FormSwitch name="batch" control={control} label={t('channels:fields.batch')} testId="channel-batch" />}
+            {!(isNew && batch) && <FormSwitch name="multi_key" control={control} label={t('channels:fields.multiKey')} testId="channel-multi-key" />}
             {multiKey && (
-              <FormTextField name="multi_key_mode" control={control} select label={t('channels:fields.multiKeyMode')} helperText={t('channels:editor.multiKeyModeHelp')} data-testid="channel-multi-key-mode">
-                <MenuItem value="random">{t('channels:keys.modes.random')}</MenuItem>
-                <MenuItem value="polling">{t('channels:keys.modes.polling')}</MenuItem>
-              </FormTextField>
+              <FormSelect
+                name="multi_key_mode"
+                control={control}
+                label={t('channels:fields.multiKeyMode')}
+                helperText={t('channels:editor.multiKeyModeHelp')}
+                choices={CHANNEL_KEY_MODES.map((mode) => ({ value: mode, label: t(`channels:keys.modes.${mode}`) }))}
+                data-testid="channel-multi-key-mode"
+              />
             )}
             <FormTextField
               name="key"
