@@ -148,6 +148,18 @@ describe('multi-key channels', () => {
     expect((await chat(client)).choices[0].message.content).toBe(MOCK_REPLY_TEXT);
   });
 
+  it('enables the automatically disabled keys with the channel when an admin enables it; keys the admin disabled stay', async () => {
+    const id = await createChannel(KEYS.slice(0, 3), 'random');
+    await root.post(`/api/channel/${id}/keys/2/disable`).expect(200);
+    revoked.add(KEYS[0]);
+    revoked.add(KEYS[1]);
+    await chat(client).catch(() => undefined);
+    await eventually(async () => (await seed.channel(id)).status === 3);
+    expect(await statuses(id)).toEqual([3, 3, 2]);
+    expect((await root.put('/api/channel', { id, status: 1 }).expect(200)).body.success).toBe(true);
+    expect(await statuses(id)).toEqual([1, 1, 2]);
+  });
+
   it('lets an admin disable, enable and delete one key; an admin-disabled key is never tested back', async () => {
     const id = await createChannel(KEYS.slice(0, 3), 'polling');
     expect((await root.post(`/api/channel/${id}/keys/0/disable`).expect(200)).body.data.keys.map((key: { status: number }) => key.status)).toEqual([2, 1, 1]);

@@ -77,6 +77,19 @@ export function withKeyStatus(info: ChannelKeyInfo, index: number, status: KeySt
 }
 
 /**
+ * The key states once an admin enables the channel by hand: its automatically disabled keys
+ * are enabled with it (else the channel would be routed with none to draw); keys an admin
+ * disabled stay so.
+ */
+export function withoutAutoDisabledKeys(info: ChannelKeyInfo): ChannelKeyInfo {
+  let cleared = info;
+  for (const [at, status] of Object.entries(info.multi_key_status_list ?? {})) {
+    if (status === CHANNEL_STATUS_AUTO_DISABLED) cleared = withKeyStatus(cleared, Number(at), CHANNEL_STATUS_ENABLED, '', 0);
+  }
+  return cleared;
+}
+
+/**
  * The state carried over when the key field changes: a key still present keeps its status
  * (at its new index), wherever it moved; new keys start enabled.
  */

@@ -24,7 +24,7 @@ import {
   splitList,
 } from './channel-fields';
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow, SAVABLE_CHANNEL_TYPE_IDS } from './channel-types';
-import { keyMode, parseChannelKeyInfo, remapKeyStates, serialiseChannelKeyInfo } from './channel-keys';
+import { keyMode, parseChannelKeyInfo, remapKeyStates, serialiseChannelKeyInfo, withoutAutoDisabledKeys } from './channel-keys';
 import { toChannelView, toTagRow } from './channel.view';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
@@ -184,7 +184,7 @@ export class ChannelsService {
       const keyInfo = parseChannelKeyInfo(channel.channel_info);
       const newKeyInfo = key && key !== storedKey ? remapKeyStates(keyInfo, channelKeys(before.type, storedKey ?? ''), channelKeys(channel.type, key)) : { ...keyInfo };
       if (dto.multi_key_mode) newKeyInfo.multi_key_mode = dto.multi_key_mode;
-      channel.channel_info = serialiseChannelKeyInfo(newKeyInfo);
+      channel.channel_info = serialiseChannelKeyInfo(channel.status === CHANNEL_STATUS_ENABLED && before.status !== CHANNEL_STATUS_ENABLED ? withoutAutoDisabledKeys(newKeyInfo) : newKeyInfo);
       const changes = fieldChanges(before, channel, AUDITED_FIELDS);
       if (key && key !== storedKey) changes.key = secretChange();
       if (keyMode(newKeyInfo) !== keyMode(keyInfo)) changes.multi_key_mode = { from: keyMode(keyInfo), to: keyMode(newKeyInfo) };
@@ -272,7 +272,10 @@ export class ChannelsService {
     const count = await this.transactions.run(async (manager) => {
       const tagged = await this.loadTag(manager, tag);
       const before = tagged.map((channel) => ({ ...channel }));
-      for (const channel of tagged) channel.status = status;
+      for (const channel of tagged) {
+        if (status === CHANNEL_STATUS_ENABLED && channel.status !== CHANNEL_STATUS_ENABLED) channel.channel_info = serialiseChannelKeyInfo(withoutAutoDisabledKeys(parseChannelKeyInfo(channel.channel_info)));
+        channel.status = status;
+      }
       await this.recordEach(actor, status === CHANNEL_STATUS_ENABLED ? 'enable_tag' : 'disable_tag', before, tagged, manager);
       await this.saveWithAbilities(manager, tagged);
       return tagged.length;
