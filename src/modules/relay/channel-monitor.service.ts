@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ALL_KEYS_DISABLED_REASON, ChannelKeyStatesRepository, type KeyStatusChange } from '../channels/channel-key-states.repository';
 import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { Transactions } from '../../database/transactions';
+import { ALL_KEYS_DISABLED_REASON, ChannelKeyStatesRepository, type KeyStatusChange } from '../channels/channel-key-states.repository';
 import { channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
-import type { RelayChannel } from './caches/relay-channel';
+import { recordKeyError, type RelayChannel } from './caches/relay-channel';
 import type { ProbeOutcome } from './channel-probe.service';
 import { ChannelNoticesService } from '../notices/channel-notices.service';
 import { scrubUpstreamMessage } from './upstream-error';
@@ -87,7 +87,7 @@ export class ChannelMonitorService {
    * never touched.
    */
   private async applyKeyTestOutcome(channel: RelayChannel, keyIndex: number, outcome: ProbeOutcome): Promise<void> {
-    if (!outcome.success) channel.keyUsage.lastErrors[keyIndex] = { message: `test: ${outcome.message}`.slice(0, 300), time: Math.floor(Date.now() / 1000) };
+    if (!outcome.success) recordKeyError(channel, keyIndex, `test: ${outcome.message}`);
     const status = channel.keyStatuses[keyIndex];
     if (status === CHANNEL_STATUS_ENABLED) {
       if (!outcome.success && this.shouldDisable(channel, outcome.status, outcome.errorText ?? '')) {

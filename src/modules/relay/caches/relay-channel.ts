@@ -61,6 +61,11 @@ export interface KeyUsage {
   lastErrors: ({ message: string; time: number } | undefined)[];
 }
 
+/** Keeps the last error of a key for the console's key list; `message` must be scrubbed already. */
+export function recordKeyError(channel: RelayChannel, keyIndex: number, message: string): void {
+  channel.keyUsage.lastErrors[keyIndex] = { message: message.slice(0, 300), time: Math.floor(Date.now() / 1000) };
+}
+
 export type ChannelKeyFields = Pick<RelayChannel, 'keys' | 'keyMode' | 'keyStatuses' | 'enabledKeys' | 'keyUsage'>;
 
 /** A channel's key fields from its decrypted keys and its stored key states; `usage` carries counters over a reload. */

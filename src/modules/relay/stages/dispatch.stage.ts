@@ -5,7 +5,7 @@ import { channelTypeRow } from '../../channels/channel-types';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import type { AttemptTrace } from '../../tracing/relay-trace';
 import { OptionsService } from '../../options/options.service';
-import { chooseKeyIndex, type RelayChannel } from '../caches/relay-channel';
+import { chooseKeyIndex, recordKeyError, type RelayChannel } from '../caches/relay-channel';
 import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
@@ -78,7 +78,7 @@ export class RelayDispatchStage {
       lastError = 'refused' in result ? this.refusal(channel, keyIndex, result.refused) : result.error;
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
       this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
-      if (lastError.isChannelFault && channel.keys.length > 1) this.rememberKeyError(channel, keyIndex, lastError);
+      if (lastError.isChannelFault && channel.keys.length > 1) recordKeyError(channel, keyIndex, `${lastError.upstreamStatus ?? lastError.status}: ${lastError.message}`);
       if (lastError.skipRetry || request.clientGone()) break;
       // The key is out, not the channel: its other keys may serve the retry.
       if (channel.keyStatuses[keyIndex] !== CHANNEL_STATUS_ENABLED && channel.enabledKeys.length > 0) passed.delete(channel.id);
@@ -94,11 +94,6 @@ export class RelayDispatchStage {
   private servesResponses(channel: RelayChannel): boolean {
     const adaptor = this.providers.forChannelType(channel.type);
     return adaptor !== undefined && servesResponses(adaptor, channel);
-  }
-
-  /** The error a multi-key channel's key got, for the console's key list (the message is already scrubbed). */
-  private rememberKeyError(channel: RelayChannel, keyIndex: number, error: RelayError): void {
-    channel.keyUsage.lastErrors[keyIndex] = { message: `${error.upstreamStatus ?? error.status}: ${error.message}`.slice(0, 300), time: Math.floor(Date.now() / 1000) };
   }
 
   private async attempt(request: PreparedRequest, channel: RelayChannel, keyIndex: number, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
