@@ -8,6 +8,7 @@ import { keyMode, keyStatus, maskKey } from '../channels/channel-keys';
 import type { ChannelKeyList } from '../channels/channel.wire';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
+import { sameKeys } from './caches/relay-channel';
 import { ChannelProbeService, type ProbeResult } from './channel-probe.service';
 
 /**
@@ -55,7 +56,7 @@ export class ChannelKeysService {
   /** The counters are this instance's, and only while the cache holds the same keys. */
   private toKeyList(channel: KeyedChannel): ChannelKeyList {
     const cached = this.channelCache.channel(channel.id);
-    const usage = cached && cached.keys.length === channel.keys.length && cached.keys.every((key, index) => key === channel.keys[index]) ? cached.keyUsage : undefined;
+    const usage = cached && sameKeys(cached.keys, channel.keys) ? cached.keyUsage : undefined;
     return {
       multi_key_mode: keyMode(channel.info),
       keys: channel.keys.map((key, index) => {

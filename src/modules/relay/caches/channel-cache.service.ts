@@ -9,7 +9,7 @@ import { channelKeys, channelTypeRow, isRelayable } from '../../channels/channel
 import { parseChannelKeyInfo, type KeyStatus } from '../../channels/channel-keys';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
 import { parseJsonObject } from './json-setting';
-import { channelKeyFields, enabledIndexes, type ChannelSetting, type RelayChannel } from './relay-channel';
+import { channelKeyFields, enabledIndexes, sameKeys, type ChannelSetting, type RelayChannel } from './relay-channel';
 
 /** Channels of one priority in one (group, model) route, with their weights. */
 export interface PriorityTier {
@@ -183,8 +183,4 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
       setting: parseJsonObject<ChannelSetting>(row.setting),
     };
   }
-}
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((key, index) => key === b[index]);
 }

@@ -80,6 +80,11 @@ export function channelKeyFields(keys: string[], info: ChannelKeyInfo, usage?: K
   };
 }
 
+/** Whether two key lists are the same keys in the same order (key states and counters are by index). */
+export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((key, index) => key === b[index]);
+}
+
 export function enabledIndexes(statuses: readonly KeyStatus[]): number[] {
   const enabled: number[] = [];
   statuses.forEach((status, index) => {
