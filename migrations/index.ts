@@ -16,6 +16,7 @@ import { Identity1795500000000 } from './1795500000000-identity';
 import { BudgetWindows1795510000000 } from './1795510000000-budget-windows';
 import { LogDatabaseTables1795640000000 } from './1795640000000-log-database-tables';
 import { LogOutbox1795640000001 } from './1795640000001-log-outbox';
+import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -36,6 +37,7 @@ export const MIGRATIONS = [
   Identity1795500000000,
   BudgetWindows1795510000000,
   LogOutbox1795640000001,
+  ChannelKeyInfo1795660000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

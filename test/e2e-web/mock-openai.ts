@@ -16,6 +16,8 @@ export const MOCK_TEXT = 'Hello from the mock upstream!';
 export class MockOpenAi {
   url = '';
   chatCalls = 0;
+  /** Keys answered with a 401, as OpenAI answers a revoked key. */
+  readonly revokedKeys = new Set<string>();
   private server?: http.Server;
 
   async start(): Promise<this> {
@@ -39,6 +41,8 @@ export class MockOpenAi {
     if (req.method === 'GET' && path === '/v1/models') {
       return json(res, 200, { object: 'list', data: MOCK_MODELS.map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'mock' })) });
     }
+    const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+    if (this.revokedKeys.has(key)) return json(res, 401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } });
     if (req.method === 'POST' && path === '/v1/chat/completions') {
       this.chatCalls += 1;
       const model = String(body.model ?? 'gpt-4o-mini');

@@ -9,6 +9,8 @@ describe('channelKeys', () => {
     const file = JSON.stringify({ type: 'service_account', project_id: 'p', private_key: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n' }, null, 2);
     expect(channelKeys(41, `\n${file}\n`)).toEqual([file]);
     expect(channelKeys(41, JSON.stringify([{ project_id: 'a' }, { project_id: 'b' }], null, 2))).toEqual(['{"project_id":"a"}', '{"project_id":"b"}']);
+    expect(channelKeys(41, '{"project_id":"a"}\n\n{"project_id":"b"}\n')).toEqual(['{"project_id":"a"}', '{"project_id":"b"}']);
+    expect(channelKeys(41, '{"project_id":"a"\nbroken')).toEqual(['{"project_id":"a"\nbroken']);
     expect(channelKeys(41, '  ')).toEqual([]);
   });
 });

@@ -403,22 +403,35 @@ export function defaultBaseUrl(type: number): string {
 
 /**
  * The keys a channel's key field holds: one per line, or for JSON-document keys the document
- * (or each document of a JSON array), so a pretty-printed key file stays one key.
+ * (or each document of a JSON array, or one compact document per line), so a pretty-printed
+ * key file stays one key.
  */
 export function channelKeys(type: number, raw: string): string[] {
-  if (!channelTypeRow(type)?.keyIsJson) {
-    return raw
-      .split('\n')
-      .map((line) => line.trim())
-      .filter(Boolean);
-  }
+  if (!channelTypeRow(type)?.keyIsJson) return nonBlankLines(raw);
   const text = raw.trim();
-  if (!text.startsWith('[')) return text ? [text] : [];
+  if (!text) return [];
   try {
     const documents: unknown = JSON.parse(text);
-    if (Array.isArray(documents)) return documents.map((document) => JSON.stringify(document));
+    return Array.isArray(documents) ? documents.map((document) => JSON.stringify(document)) : [text];
   } catch {
-    // Not an array after all: the adaptor reports the malformed key when it is used.
+    // Not one document: several, one per line, or else a malformed key the adaptor reports when it is used.
   }
-  return [text];
+  const lines = nonBlankLines(text);
+  return lines.length > 1 && lines.every(isJsonObject) ? lines : [text];
+}
+
+function nonBlankLines(raw: string): string[] {
+  return raw
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }

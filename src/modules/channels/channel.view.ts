@@ -1,3 +1,4 @@
+import { keyMode, parseChannelKeyInfo } from './channel-keys';
 import { ChannelTagRow, ChannelView } from './channel.wire';
 import { ChannelEntity } from './entities/channel.entity';
 
@@ -31,6 +32,7 @@ export function toChannelView(channel: ChannelEntity): ChannelView {
     created_time: channel.created_time,
     test_time: channel.test_time,
     expired_time: channel.expired_time,
+    multi_key_mode: keyMode(parseChannelKeyInfo(channel.channel_info)),
   };
 }
 

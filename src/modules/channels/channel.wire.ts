@@ -32,6 +32,32 @@ export interface ChannelView {
   created_time: number;
   test_time: number;
   expired_time: number;
+  /** How a channel with several keys (one per line) draws them: at random among the enabled ones, or in turn. */
+  multi_key_mode: ChannelKeyMode;
+}
+
+export type ChannelKeyMode = 'random' | 'polling';
+
+/** One key of a channel, as GET /api/channel/{id}/keys shows it: masked, never the key itself. */
+export interface ChannelKeyRow {
+  /** The key's position in the key field, from 0: the `{index}` of the key routes and the log's `other.key_index`. */
+  index: number;
+  masked_key: string;
+  /** 1 enabled, 2 disabled by an admin, 3 disabled automatically. */
+  status: number;
+  /** Why the key was disabled, and when (epoch seconds); empty and 0 while it is enabled. */
+  status_reason: string;
+  status_time: number;
+  /** The last upstream error this key got, scrubbed of secrets, and when; this instance's memory, empty since it started. */
+  last_error: string;
+  last_error_time: number;
+  /** Attempts this instance sent with the key since it started. */
+  use_count: number;
+}
+
+export interface ChannelKeyList {
+  multi_key_mode: ChannelKeyMode;
+  keys: ChannelKeyRow[];
 }
 
 /**

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { OptionsModule } from '../options/options.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { AbilitiesRepository } from './abilities.repository';
+import { ChannelKeyStatesRepository } from './channel-key-states.repository';
 import { ChannelTypeModelsController } from './channel-type-models.controller';
 import { ChannelsController } from './channels.controller';
 import { ChannelsService } from './channels.service';
@@ -14,7 +15,7 @@ import { UserModelsService } from './user-models.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule, OutboundModule],
   controllers: [ChannelsController, ChannelTypeModelsController, UserModelsController],
-  providers: [ChannelsService, AbilitiesRepository, UserModelsService],
-  exports: [ChannelsService, AbilitiesRepository],
+  providers: [ChannelsService, AbilitiesRepository, ChannelKeyStatesRepository, UserModelsService],
+  exports: [ChannelsService, AbilitiesRepository, ChannelKeyStatesRepository],
 })
 export class ChannelsModule {}

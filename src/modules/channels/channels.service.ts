@@ -24,6 +24,7 @@ import {
   splitList,
 } from './channel-fields';
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow, SAVABLE_CHANNEL_TYPE_IDS } from './channel-types';
+import { keyMode, parseChannelKeyInfo, remapKeyStates, serialiseChannelKeyInfo, withoutAutoDisabledKeys } from './channel-keys';
 import { toChannelView, toTagRow } from './channel.view';
 import { ChannelListRow, ChannelView } from './channel.wire';
 import { CreateChannelDto, EditTagDto, UpdateChannelDto } from './dto/channel.dto';
@@ -92,9 +93,11 @@ export class ChannelsService {
   async create(dto: CreateChannelDto, actor: AuthenticatedUser): Promise<ChannelView[]> {
     const name = dto.name.trim();
     const keyField = dto.key.trim();
-    const keys = dto.mode === 'batch' ? channelKeys(dto.type ?? CHANNEL_TYPE.OPENAI, keyField) : [keyField];
+    const type = dto.type ?? CHANNEL_TYPE.OPENAI;
+    const keys = dto.mode === 'batch' ? channelKeys(type, keyField) : [keyField];
     if (!name || keys.length === 0 || !keys[0]) throw new AppError('channel.name_and_key_required');
-    keys.forEach(assertKeyLength);
+    // A single channel may hold several keys (a multi-key channel): each is checked on its own.
+    keys.flatMap((key) => channelKeys(type, key)).forEach(assertKeyLength);
     assertSavableType(dto.type);
     await this.assertBaseUrlAllowed(dto);
     const template = this.channels.create({
@@ -116,6 +119,7 @@ export class ChannelsService {
     });
     this.applyFields(template, dto);
     template.models = normaliseModels(dto.models);
+    template.channel_info = serialiseChannelKeyInfo({ multi_key_mode: dto.multi_key_mode });
 
     const created = await this.transactions.run(async (manager) => {
       const entities = keys.map((key) => manager.create(ChannelEntity, { ...template, key: this.secretBox.encrypt(key) }));
@@ -141,6 +145,8 @@ export class ChannelsService {
         ...source,
         name: `${source.name}${suffix}`.slice(0, 255),
         other_info: null,
+        // The copy's keys start enabled: their statuses were the source's runtime state.
+        channel_info: serialiseChannelKeyInfo({ multi_key_mode: keyMode(parseChannelKeyInfo(source.channel_info)) }),
         response_time: 0,
         balance: 0,
         balance_updated_time: 0,
@@ -170,12 +176,18 @@ export class ChannelsService {
       }
       if (dto.models !== undefined && dto.models !== null) channel.models = normaliseModels(dto.models);
       const key = dto.key?.trim();
+      const storedKey = key ? this.storedKey(before) : undefined;
       if (key) {
-        assertKeyLength(key);
+        channelKeys(channel.type, key).forEach(assertKeyLength);
         channel.key = this.secretBox.encrypt(key);
       }
+      const keyInfo = parseChannelKeyInfo(channel.channel_info);
+      const newKeyInfo = key && key !== storedKey ? remapKeyStates(keyInfo, channelKeys(before.type, storedKey ?? ''), channelKeys(channel.type, key)) : { ...keyInfo };
+      if (dto.multi_key_mode) newKeyInfo.multi_key_mode = dto.multi_key_mode;
+      channel.channel_info = serialiseChannelKeyInfo(channel.status === CHANNEL_STATUS_ENABLED && before.status !== CHANNEL_STATUS_ENABLED ? withoutAutoDisabledKeys(newKeyInfo) : newKeyInfo);
       const changes = fieldChanges(before, channel, AUDITED_FIELDS);
-      if (key && key !== this.storedKey(before)) changes.key = secretChange();
+      if (key && key !== storedKey) changes.key = secretChange();
+      if (keyMode(newKeyInfo) !== keyMode(keyInfo)) changes.multi_key_mode = { from: keyMode(keyInfo), to: keyMode(newKeyInfo) };
       if (Object.keys(changes).length > 0) await this.audit.record(actor, { entity: 'channel', entityId: channel.id, action: 'update', changes }, manager);
       return this.saveWithAbilities(manager, [channel]);
     });
@@ -260,7 +272,10 @@ export class ChannelsService {
     const count = await this.transactions.run(async (manager) => {
       const tagged = await this.loadTag(manager, tag);
       const before = tagged.map((channel) => ({ ...channel }));
-      for (const channel of tagged) channel.status = status;
+      for (const channel of tagged) {
+        if (status === CHANNEL_STATUS_ENABLED && channel.status !== CHANNEL_STATUS_ENABLED) channel.channel_info = serialiseChannelKeyInfo(withoutAutoDisabledKeys(parseChannelKeyInfo(channel.channel_info)));
+        channel.status = status;
+      }
       await this.recordEach(actor, status === CHANNEL_STATUS_ENABLED ? 'enable_tag' : 'disable_tag', before, tagged, manager);
       await this.saveWithAbilities(manager, tagged);
       return tagged.length;

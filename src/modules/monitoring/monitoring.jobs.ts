@@ -39,7 +39,7 @@ export class MonitoringJobs implements OnApplicationBootstrap, OnApplicationShut
   /** One scheduled round of channel tests; it ends within its period however slow the upstreams are. */
   async testChannels(periodMs: number): Promise<void> {
     const tested = await this.probes.testAll(Date.now() + periodMs);
-    if (tested > 0) this.logger.log(`tested ${tested} channels`);
+    if (tested > 0) this.logger.log(`ran ${tested} channel tests`);
   }
 
   async updateBalances(): Promise<void> {

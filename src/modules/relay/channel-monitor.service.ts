@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { Transactions } from '../../database/transactions';
+import { ALL_KEYS_DISABLED_REASON, ChannelKeyStatesRepository, type KeyStatusChange } from '../channels/channel-key-states.repository';
 import { channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { OptionsService } from '../options/options.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
-import type { RelayChannel } from './caches/relay-channel';
+import { recordKeyError, type RelayChannel } from './caches/relay-channel';
 import type { ProbeOutcome } from './channel-probe.service';
 import { ChannelNoticesService } from '../notices/channel-notices.service';
 import { scrubUpstreamMessage } from './upstream-error';
@@ -38,6 +39,7 @@ function accountErrorKind(body: string): string | undefined {
  */
 @Injectable()
 export class ChannelMonitorService {
+  private readonly logger = new Logger(ChannelMonitorService.name);
   constructor(
     private readonly options: OptionsService,
     private readonly transactions: Transactions,
@@ -45,6 +47,7 @@ export class ChannelMonitorService {
     private readonly cacheSync: CacheSyncService,
     private readonly channelCache: ChannelCacheService,
     private readonly notices: ChannelNoticesService,
+    private readonly keyStates: ChannelKeyStatesRepository,
   ) {}
 
   shouldDisable(channel: RelayChannel, upstreamStatus: number | undefined, message: string): boolean {
@@ -63,7 +66,8 @@ export class ChannelMonitorService {
    * clean pass brings an auto-disabled one back when AutomaticEnableChannelEnabled is on.
    * A channel an admin disabled (status 2) is never touched.
    */
-  async applyTestOutcome(channel: RelayChannel, outcome: ProbeOutcome): Promise<void> {
+  async applyTestOutcome(channel: RelayChannel, outcome: ProbeOutcome, keyIndex = 0): Promise<void> {
+    if (channel.keys.length > 1) return this.applyKeyTestOutcome(channel, keyIndex, outcome);
     if (channel.status === CHANNEL_STATUS_ENABLED) {
       if (!outcome.success && this.shouldDisable(channel, outcome.status, outcome.errorText ?? '')) {
         await this.disableChannel(channel, `test failed: ${outcome.message}`);
@@ -74,6 +78,55 @@ export class ChannelMonitorService {
     }
     if (channel.status === CHANNEL_STATUS_AUTO_DISABLED && outcome.success && !this.tooSlow(channel, outcome.time) && this.options.get('AutomaticEnableChannelEnabled')) {
       await this.enableChannel(channel, `test passed in ${outcome.time} s`);
+    }
+  }
+
+  /**
+   * The same rules for one key of a multi-key channel: they disable and bring back the key, and
+   * the channel follows its keys (see ChannelKeyStatesRepository). A key an admin disabled is
+   * never touched.
+   */
+  private async applyKeyTestOutcome(channel: RelayChannel, keyIndex: number, outcome: ProbeOutcome): Promise<void> {
+    if (!outcome.success) recordKeyError(channel, keyIndex, `test: ${outcome.message}`);
+    const status = channel.keyStatuses[keyIndex];
+    if (status === CHANNEL_STATUS_ENABLED) {
+      if (!outcome.success && this.shouldDisable(channel, outcome.status, outcome.errorText ?? '')) {
+        await this.disableKey(channel, keyIndex, `test failed: ${outcome.message}`);
+      } else if (outcome.success && this.tooSlow(channel, outcome.time)) {
+        await this.disableKey(channel, keyIndex, `test took ${outcome.time} s, over the ${this.options.get('ChannelDisableThreshold')} s threshold`);
+      }
+      return;
+    }
+    if (status === CHANNEL_STATUS_AUTO_DISABLED && outcome.success && !this.tooSlow(channel, outcome.time) && this.options.get('AutomaticEnableChannelEnabled')) {
+      await this.enableKey(channel, keyIndex, `test passed in ${outcome.time} s`);
+    }
+  }
+
+  /**
+   * Takes the key that failed out of service: a multi-key channel's key alone (the channel
+   * goes with its last enabled key), or a single-key channel itself.
+   */
+  async disableKey(channel: RelayChannel, keyIndex: number, upstreamReason: string): Promise<void> {
+    if (channel.keys.length <= 1) return this.disableChannel(channel, upstreamReason);
+    this.channelCache.markKeyDisabled(channel, keyIndex, CHANNEL_STATUS_AUTO_DISABLED);
+    const reason = scrubUpstreamMessage(upstreamReason, channel);
+    const change = await this.keyStates.setKeyStatus(channel.id, keyIndex, { from: [CHANNEL_STATUS_ENABLED], to: CHANNEL_STATUS_AUTO_DISABLED, reason });
+    await this.afterKeyChange(channel, change, `key #${keyIndex} disabled automatically: ${reason}`);
+  }
+
+  /** Brings an auto-disabled key back (and its channel, if that was auto-disabled); a single-key channel is enabled itself. */
+  async enableKey(channel: RelayChannel, keyIndex: number, reason: string): Promise<void> {
+    if (channel.keys.length <= 1) return this.enableChannel(channel, reason);
+    const change = await this.keyStates.setKeyStatus(channel.id, keyIndex, { from: [CHANNEL_STATUS_AUTO_DISABLED], to: CHANNEL_STATUS_ENABLED, reason });
+    await this.afterKeyChange(channel, change, `key #${keyIndex} enabled automatically: ${reason}`);
+  }
+
+  private async afterKeyChange(channel: RelayChannel, change: KeyStatusChange, logLine: string): Promise<void> {
+    await this.cacheSync.invalidate(CACHE_NAMES.channels);
+    if (!change.changed) return;
+    this.logger.warn(`channel ${channel.id} (${channel.name}) ${logLine}`);
+    if (change.channelStatus) {
+      await this.notices.channelStatusChanged(channel, change.channelStatus, change.channelStatus === 'disabled' ? `${ALL_KEYS_DISABLED_REASON}; ${logLine}` : logLine);
     }
   }
 

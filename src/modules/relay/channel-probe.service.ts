@@ -4,7 +4,7 @@ import { runLimited } from '../../common/jobs/run-limited';
 import { channelKeys, channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
-import { pickKey, type RelayChannel } from './caches/relay-channel';
+import { channelKeyFields, chooseKeyIndex, pickKey, type RelayChannel } from './caches/relay-channel';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ProviderRegistry } from './providers/provider-registry';
 import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
@@ -55,29 +55,51 @@ export class ChannelProbeService {
     private readonly providers: ProviderRegistry,
   ) {}
 
-  /** The admin's test of one channel: the same rules as the scheduled tests apply to its outcome. */
+  /**
+   * The admin's test of one channel: the same rules as the scheduled tests apply to its outcome.
+   * A multi-key channel is tested with the key the relay would draw next, or while none is
+   * enabled, with its first auto-disabled key.
+   */
   async testChannel(id: number, model?: string): Promise<ProbeResult> {
     const channel = this.channels.channel(id);
     if (!channel) throw new AppError('relay.channel_not_found');
-    const outcome = await this.probe(channel, model, PROBE_TIMEOUT_MS);
-    await this.monitor.applyTestOutcome(channel, outcome);
+    const autoDisabled = channel.keyStatuses.indexOf(CHANNEL_STATUS_AUTO_DISABLED);
+    return this.testKeyOf(channel, channel.enabledKeys.length === 0 && autoDisabled >= 0 ? autoDisabled : chooseKeyIndex(channel), model);
+  }
+
+  /** The admin's test of one key of a channel: a pass brings an auto-disabled key back, as the scheduled test does. */
+  async testKey(id: number, keyIndex: number, model?: string): Promise<ProbeResult> {
+    const channel = this.channels.channel(id);
+    if (!channel) throw new AppError('relay.channel_not_found');
+    if (!Number.isInteger(keyIndex) || keyIndex < 0 || keyIndex >= channel.keys.length) throw new AppError('channel.key_not_found');
+    return this.testKeyOf(channel, keyIndex, model);
+  }
+
+  private async testKeyOf(channel: RelayChannel, keyIndex: number, model: string | undefined): Promise<ProbeResult> {
+    const outcome = await this.probe(channel, keyIndex, model, PROBE_TIMEOUT_MS);
+    await this.monitor.applyTestOutcome(channel, outcome, keyIndex);
     return { success: outcome.success, message: outcome.message, time: outcome.time };
   }
 
   /**
    * Tests every enabled and auto-disabled channel, a few at a time, and applies the disable
    * and re-enable rules. Nothing starts after `deadline` (epoch ms) and no test outlives it,
-   * so one slow upstream cannot stall a scheduled run past its period. Answers how many ran;
+   * so one slow upstream cannot stall a scheduled run past its period. Answers how many tests ran
+   * (one per key of a multi-key channel);
    * 0 when a run is already going.
    */
   async testAll(deadline = Date.now() + TEST_ALL_LIMIT_MS): Promise<number> {
     if (this.testingAll) return 0;
     this.testingAll = true;
     try {
-      const channels = this.channels.allChannels().filter((channel) => channel.status === CHANNEL_STATUS_ENABLED || channel.status === CHANNEL_STATUS_AUTO_DISABLED);
-      return await runLimited(channels, TEST_CONCURRENCY, async (channel) => this.monitor.applyTestOutcome(channel, await this.probe(channel, undefined, Math.min(PROBE_TIMEOUT_MS, deadline - Date.now()))), {
+      const tests = this.channels
+        .allChannels()
+        .filter((channel) => channel.status === CHANNEL_STATUS_ENABLED || channel.status === CHANNEL_STATUS_AUTO_DISABLED)
+        .flatMap((channel) => testedKeys(channel).map((keyIndex) => ({ channel, keyIndex })));
+      const timeout = () => Math.min(PROBE_TIMEOUT_MS, deadline - Date.now());
+      return await runLimited(tests, TEST_CONCURRENCY, async ({ channel, keyIndex }) => this.monitor.applyTestOutcome(channel, await this.probe(channel, keyIndex, undefined, timeout()), keyIndex), {
         keepGoing: () => Date.now() < deadline,
-        onError: (channel, error) => this.logger.warn(`testing channel ${channel.id} failed: ${error instanceof Error ? error.message : String(error)}`),
+        onError: ({ channel, keyIndex }, error) => this.logger.warn(`testing channel ${channel.id} (key #${keyIndex}) failed: ${error instanceof Error ? error.message : String(error)}`),
       });
     } finally {
       this.testingAll = false;
@@ -93,12 +115,12 @@ export class ChannelProbeService {
    * Sends one short request through the channel's adaptor (a chat, or for a type without chat
    * its embeddings or rerank, as the catalogue row offers); records its response time when it passes.
    */
-  private async probe(channel: RelayChannel, model: string | undefined, timeoutMs: number): Promise<ProbeOutcome> {
+  private async probe(channel: RelayChannel, keyIndex: number, model: string | undefined, timeoutMs: number): Promise<ProbeOutcome> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) throw new AppError('relay.channel_type_unsupported');
     const testModel = model?.trim() || channel.testModel || channel.models[0] || DEFAULT_TEST_MODEL;
     const probeRequest = probeRequestFor(channel.type, testModel);
-    const target: UpstreamTarget = { channel, key: pickKey(channel), endpoint: probeRequest.endpoint, upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
+    const target: UpstreamTarget = { channel, key: channel.keys[keyIndex], keyIndex, endpoint: probeRequest.endpoint, upstreamModel: channel.modelMapping[testModel] || testModel, stream: false };
     const started = performance.now();
     let status = 0;
     let text = '';
@@ -154,7 +176,7 @@ export class ChannelProbeService {
       name: '',
       type: input.type,
       status: CHANNEL_STATUS_ENABLED,
-      keys: channelKeys(input.type, input.key).slice(0, 1),
+      ...channelKeyFields(channelKeys(input.type, input.key).slice(0, 1), {}),
       baseUrl: input.baseUrl.trim().replace(/\/+$/, ''),
       openaiOrganization: '',
       other: '',
@@ -197,6 +219,15 @@ export class ChannelProbeService {
     }
   }
 
+}
+
+/**
+ * The keys a scheduled test tries: a single-key channel's key, and of a multi-key channel every
+ * key an admin has not disabled (an auto-disabled one that passes comes back).
+ */
+function testedKeys(channel: RelayChannel): number[] {
+  if (channel.keys.length <= 1) return [0];
+  return channel.keyStatuses.flatMap((status, index) => (status === CHANNEL_STATUS_ENABLED || status === CHANNEL_STATUS_AUTO_DISABLED ? [index] : []));
 }
 
 /** The test request for a type: a short chat, or the endpoint an embeddings or rerank type offers instead. */

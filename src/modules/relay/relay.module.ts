@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
+import { ChannelsModule } from '../channels/channels.module';
 import { AbilityEntity } from '../channels/entities/ability.entity';
 import { ChannelEntity } from '../channels/entities/channel.entity';
 import { NoticesModule } from '../notices/notices.module';
@@ -17,6 +18,8 @@ import { TokenCacheService } from './caches/token-cache.service';
 import { UserCacheService } from './caches/user-cache.service';
 import { ChannelMonitorService } from './channel-monitor.service';
 import { ClaudeTokenCountService } from './claude-token-count.service';
+import { ChannelKeysController } from './channel-keys.controller';
+import { ChannelKeysService } from './channel-keys.service';
 import { ChannelProbeController } from './channel-probe.controller';
 import { ChannelProbeService } from './channel-probe.service';
 import { PlaygroundAuthService } from './playground-auth.service';
@@ -38,8 +41,8 @@ import { UpstreamClientService } from './upstream-client.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule],
-  controllers: [ChannelProbeController],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule, ChannelsModule],
+  controllers: [ChannelProbeController, ChannelKeysController],
   providers: [
     ChannelCacheService,
     TokenCacheService,
@@ -49,6 +52,7 @@ import { UpstreamClientService } from './upstream-client.service';
     ChannelMonitorService,
     UpstreamClientService,
     ChannelProbeService,
+    ChannelKeysService,
     ...NATIVE_PROVIDERS,
     ProviderRegistry,
     RelayBillingService,

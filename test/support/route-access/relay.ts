@@ -9,4 +9,9 @@ export const relayRoutes: RouteAccessTable = {
   'GET /api/channel/test_upstream/:id': 'admin',
   'GET /api/channel/fetch_models/:id': 'admin',
   'POST /api/channel/fetch_models': 'root',
+  'GET /api/channel/:id/keys': 'admin',
+  'POST /api/channel/:id/keys/:index/enable': 'admin',
+  'POST /api/channel/:id/keys/:index/disable': 'admin',
+  'DELETE /api/channel/:id/keys/:index': 'admin',
+  'POST /api/channel/:id/keys/:index/test': 'admin',
 };

@@ -1,7 +1,9 @@
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
+import { CHANNEL_KEY_MODES } from '../channel-keys';
 import { CHANNEL_TYPE_IDS } from '../channel-types';
+import type { ChannelKeyMode } from '../channel.wire';
 
 /** Long enough for a few hundred model names or a large mapping; far inside a TEXT column. */
 export const MAX_LIST_TEXT = 30_000;
@@ -98,6 +100,10 @@ class ChannelFieldsDto {
   @IsOptional()
   @IsIn([1, 2, 3], { message: 'channel.invalid_status' })
   status?: number;
+
+  @IsOptional()
+  @IsIn(CHANNEL_KEY_MODES, { message: 'channel.invalid_key_mode' })
+  multi_key_mode?: ChannelKeyMode;
 }
 
 export class CreateChannelDto extends ChannelFieldsDto {

@@ -60,6 +60,10 @@ export class ChannelEntity {
   @Column({ type: 'text', nullable: true })
   other_info: string | null;
 
+  /** JSON (ChannelKeyInfo): a multi-key channel's mode and the status of each of its keys; null when all are enabled and drawn at random. */
+  @Column({ type: 'text', nullable: true })
+  channel_info: string | null;
+
   @Column({ type: 'varchar', length: 64, nullable: true })
   tag: string | null;
 

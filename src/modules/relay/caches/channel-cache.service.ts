@@ -6,9 +6,10 @@ import { CacheSyncService } from '../../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../../common/crypto/secret-box';
 import { AbilityEntity } from '../../channels/entities/ability.entity';
 import { channelKeys, channelTypeRow, isRelayable } from '../../channels/channel-types';
-import { CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
+import { parseChannelKeyInfo, type KeyStatus } from '../../channels/channel-keys';
+import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, ChannelEntity } from '../../channels/entities/channel.entity';
 import { parseJsonObject } from './json-setting';
-import type { ChannelSetting, RelayChannel } from './relay-channel';
+import { channelKeyFields, enabledIndexes, sameKeys, type ChannelSetting, type RelayChannel } from './relay-channel';
 
 /** Channels of one priority in one (group, model) route, with their weights. */
 export interface PriorityTier {
@@ -104,6 +105,20 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     return [...(this.routes.get(group)?.keys() ?? [])];
   }
 
+  /**
+   * Takes a key out of the draw at once (and the channel out of routing with its last key), in
+   * the request's copy of the channel and the cache's; the reload after the status write confirms it.
+   */
+  markKeyDisabled(channel: RelayChannel, keyIndex: number, status: KeyStatus): void {
+    const cached = this.channels.get(channel.id);
+    for (const copy of cached && cached !== channel ? [channel, cached] : [channel]) {
+      if (copy.keyStatuses[keyIndex] === undefined || copy.keys[keyIndex] !== channel.keys[keyIndex]) continue;
+      copy.keyStatuses[keyIndex] = status;
+      copy.enabledKeys = enabledIndexes(copy.keyStatuses);
+      if (copy.enabledKeys.length === 0) copy.status = CHANNEL_STATUS_AUTO_DISABLED;
+    }
+  }
+
   /** Takes a channel out of routing at once; the reload that follows its status write confirms it. */
   markDisabled(id: number, status: number): void {
     const channel = this.channels.get(id);
@@ -114,7 +129,7 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     const [rows, abilities] = await Promise.all([this.channelRepository.find(), this.abilityRepository.find({ where: { enabled: true } })]);
     const channels = new Map<number, RelayChannel>();
     for (const row of rows) {
-      const channel = this.toRelayChannel(row);
+      const channel = this.toRelayChannel(row, this.channels.get(row.id));
       if (channel) channels.set(channel.id, channel);
     }
     const routes = new Map<string, Map<string, PriorityTier[]>>();
@@ -135,7 +150,7 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
     this.routes = routes;
   }
 
-  private toRelayChannel(row: ChannelEntity): RelayChannel | undefined {
+  private toRelayChannel(row: ChannelEntity, previous: RelayChannel | undefined): RelayChannel | undefined {
     let key: string;
     try {
       key = this.secretBox.decrypt(row.key);
@@ -144,12 +159,13 @@ export class ChannelCacheService implements OnModuleInit, OnModuleDestroy {
       this.logger.error(`channel ${row.id}: its key cannot be decrypted with this CRYPTO_SECRET; it is left out of routing`);
       return undefined;
     }
+    const keys = channelKeys(row.type, key);
     return {
       id: row.id,
       name: row.name,
       type: row.type,
       status: row.status,
-      keys: channelKeys(row.type, key),
+      ...channelKeyFields(keys, parseChannelKeyInfo(row.channel_info), previous && sameKeys(previous.keys, keys) ? previous.keyUsage : undefined),
       baseUrl: row.base_url ?? '',
       openaiOrganization: row.openai_organization ?? '',
       other: row.other ?? '',

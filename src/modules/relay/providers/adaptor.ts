@@ -43,6 +43,8 @@ export interface UpstreamTarget {
   channel: RelayChannel;
   /** The channel key chosen for this attempt (decrypted). */
   key: string;
+  /** Its index in the channel's keys, for the log row (the relay's attempts set it). */
+  keyIndex?: number;
   endpoint: RelayEndpoint;
   /** The model name after the channel's model_mapping. */
   upstreamModel: string;

@@ -129,8 +129,8 @@ function refusedWith(error: { status?: unknown; message?: unknown; code?: unknow
   return { ok: false, refused: { status: answerError.status, text: answerErrorText(answerError) } };
 }
 
-function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'upstreamModel'>): AttemptResult {
-  return { ok: true, delivery: { channel: target.channel, upstreamModel: target.upstreamModel, ...outcome } };
+function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | 'keyIndex' | 'upstreamModel'>): AttemptResult {
+  return { ok: true, delivery: { channel: target.channel, keyIndex: target.keyIndex ?? 0, upstreamModel: target.upstreamModel, ...outcome } };
 }
 
 /** The client's stream framing: SSE, or the JSON array a Gemini client gets when it did not ask for alt=sse. */

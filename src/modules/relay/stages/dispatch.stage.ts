@@ -5,7 +5,8 @@ import { channelTypeRow } from '../../channels/channel-types';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import type { AttemptTrace } from '../../tracing/relay-trace';
 import { OptionsService } from '../../options/options.service';
-import { pickKey, type RelayChannel } from '../caches/relay-channel';
+import { chooseKeyIndex, recordKeyError, type RelayChannel } from '../caches/relay-channel';
+import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
 import type { ProviderCapability } from '../../channels/channel-types';
@@ -69,13 +70,18 @@ export class RelayDispatchStage {
       // Every attempt after the first is a retry (attempt counts this one already).
       if (attempt > 1 && this.metrics.enabled) this.metrics.retry();
       const attemptTrace = request.trace?.attempt(channel, attempt);
-      const result = await this.attempt(request, channel, response, attemptTrace);
+      const keyIndex = chooseKeyIndex(channel);
+      channel.keyUsage.uses[keyIndex]++;
+      const result = await this.attempt(request, channel, keyIndex, response, attemptTrace);
       attemptTrace?.end(result);
       if (result.ok) return result.delivery;
-      lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
+      lastError = 'refused' in result ? this.refusal(channel, keyIndex, result.refused) : result.error;
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
       this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
+      if (lastError.isChannelFault && channel.keys.length > 1) recordKeyError(channel, keyIndex, `${lastError.upstreamStatus ?? lastError.status}: ${lastError.message}`);
       if (lastError.skipRetry || request.clientGone()) break;
+      // The key is out, not the channel: its other keys may serve the retry.
+      if (channel.keyStatuses[keyIndex] !== CHANNEL_STATUS_ENABLED && channel.enabledKeys.length > 0) passed.delete(channel.id);
     }
     if (lastError) throw lastError;
     if (stateful && passedStateless && request.tried.length === 0) throw stateful;
@@ -90,13 +96,14 @@ export class RelayDispatchStage {
     return adaptor !== undefined && servesResponses(adaptor, channel);
   }
 
-  private async attempt(request: PreparedRequest, channel: RelayChannel, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
+  private async attempt(request: PreparedRequest, channel: RelayChannel, keyIndex: number, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
     const endpoint = request.route.spec.endpoint;
     const target: UpstreamTarget = {
       channel,
-      key: pickKey(channel),
+      key: channel.keys[keyIndex],
+      keyIndex,
       // A Responses request to a channel whose upstream does not serve Responses goes up as a chat.
       endpoint: endpoint === 'responses' && !servesResponses(adaptor, channel) ? 'chat' : endpoint,
       upstreamModel: channel.modelMapping[request.model] || request.model,
@@ -153,12 +160,13 @@ export class RelayDispatchStage {
    * An upstream's error answer (an error status, or an error inside a 2xx answer) as the
    * attempt's error, disabling the channel when the error says its account is broken.
    */
-  private refusal(channel: RelayChannel, refused: UpstreamRefusal): RelayError {
+  private refusal(channel: RelayChannel, keyIndex: number, refused: UpstreamRefusal): RelayError {
     // The channel's status_code_mapping speaks first: retry and auto-disable see the mapped status.
     const status = mappedStatus(channel, refused.status);
     const disable = this.monitor.shouldDisable(channel, status, refused.text);
     if (disable) {
-      this.monitor.disableChannel(channel, `status ${refused.status}: ${refused.text.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
+      // A multi-key channel loses the key alone; the cache drops it from the draw before this returns.
+      this.monitor.disableKey(channel, keyIndex, `status ${refused.status}: ${refused.text.slice(0, 300)}`).catch((error: Error) => this.logger.error(`disabling channel ${channel.id} failed: ${error.message}`));
     }
     return upstreamFailure(channel, status, refused.text, disable);
   }

@@ -63,6 +63,8 @@ export interface PreparedRequest {
 /** A successful attempt: what was delivered and how to bill it. */
 export interface Delivery {
   channel: RelayChannel;
+  /** Which of the channel's keys served (its index). */
+  keyIndex: number;
   upstreamModel: string;
   usage?: Usage;
   text: () => string;

@@ -107,6 +107,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   if (isMapped) json += `,"upstream_model_name":${JSON.stringify(delivery.upstreamModel)}`;
   json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
   if (request.route.inbound.wire === 'claude') json += ',"claude":true';
+  if (delivery.channel.keys.length > 1) json += `,"key_index":${delivery.keyIndex}`;
   if (request.clientGone()) json += ',"client_disconnected":true';
   return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }

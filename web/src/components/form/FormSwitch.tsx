@@ -9,10 +9,11 @@ interface FormSwitchProps<T extends FieldValues> {
   disabled?: boolean;
   /** Called instead of changing the value when it returns false (e.g. to ask for a confirmation first). */
   onBeforeChange?: (next: boolean) => boolean;
+  testId?: string;
 }
 
 /** A MUI Switch bound to a boolean react-hook-form field. */
-export function FormSwitch<T extends FieldValues>({ name, control, label, helperText, disabled, onBeforeChange }: FormSwitchProps<T>) {
+export function FormSwitch<T extends FieldValues>({ name, control, label, helperText, disabled, onBeforeChange, testId }: FormSwitchProps<T>) {
   const { field } = useController({ name, control });
   return (
     <Stack>
@@ -23,6 +24,7 @@ export function FormSwitch<T extends FieldValues>({ name, control, label, helper
           <Switch
             name={field.name}
             checked={!!field.value}
+            data-testid={testId}
             slotProps={{ input: { ref: field.ref } }}
             onBlur={field.onBlur}
             onChange={(_, checked) => {

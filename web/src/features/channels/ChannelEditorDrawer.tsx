@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import {
   Alert,
   Autocomplete,
@@ -18,11 +18,14 @@ import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { FormSelect } from '../../components/form/FormSelect';
+import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { readJson, StorageKey, writeJson } from '../../lib/storage';
 import { toast } from '../../lib/toast';
-import { channelsApi, type Channel, type ChannelWrite } from './api';
+import { channelsApi, type Channel, type ChannelKeyMode, type ChannelWrite } from './api';
+import { ChannelKeysPanel } from './ChannelKeysPanel';
 import { CHANNEL_TYPE, isRelayable } from '@shared/channel-types';
 import { CHANNEL_TYPE_OPTIONS, channelProvider, type ChannelTypeRow } from './channelTypes';
 import { isValidPriority, isValidWeight } from './InlineNumberField';
@@ -34,6 +37,9 @@ export interface ChannelForm {
   name: string;
   key: string;
   batch: boolean;
+  /** One channel holding several keys, one per line (not a channel per key, as batch makes). */
+  multi_key: boolean;
+  multi_key_mode: ChannelKeyMode;
   base_url: string;
   other: string;
   openai_organization: string;
@@ -57,6 +63,8 @@ export const NEW_CHANNEL: ChannelForm = {
   name: '',
   key: '',
   batch: false,
+  multi_key: false,
+  multi_key_mode: 'random',
   base_url: '',
   other: '',
   openai_organization: '',
@@ -74,6 +82,8 @@ export const NEW_CHANNEL: ChannelForm = {
   max_input_tokens: '0',
 };
 
+const CHANNEL_KEY_MODES: readonly ChannelKeyMode[] = ['random', 'polling'];
+
 const split = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
 
 function toForm(channel: Channel): ChannelForm {
@@ -82,6 +92,8 @@ function toForm(channel: Channel): ChannelForm {
     name: channel.name,
     key: '',
     batch: false,
+    multi_key: false,
+    multi_key_mode: channel.multi_key_mode ?? 'random',
     base_url: channel.base_url ?? '',
     other: channel.other ?? '',
     openai_organization: channel.openai_organization ?? '',
@@ -134,7 +146,17 @@ export function toWrite(values: ChannelForm): ChannelWrite {
     auto_ban: values.auto_ban ? 1 : 0,
     test_model: values.test_model.trim(),
     max_input_tokens: Number(values.max_input_tokens) || 0,
+    multi_key_mode: values.multi_key_mode,
   };
+}
+
+/** Several JSON keys, one compact document per line. */
+function jsonPerLine(text: string): boolean {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .every(isJson);
 }
 
 function isJson(text: string): boolean {
@@ -201,6 +223,9 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   const { control, handleSubmit, reset, setValue, getValues, formState } = useForm<ChannelForm>({ defaultValues: NEW_CHANNEL });
   const type = useWatch({ control, name: 'type' });
   const batch = useWatch({ control, name: 'batch' });
+  const multiKey = useWatch({ control, name: 'multi_key' });
+  // A channel that already holds several keys opens with its key field taking them one per line.
+  const showMultiKey = useCallback((keyCount: number) => keyCount > 1 && setValue('multi_key', true), [setValue]);
   const baseUrl = useWatch({ control, name: 'base_url' });
   const provider = channelProvider(type);
 
@@ -288,16 +313,22 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   }
 
   const nameKeyRule = { validate: (value: unknown) => !isNew || String(value ?? '').trim() !== '' || 'channels:validation.nameAndKey' };
+  const severalKeys = (isNew && batch) || multiKey;
   const keyRule = {
     validate: (value: unknown) => {
       const key = String(value ?? '').trim();
       if (isNew && key === '') return 'channels:validation.nameAndKey';
-      return !provider?.keyIsJson || key === '' || isJson(key) || 'channels:validation.keyJson';
+      return !provider?.keyIsJson || key === '' || isJson(key) || (severalKeys && jsonPerLine(key)) || 'channels:validation.keyJson';
     },
   };
   // A JSON key file is pasted whole, on several lines, and read back before it is saved.
-  const keyOnLines = (isNew && batch) || !!provider?.keyIsJson;
-  const keyHelp = isNew && batch ? t(provider?.keyIsJson ? 'channels:editor.keyJsonBatchHelp' : 'channels:editor.keyBatchHelp') : keyFormatHelp(provider, t);
+  const keyOnLines = severalKeys || !!provider?.keyIsJson;
+  const keyHelp =
+    isNew && batch
+      ? t(provider?.keyIsJson ? 'channels:editor.keyJsonBatchHelp' : 'channels:editor.keyBatchHelp')
+      : multiKey
+        ? t(provider?.keyIsJson ? 'channels:editor.keyJsonMultiHelp' : 'channels:editor.keyMultiHelp')
+        : keyFormatHelp(provider, t);
   const otherField = provider?.otherField;
   const otherLabel = otherField ? t(`channels:fields.otherMeaning.${otherField.meaning}`) : t('channels:fields.other');
   const otherPlaceholder = otherField?.default || undefined;
@@ -329,16 +360,16 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               </Alert>
             )}
             <FormTextField name="name" control={control} label={t('channels:fields.name')} rules={nameKeyRule} slotProps={{ htmlInput: { 'data-testid': 'channel-name' } }} />
-            {isNew && (
-              <Controller
-                name="batch"
+            {isNew && !multiKey && <FormSwitch name="batch" control={control} label={t('channels:fields.batch')} testId="channel-batch" />}
+            {!(isNew && batch) && <FormSwitch name="multi_key" control={control} label={t('channels:fields.multiKey')} testId="channel-multi-key" />}
+            {multiKey && (
+              <FormSelect
+                name="multi_key_mode"
                 control={control}
-                render={({ field }) => (
-                  <FormControlLabel
-                    control={<Switch checked={field.value} onChange={(event) => field.onChange(event.target.checked)} data-testid="channel-batch" />}
-                    label={t('channels:fields.batch')}
-                  />
-                )}
+                label={t('channels:fields.multiKeyMode')}
+                helperText={t('channels:editor.multiKeyModeHelp')}
+                choices={CHANNEL_KEY_MODES.map((mode) => ({ value: mode, label: t(`channels:keys.modes.${mode}`) }))}
+                data-testid="channel-multi-key-mode"
               />
             )}
             <FormTextField
@@ -351,11 +382,12 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
               maxRows={keyOnLines ? 12 : undefined}
               type={keyOnLines ? undefined : 'password'}
               autoComplete="new-password"
-              placeholder={isNew ? (batch ? t('channels:editor.keyBatchPlaceholder') : t('channels:editor.keyPlaceholder')) : t('channels:editor.keyUnchanged')}
+              placeholder={isNew ? (severalKeys ? t('channels:editor.keyBatchPlaceholder') : t('channels:editor.keyPlaceholder')) : t('channels:editor.keyUnchanged')}
               helperText={keyHelp}
               // When editing, the label stays up so the placeholder shows: the stored key is never sent back, and blank keeps it.
               slotProps={{ inputLabel: isNew ? undefined : { shrink: true }, htmlInput: { 'data-testid': 'channel-key', spellCheck: false, ...(provider?.keyIsJson ? { style: MONOSPACE } : {}) } }}
             />
+            {typeof target === 'number' && <ChannelKeysPanel channelId={target} onKeyCount={showMultiKey} />}
             <FormTextField
               name="base_url"
               control={control}

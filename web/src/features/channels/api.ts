@@ -1,9 +1,9 @@
-import type { ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
+import type { ChannelKeyList, ChannelKeyMode, ChannelKeyRow, ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
 import type { BalanceResult as ChannelBalance, UpstreamGroup } from '@shared/monitoring/monitoring.wire';
 import { api, type Page, type RequestOptions } from '../../api/client';
 
 // Declared once, beside the server code that builds the answer.
-export type { Channel, ChannelListRow, ChannelTagRow, UpstreamGroup };
+export type { Channel, ChannelKeyList, ChannelKeyMode, ChannelKeyRow, ChannelListRow, ChannelTagRow, UpstreamGroup };
 
 export const CHANNEL_ENABLED = 1;
 export const CHANNEL_MANUALLY_DISABLED = 2;
@@ -51,6 +51,12 @@ async function testChannel(id: number, model?: string): Promise<ChannelTestResul
   return { success: result.ok, message: result.message, time: Number(result.extras?.time ?? 0) };
 }
 
+/** One key of a multi-key channel, answered as the channel test is; a pass brings an auto-disabled key back. */
+async function testChannelKey(id: number, index: number): Promise<ChannelTestResult> {
+  const result = await api.post<null>(`/api/channel/${id}/keys/${index}/test`, undefined, { quiet: true });
+  return { success: result.ok, message: result.message, time: Number(result.extras?.time ?? 0) };
+}
+
 export const channelsApi = {
   list: (query: ChannelQuery, page: number, pageSize: number) => {
     const search = query.keyword || query.group || query.model;
@@ -82,6 +88,11 @@ export const channelsApi = {
   enableTag: (tag: string) => api.post<number>('/api/channel/tag/enabled', { tag }),
   disableTag: (tag: string) => api.post<number>('/api/channel/tag/disabled', { tag }),
   test: testChannel,
+  keys: (id: number) => api.get<ChannelKeyList>(`/api/channel/${id}/keys`),
+  enableKey: (id: number, index: number) => api.post<ChannelKeyList>(`/api/channel/${id}/keys/${index}/enable`),
+  disableKey: (id: number, index: number) => api.post<ChannelKeyList>(`/api/channel/${id}/keys/${index}/disable`),
+  deleteKey: (id: number, index: number) => api.delete<ChannelKeyList>(`/api/channel/${id}/keys/${index}`),
+  testKey: testChannelKey,
   testAll: () => api.get<null>('/api/channel/test'),
   updateBalance: (id: number) => api.get<ChannelBalance>(`/api/channel/update_balance/${id}/`),
   updateAllBalances: () => api.get<{ updated: number }>('/api/channel/update_balance'),
