@@ -1,7 +1,8 @@
-import { ChannelTagRow, ChannelView } from './channel.wire';
+import { ChannelHealthView, ChannelTagRow, ChannelView } from './channel.wire';
 import { ChannelEntity } from './entities/channel.entity';
 
-export function toChannelView(channel: ChannelEntity): ChannelView {
+/** The channel's view, with the relay's health figures for it. */
+export function toChannelView(channel: ChannelEntity, health: ChannelHealthView): ChannelView {
   return {
     id: channel.id,
     type: channel.type,
@@ -31,14 +32,15 @@ export function toChannelView(channel: ChannelEntity): ChannelView {
     created_time: channel.created_time,
     test_time: channel.test_time,
     expired_time: channel.expired_time,
+    ...health,
   };
 }
 
-export function toTagRow(tag: string, children: ChannelEntity[]): ChannelTagRow {
+export function toTagRow(tag: string, children: ChannelEntity[], view: (channel: ChannelEntity) => ChannelView): ChannelTagRow {
   return {
     is_tag: true,
     tag,
-    children: children.map(toChannelView),
+    children: children.map(view),
     channel_count: children.length,
     enabled_count: children.filter((channel) => channel.status === 1).length,
     priority: Math.max(...children.map((channel) => channel.priority)),

@@ -8,6 +8,10 @@ import { OptionsService } from '../../options/options.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
+import { ChannelHealthService } from '../../channel-health/channel-health.service';
+import type { AttemptOutcome } from '../../channel-health/channel-health';
+import { affinityKeyOf } from '../affinity/affinity-key';
+import { ChannelAffinityService } from '../affinity/channel-affinity.service';
 import type { ProviderCapability } from '../../channels/channel-types';
 import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -40,6 +44,8 @@ export class RelayDispatchStage {
     private readonly providers: ProviderRegistry,
     private readonly deliver: RelayDeliverStage,
     private readonly metrics: GatewayMetrics,
+    private readonly health: ChannelHealthService,
+    private readonly affinity: ChannelAffinityService,
   ) {}
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
@@ -52,8 +58,11 @@ export class RelayDispatchStage {
     const stateful = request.route.spec.endpoint === 'responses' ? statefulRequestRefusal(request.body) : undefined;
     let passedStateless = false;
     let lastError: RelayError | undefined;
+    // A session's calls go back to the channel that served it last, whose upstream holds its prompt cache.
+    const affinityKey = this.affinity.enabled ? affinityKeyOf(request) : undefined;
+    const preferred = affinityKey === undefined ? undefined : await this.affinity.channelFor(affinityKey);
     for (let attempt = 0; attempt < attempts; ) {
-      const channel = pickChannel(request.tiers, passed);
+      const channel = pickChannel(request.tiers, passed, { health: this.health, preferred });
       if (!channel) break;
       passed.add(channel.id);
       if (!offers(channelTypeRow(channel.type)?.capabilities, capability)) {
@@ -69,10 +78,18 @@ export class RelayDispatchStage {
       // Every attempt after the first is a retry (attempt counts this one already).
       if (attempt > 1 && this.metrics.enabled) this.metrics.retry();
       const attemptTrace = request.trace?.attempt(channel, attempt);
+      this.health.attemptStarted(channel);
+      const startedAt = performance.now();
       const result = await this.attempt(request, channel, response, attemptTrace);
       attemptTrace?.end(result);
-      if (result.ok) return result.delivery;
+      if (result.ok) {
+        // Latency to the first byte: a stream's length is the answer's, not the channel's speed.
+        this.health.attemptEnded(channel, 'ok', (result.delivery.firstByteAt ?? performance.now()) - startedAt);
+        if (affinityKey !== undefined) this.affinity.remember(affinityKey, channel.id);
+        return result.delivery;
+      }
       lastError = 'refused' in result ? this.refusal(channel, result.refused) : result.error;
+      this.health.attemptEnded(channel, failureOutcome(result, lastError, request.clientGone()), 0);
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
       this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
       if (lastError.skipRetry || request.clientGone()) break;
@@ -207,6 +224,13 @@ export class RelayDispatchStage {
 function offers(capabilities: readonly ProviderCapability[] | undefined, capability: ProviderCapability): boolean {
   if (!capabilities) return false;
   return capabilities.includes(capability) || (capability === 'responses' && capabilities.includes('chat'));
+}
+
+/** Whether a failed attempt counts against the channel's health: its faults and upstream 5xx (504 included) do; the client's own errors and a client gone do not. */
+function failureOutcome(result: Exclude<AttemptResult, { ok: true }>, error: RelayError, clientGone: boolean): AttemptOutcome {
+  if (clientGone) return 'neutral';
+  if (error.isChannelFault) return 'fault';
+  return 'refused' in result && result.refused.status >= 500 ? 'fault' : 'neutral';
 }
 
 function failed(error: RelayError): AttemptResult {
