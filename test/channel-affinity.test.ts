@@ -34,6 +34,7 @@ describe('channel affinity for prompt caches', () => {
   let b: MockUpstream;
   let seed: RelaySeed;
   let root: Session;
+  let apiKey = '';
   let client: OpenAI;
   let otherClient: OpenAI;
   let nowMs = Date.now();
@@ -53,7 +54,8 @@ describe('channel affinity for prompt caches', () => {
     seed = new RelaySeed(app);
     root = await setupRoot(app);
     await seed.setOption('ModelRatio', JSON.stringify({ [MODEL]: 1 }));
-    client = openaiClient(app, (await seed.createToken(root.id, { unlimited_quota: true })).apiKey);
+    apiKey = (await seed.createToken(root.id, { unlimited_quota: true })).apiKey;
+    client = openaiClient(app, apiKey);
     otherClient = openaiClient(app, (await seed.createToken(root.id, { unlimited_quota: true })).apiKey);
     jest.spyOn(app.app.get(RoutingClock), 'nowMs').mockImplementation(() => nowMs);
   });
@@ -138,7 +140,7 @@ describe('channel affinity for prompt caches', () => {
     const claudeCall = (userId: string) => () =>
       fetch(`${app.baseUrl}/v1/messages`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': client.apiKey, 'anthropic-version': '2023-06-01' },
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
         body: JSON.stringify({ model: MODEL, max_tokens: 16, metadata: { user_id: userId }, messages: [{ role: 'user', content: 'hi' }] }),
       }).then((response) => expect(response.status).toBe(200));
     const claudeUser = 'user_0f1e_account__session_7c9d2b8e-1f3a-4c55-9f0e-2a1b3c4d5e6f';
