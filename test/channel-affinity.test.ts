@@ -136,7 +136,7 @@ describe('channel affinity for prompt caches', () => {
     expect(await servedBy(() => chat(client, 'session-disabled'), { a, b })).toBe('a');
   });
 
-  it("follows Claude Code's metadata.user_id and Codex's session_id header", async () => {
+  it("follows Claude Code's metadata.user_id and Codex's session header", async () => {
     const claudeCall = (userId: string) => () =>
       fetch(`${app.baseUrl}/v1/messages`, {
         method: 'POST',
@@ -148,10 +148,13 @@ describe('channel affinity for prompt caches', () => {
     expect(await servedBy(claudeCall(claudeUser), { a, b })).toBe('b');
     expect(await servedBy(claudeCall('user_0f1e_account__session_another'), { a, b })).toBe('a');
 
-    const codexCall = (session: string) => () => chat(client, undefined, { session_id: session });
-    await bindToB('codex', codexCall('0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'));
-    expect(await servedBy(codexCall('0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'), { a, b })).toBe('b');
-    expect(await servedBy(codexCall('0199a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b'), { a, b })).toBe('a');
+    // Codex 0.171 sends `session-id`; earlier versions `session_id`.
+    for (const [header, session] of [['session-id', '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'], ['session_id', '0199a1b2-c3d4-7e5f-8a9b-1c1d2e3f4a5b']]) {
+      const codexCall = (id: string) => () => chat(client, undefined, { [header]: id });
+      await bindToB(header, codexCall(session));
+      expect(await servedBy(codexCall(session), { a, b })).toBe('b');
+      expect(await servedBy(codexCall('0199a1b2-0000-7e5f-8a9b-0c1d2e3f4a5b'), { a, b })).toBe('a');
+    }
   });
 
   it('is off with a TTL of 0', async () => {

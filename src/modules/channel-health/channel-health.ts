@@ -10,6 +10,8 @@ const LATENCY_ALPHA = 0.2;
 const ERROR_ALPHA = 0.1;
 /** Samples a view counts for at most, so a long-running instance does not drown a fresh peer's figures for ever. */
 export const MAX_SAMPLE_WEIGHT = 100;
+/** Latency differences of about this size (ms) are noise (a garbage collection, a busy core), not a slower channel. */
+const LATENCY_JITTER_MS = 10;
 /** No factor drops below this: a channel that is merely slow or flaky keeps a trickle of calls, which is how it is seen to recover. */
 const MIN_FACTOR = 0.05;
 
@@ -93,9 +95,13 @@ export class ChannelHealth {
     this.blend();
   }
 
-  /** Scales a static weight: by the success rate, and by how much slower it is than `fastestMs` (the tier's fastest). */
+  /**
+   * Scales a static weight: by the success rate, and by how much slower it is than `fastestMs`
+   * (the tier's fastest). Both latencies are counted LATENCY_JITTER_MS longer, so a few ms of
+   * jitter between fast upstreams do not move traffic, while 200 ms against 400 ms still halves it (nearly).
+   */
   factor(fastestMs: number): number {
-    const speed = this.latencyMs > 0 && fastestMs > 0 ? Math.min(1, fastestMs / this.latencyMs) : 1;
+    const speed = this.latencyMs > 0 && fastestMs > 0 ? Math.min(1, (fastestMs + LATENCY_JITTER_MS) / (this.latencyMs + LATENCY_JITTER_MS)) : 1;
     return Math.max(MIN_FACTOR, speed) * Math.max(MIN_FACTOR, 1 - this.errorRate);
   }
 

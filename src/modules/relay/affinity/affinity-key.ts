@@ -2,10 +2,11 @@ import type { JsonObject } from '../providers/adaptor';
 import type { PreparedRequest } from '../stages/relay-request';
 
 /**
- * Headers by which Codex names its conversation on every call of it (`session_id`; older
- * versions also sent `conversation_id` with the same value).
+ * Headers by which Codex names its session on every call of it: `session-id` (0.171, seen on the
+ * wire, with `thread-id` and `x-client-request-id` carrying the same id); earlier versions sent
+ * `session_id` and `conversation_id`.
  */
-const SESSION_HEADERS = ['session_id', 'conversation_id'] as const;
+const SESSION_HEADERS = ['session-id', 'session_id', 'conversation_id'] as const;
 
 /**
  * The session or prompt-cache key a request carries, if any: `prompt_cache_key` (OpenAI
