@@ -98,10 +98,11 @@ export class ChannelHealthService implements OnModuleInit, OnModuleDestroy {
     };
   }
 
-  /** Pushes this instance's figures to Redis and takes in its peers'. No-op without Redis. */
+  /** Pushes this instance's figures to Redis and takes in its peers'. No-op without a connected Redis. */
   async sync(): Promise<void> {
     const client = this.redis.client;
-    if (!client) return;
+    // A Redis that is reconnecting is skipped, not queued for: the next round shares fresher figures.
+    if (client?.status !== 'ready') return;
     const now = Date.now();
     const pushed: string[] = [];
     for (const [channelId, health] of this.book) {

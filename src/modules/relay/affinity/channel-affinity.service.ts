@@ -45,7 +45,8 @@ export class ChannelAffinityService {
       this.affinities.delete(key);
     }
     const client = this.redis.client;
-    if (!client) return undefined;
+    // Only a connected Redis is asked: an affinity is worth less than a call waiting on a reconnect.
+    if (client?.status !== 'ready') return undefined;
     try {
       const shared = await client.get(redisKey(key));
       if (!shared) return undefined;
@@ -66,7 +67,7 @@ export class ChannelAffinityService {
     if (ttlMs <= 0) return;
     const nowMs = this.clock.nowMs();
     const previous = this.affinities.get(key);
-    const share = this.redis.enabled && (previous?.channelId !== channelId || nowMs - previous.sharedAtMs >= ttlMs / 2);
+    const share = this.redis.client?.status === 'ready' && (previous?.channelId !== channelId || nowMs - previous.sharedAtMs >= ttlMs / 2);
     const affinity = { channelId, expiresAtMs: nowMs + ttlMs, sharedAtMs: share ? nowMs : (previous?.sharedAtMs ?? nowMs) };
     this.store(key, affinity);
     if (share) {
