@@ -80,7 +80,14 @@ export class RelayDispatchStage {
       const attemptTrace = request.trace?.attempt(channel, attempt);
       this.health.attemptStarted(channel);
       const startedAt = performance.now();
-      const result = await this.attempt(request, channel, response, attemptTrace);
+      let result: AttemptResult;
+      try {
+        result = await this.attempt(request, channel, response, attemptTrace);
+      } catch (error) {
+        // Ends a breaker's probe, which would otherwise keep the channel waiting on it.
+        this.health.attemptEnded(channel, 'neutral', 0);
+        throw error;
+      }
       attemptTrace?.end(result);
       if (result.ok) {
         // Latency to the first byte: a stream's length is the answer's, not the channel's speed.
