@@ -366,6 +366,11 @@ describe('operations console: the first hour', () => {
 
   test('channel rows: in-place priority, enable/disable, batch tag, delete disabled, remembered columns', async () => {
     await watched.goto('/channel');
+    // The channel has served a call: it shows the weight the relay draws it with and its closed breaker, with the figures in a tooltip.
+    const health = page.getByTestId(`channel-health-${channelId}`);
+    expect(await health.getAttribute('data-breaker')).toBe('closed');
+    await health.hover();
+    await page.getByRole('tooltip').filter({ hasText: /熔断器：闭合 · 权重 0 → 0 · 延迟 \d+ 毫秒 · 错误率 0\.0%/ }).waitFor();
     const priority = page.getByTestId(`channel-priority-${channelId}`);
     await priority.fill('abc');
     await priority.press('Enter');

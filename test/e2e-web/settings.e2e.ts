@@ -109,6 +109,16 @@ describe('settings page (/setting)', () => {
     const stored = Object.fromEntries(options.data.map((option) => [option.key, option.value]));
     expect(stored).toMatchObject({ RetryTimes: '3', DefaultCollapseSidebar: 'true', QuotaPerUnit: '500000' });
 
+    // The routing settings sit with monitoring: session affinity's TTL and the breaker.
+    const monitoring = page.getByTestId('settings-monitoring');
+    expect(await field(page, 'ChannelAffinityTTLSeconds').inputValue()).toBe('300');
+    await field(page, 'ChannelAffinityTTLSeconds').fill('600');
+    await field(page, 'ChannelBreakerFailures').fill('0');
+    await monitoring.getByRole('button', { name: /保存/ }).click();
+    await toast(page, 'success', '保存成功');
+    const routing = Object.fromEntries((await apiFromPage<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((option) => [option.key, option.value]));
+    expect(routing).toMatchObject({ ChannelAffinityTTLSeconds: '600', ChannelBreakerFailures: '0', ChannelHealthBalancingEnabled: 'true' });
+
     // Other tabs save the same way.
     await openTab(watched, 'ratelimit');
     await page.getByTestId('settings-ratelimit').getByText('启用用户模型请求速率限制', { exact: false }).click();

@@ -1,8 +1,9 @@
 import { keyMode, parseChannelKeyInfo } from './channel-keys';
-import { ChannelTagRow, ChannelView } from './channel.wire';
+import { ChannelHealthView, ChannelTagRow, ChannelView } from './channel.wire';
 import { ChannelEntity } from './entities/channel.entity';
 
-export function toChannelView(channel: ChannelEntity): ChannelView {
+/** The channel's view, with the relay's health figures for it. */
+export function toChannelView(channel: ChannelEntity, health: ChannelHealthView): ChannelView {
   return {
     id: channel.id,
     type: channel.type,
@@ -33,14 +34,15 @@ export function toChannelView(channel: ChannelEntity): ChannelView {
     test_time: channel.test_time,
     expired_time: channel.expired_time,
     multi_key_mode: keyMode(parseChannelKeyInfo(channel.channel_info)),
+    ...health,
   };
 }
 
-export function toTagRow(tag: string, children: ChannelEntity[]): ChannelTagRow {
+export function toTagRow(tag: string, children: ChannelEntity[], view: (channel: ChannelEntity) => ChannelView): ChannelTagRow {
   return {
     is_tag: true,
     tag,
-    children: children.map(toChannelView),
+    children: children.map(view),
     channel_count: children.length,
     enabled_count: children.filter((channel) => channel.status === 1).length,
     priority: Math.max(...children.map((channel) => channel.priority)),

@@ -1,7 +1,19 @@
 // The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
 
+/** How the relay sees a channel now (this instance, blended with its peers' figures when Redis is configured). */
+export interface ChannelHealthView {
+  /** The weight the draw in its tier uses now: `weight` scaled down by measured latency (against the fastest channel of its priority) and error rate; 0 while its breaker rests. */
+  effective_weight: number;
+  /** The circuit breaker: `closed` (serving), `open` (resting after consecutive faults) or `half_open` (one probe call goes through). */
+  breaker_state: 'closed' | 'open' | 'half_open';
+  /** EWMA latency to the first byte of successful calls, ms; 0 before any call. */
+  health_latency_ms: number;
+  /** EWMA share of calls that failed through the channel's fault, 0..1. */
+  health_error_rate: number;
+}
+
 /** A channel as every answer shows it. `key` is always empty: keys never leave the server. */
-export interface ChannelView {
+export interface ChannelView extends ChannelHealthView {
   id: number;
   type: number;
   key: '';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChannelHealthModule } from '../channel-health/channel-health.module';
 import { OptionsModule } from '../options/options.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { AbilitiesRepository } from './abilities.repository';
@@ -13,7 +14,7 @@ import { UserModelsController } from './user-models.controller';
 import { UserModelsService } from './user-models.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule, OutboundModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity]), OptionsModule, OutboundModule, ChannelHealthModule],
   controllers: [ChannelsController, ChannelTypeModelsController, UserModelsController],
   providers: [ChannelsService, AbilitiesRepository, ChannelKeyStatesRepository, UserModelsService],
   exports: [ChannelsService, AbilitiesRepository, ChannelKeyStatesRepository],

@@ -11,6 +11,7 @@ import { likeCondition } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { OptionsService } from '../options/options.service';
+import { ChannelHealthService } from '../channel-health/channel-health.service';
 import { modelsByChannelType } from './channel-type-models';
 import { AbilitiesRepository } from './abilities.repository';
 import {
@@ -79,14 +80,18 @@ export class ChannelsService {
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
     private readonly outbound: OutboundGuardService,
     private readonly audit: AuditService,
+    private readonly health: ChannelHealthService,
   ) {}
+
+  /** A channel as answers show it, with the relay's figures in effect for it (an arrow: it is passed to map). */
+  private readonly view = (channel: ChannelEntity): ChannelView => toChannelView(channel, this.health.figures(channel));
 
   list(query: ChannelListQuery): Promise<Page<ChannelListRow>> {
     return query.tagMode ? this.listByTag(query) : this.listChannels(query);
   }
 
   async get(id: number): Promise<ChannelView> {
-    return toChannelView(await this.load(this.channels.manager, id));
+    return this.view(await this.load(this.channels.manager, id));
   }
 
   /** Single mode stores the key as given; batch mode makes one channel per key (per non-blank line, or per JSON key file of an array). */
@@ -131,7 +136,7 @@ export class ChannelsService {
       return saved;
     });
     await this.invalidate();
-    return created.map(toChannelView);
+    return created.map(this.view);
   }
 
   /**
@@ -159,7 +164,7 @@ export class ChannelsService {
       return saved;
     });
     await this.invalidate();
-    return toChannelView(copied);
+    return this.view(copied);
   }
 
   /** A full edit or a patch: only the fields present change; a blank key keeps the stored one. */
@@ -192,7 +197,7 @@ export class ChannelsService {
       return this.saveWithAbilities(manager, [channel]);
     });
     await this.invalidate();
-    return toChannelView(saved[0]);
+    return this.view(saved[0]);
   }
 
   async delete(id: number, actor: AuthenticatedUser): Promise<void> {
@@ -310,7 +315,7 @@ export class ChannelsService {
 
   private async listChannels(query: ChannelListQuery): Promise<Page<ChannelView>> {
     const [rows, total] = await this.orderedQuery(query).skip(query.page.offset).take(query.page.pageSize).getManyAndCount();
-    return toPage(query.page, total, rows.map(toChannelView));
+    return toPage(query.page, total, rows.map(this.view));
   }
 
   /**
@@ -342,7 +347,7 @@ export class ChannelsService {
       // A channel deleted between the two reads simply drops out of the page.
       const children = row.ids.map((id) => byId.get(id)).filter((channel): channel is ChannelEntity => channel !== undefined);
       if (children.length === 0) continue;
-      items.push(row.tag === null ? toChannelView(children[0]) : toTagRow(row.tag, children));
+      items.push(row.tag === null ? this.view(children[0]) : toTagRow(row.tag, children, this.view));
     }
     return toPage(query.page, rows.length, items);
   }

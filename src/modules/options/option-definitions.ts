@@ -225,6 +225,16 @@ export const OPTION_DEFINITIONS = {
   /** One per line, matched case-insensitively. */
   AutomaticDisableKeywords: lines({ default: DEFAULT_AUTOMATIC_DISABLE_KEYWORDS, readBy: ['relay'] }),
 
+  // Routing within a priority tier
+  /** Seconds a session or prompt-cache key keeps going to the channel that last served it (0: no affinity). Sliding: each call renews it. */
+  ChannelAffinityTTLSeconds: int({ default: 300, min: 0, max: 86_400, readBy: ['relay'] }),
+  /** Whether measured latency and error rate scale the static weights inside a tier. */
+  ChannelHealthBalancingEnabled: bool({ default: true, readBy: ['relay', 'channels'] }),
+  /** Consecutive channel faults that open a channel's circuit breaker (0: no breaker). */
+  ChannelBreakerFailures: int({ default: 5, min: 0, max: 1000, readBy: ['relay'] }),
+  /** Seconds an open breaker rests before one call probes the channel again. */
+  ChannelBreakerCooldownSeconds: int({ default: 30, min: 1, max: 86_400, readBy: ['relay'] }),
+
   // Chat
   Chats: json({
     default: [

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { ChannelsModule } from '../channels/channels.module';
+import { ChannelHealthModule } from '../channel-health/channel-health.module';
 import { AbilityEntity } from '../channels/entities/ability.entity';
 import { ChannelEntity } from '../channels/entities/channel.entity';
 import { NoticesModule } from '../notices/notices.module';
@@ -11,6 +12,7 @@ import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { TokenEntity } from '../tokens/entities/token.entity';
 import { UserEntity } from '../users/entities/user.entity';
+import { ChannelAffinityService } from './affinity/channel-affinity.service';
 import { AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
 import { ChannelCacheService } from './caches/channel-cache.service';
@@ -41,7 +43,7 @@ import { UpstreamClientService } from './upstream-client.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule, ChannelsModule],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule, ChannelsModule, ChannelHealthModule],
   controllers: [ChannelProbeController, ChannelKeysController],
   providers: [
     ChannelCacheService,
@@ -61,6 +63,7 @@ import { UpstreamClientService } from './upstream-client.service';
     ModelRateLimiterService,
     AutoGroupRouter,
     RelayPrepareStage,
+    ChannelAffinityService,
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,

@@ -9,6 +9,10 @@ import { chooseKeyIndex, recordKeyError, type RelayChannel } from '../caches/rel
 import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
 import { ChannelMonitorService } from '../channel-monitor.service';
 import { pickChannel } from '../channel-selector';
+import { ChannelHealthService } from '../../channel-health/channel-health.service';
+import type { AttemptOutcome } from '../../channel-health/channel-health';
+import { affinityKeyOf } from '../affinity/affinity-key';
+import { ChannelAffinityService } from '../affinity/channel-affinity.service';
 import type { ProviderCapability } from '../../channels/channel-types';
 import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
@@ -41,6 +45,8 @@ export class RelayDispatchStage {
     private readonly providers: ProviderRegistry,
     private readonly deliver: RelayDeliverStage,
     private readonly metrics: GatewayMetrics,
+    private readonly health: ChannelHealthService,
+    private readonly affinity: ChannelAffinityService,
   ) {}
 
   async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
@@ -53,8 +59,11 @@ export class RelayDispatchStage {
     const stateful = request.route.spec.endpoint === 'responses' ? statefulRequestRefusal(request.body) : undefined;
     let passedStateless = false;
     let lastError: RelayError | undefined;
+    // A session's calls go back to the channel that served it last, whose upstream holds its prompt cache.
+    const affinityKey = this.affinity.enabled ? affinityKeyOf(request) : undefined;
+    const preferred = affinityKey === undefined ? undefined : await this.affinity.channelFor(affinityKey);
     for (let attempt = 0; attempt < attempts; ) {
-      const channel = pickChannel(request.tiers, passed);
+      const channel = pickChannel(request.tiers, passed, { health: this.health, preferred });
       if (!channel) break;
       passed.add(channel.id);
       if (!offers(channelTypeRow(channel.type)?.capabilities, capability)) {
@@ -72,10 +81,25 @@ export class RelayDispatchStage {
       const attemptTrace = request.trace?.attempt(channel, attempt);
       const keyIndex = chooseKeyIndex(channel);
       channel.keyUsage.uses[keyIndex]++;
-      const result = await this.attempt(request, channel, keyIndex, response, attemptTrace);
+      this.health.attemptStarted(channel);
+      const startedAt = performance.now();
+      let result: AttemptResult;
+      try {
+        result = await this.attempt(request, channel, keyIndex, response, attemptTrace);
+      } catch (error) {
+        // Ends a breaker's probe, which would otherwise keep the channel waiting on it.
+        this.health.attemptEnded(channel, 'neutral', 0);
+        throw error;
+      }
       attemptTrace?.end(result);
-      if (result.ok) return result.delivery;
+      if (result.ok) {
+        // Latency to the first byte: a stream's length is the answer's, not the channel's speed.
+        this.health.attemptEnded(channel, 'ok', (result.delivery.firstByteAt ?? performance.now()) - startedAt);
+        if (affinityKey !== undefined) this.affinity.remember(affinityKey, channel.id);
+        return result.delivery;
+      }
       lastError = 'refused' in result ? this.refusal(channel, keyIndex, result.refused) : result.error;
+      this.health.attemptEnded(channel, failureOutcome(result, lastError, request.clientGone()), 0);
       if (this.metrics.enabled) this.countUpstreamError(channel, result);
       this.logger.debug(`channel ${channel.id} failed: ${lastError.status} ${lastError.code}`);
       if (lastError.isChannelFault && channel.keys.length > 1) recordKeyError(channel, keyIndex, `${lastError.upstreamStatus ?? lastError.status}: ${lastError.message}`);
@@ -215,6 +239,13 @@ export class RelayDispatchStage {
 function offers(capabilities: readonly ProviderCapability[] | undefined, capability: ProviderCapability): boolean {
   if (!capabilities) return false;
   return capabilities.includes(capability) || (capability === 'responses' && capabilities.includes('chat'));
+}
+
+/** Whether a failed attempt counts against the channel's health: its faults and upstream 5xx (504 included) do; the client's own errors and a client gone do not. */
+function failureOutcome(result: Exclude<AttemptResult, { ok: true }>, error: RelayError, clientGone: boolean): AttemptOutcome {
+  if (clientGone) return 'neutral';
+  if (error.isChannelFault) return 'fault';
+  return 'refused' in result && result.refused.status >= 500 ? 'fault' : 'neutral';
 }
 
 function failed(error: RelayError): AttemptResult {

@@ -57,7 +57,7 @@ import { ChannelEditorDrawer } from './ChannelEditorDrawer';
 import { channelTypeRow, isRelayable } from '@shared/channel-types';
 import { channelTypeName, renderBalance } from './channelTypes';
 import { InlineNumberField, isValidPriority, isValidWeight } from './InlineNumberField';
-import { ChannelStatusChip, ResponseTimeChip } from './labels';
+import { ChannelHealthChip, ChannelStatusChip, ResponseTimeChip } from './labels';
 import { SetTagDialog } from './SetTagDialog';
 import { TagEditDrawer } from './TagEditDrawer';
 import { UpstreamDetectionDialog } from './UpstreamDetectionDialog';
@@ -65,7 +65,7 @@ import { UpstreamDetectionDialog } from './UpstreamDetectionDialog';
 const COLUMNS_KEY = 'channels-table-columns';
 const ID_SORT_KEY = 'id-sort';
 const TAG_MODE_KEY = 'tag-mode';
-const OPTIONAL_COLUMNS = ['id', 'type', 'group', 'models', 'status', 'responseTime', 'balance', 'priority', 'weight'] as const;
+const OPTIONAL_COLUMNS = ['id', 'type', 'group', 'models', 'status', 'responseTime', 'balance', 'priority', 'weight', 'health'] as const;
 /** The type also shows under the name, so its own column starts hidden to leave room for priority and weight. */
 const HIDDEN_BY_DEFAULT = ['type'];
 
@@ -319,6 +319,11 @@ export function ChannelsPage() {
             <InlineNumberField value={channel.weight} label={t('channels:columns.weight')} validate={weightError} onCommit={(weight) => patch(channel, { weight })} testId={`channel-weight-${channel.id}`} />
           </TableCell>
         )}
+        {show('health') && (
+          <TableCell>
+            <ChannelHealthChip channel={channel} testId={`channel-health-${channel.id}`} />
+          </TableCell>
+        )}
         <TableCell align="right" sx={stickyActionsSx}>
           <RowIconAction title={t('channels:actions.test')} icon={PlayArrowOutlinedIcon} onClick={() => void testChannel(channel)} disabled={testing.has(channel.id)} testId={`channel-test-${channel.id}`} />
           <RowIconAction
@@ -413,6 +418,7 @@ export function ChannelsPage() {
               </Tooltip>
             </TableCell>
           )}
+          {show('health') && <TableCell />}
           <TableCell align="right" sx={stickyActionsSx}>
             <Button size="small" color="success" onClick={() => void setTagStatus(row, true)} data-testid={`tag-enable-${row.tag}`} sx={{ minWidth: 0 }}>
               {t('channels:tag.enableAll')}
@@ -527,6 +533,13 @@ export function ChannelsPage() {
                 {show('balance') && <TableCell>{t('channels:columns.balance')}</TableCell>}
                 {show('priority') && <TableCell>{t('channels:columns.priority')}</TableCell>}
                 {show('weight') && <TableCell>{t('channels:columns.weight')}</TableCell>}
+                {show('health') && (
+                  <TableCell>
+                    <Tooltip title={t('channels:health.columnHint')}>
+                      <span>{t('channels:columns.health')}</span>
+                    </Tooltip>
+                  </TableCell>
+                )}
                 <TableCell align="right" sx={stickyActionsSx}>
                   {t('channels:columns.actions')}
                 </TableCell>

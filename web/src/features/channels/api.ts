@@ -1,4 +1,4 @@
-import type { ChannelKeyList, ChannelKeyMode, ChannelKeyRow, ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
+import type { ChannelHealthView, ChannelKeyList, ChannelKeyMode, ChannelKeyRow, ChannelListRow, ChannelTagRow, ChannelView as Channel } from '@shared/channels/channel.wire';
 import type { BalanceResult as ChannelBalance, UpstreamGroup } from '@shared/monitoring/monitoring.wire';
 import { api, type Page, type RequestOptions } from '../../api/client';
 
@@ -24,7 +24,7 @@ export interface ChannelQuery {
 /** The body of a create or full edit; list fields travel as comma strings, and `key` is sent though never shown. */
 export type ChannelWrite = Omit<
   Channel,
-  'id' | 'key' | 'status' | 'other_info' | 'response_time' | 'balance' | 'balance_updated_time' | 'used_quota' | 'created_time' | 'test_time' | 'expired_time'
+  'id' | 'key' | 'status' | 'other_info' | 'response_time' | 'balance' | 'balance_updated_time' | 'used_quota' | 'created_time' | 'test_time' | 'expired_time' | keyof ChannelHealthView
 > & { id?: number; key: string; mode?: 'single' | 'batch' };
 
 export type ChannelPatch = { id: number } & Partial<Pick<Channel, 'status' | 'priority' | 'weight'>>;

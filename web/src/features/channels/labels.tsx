@@ -1,7 +1,7 @@
 import { Chip, Tooltip } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { formatTimestamp } from '../../lib/time';
-import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED } from './api';
+import { CHANNEL_AUTO_DISABLED, CHANNEL_ENABLED, CHANNEL_MANUALLY_DISABLED, type Channel } from './api';
 
 interface StatusReason {
   status_reason?: string;
@@ -64,6 +64,29 @@ export function ResponseTimeChip({ ms, testing, onTest, testId }: { ms: number; 
         sx={{ color: band.color, borderColor: band.color, fontVariantNumeric: 'tabular-nums' }}
         variant="outlined"
       />
+    </Tooltip>
+  );
+}
+
+const BREAKER_COLORS = { closed: 'default', half_open: 'warning', open: 'error' } as const;
+
+/**
+ * The weight the relay draws with now (the static weight scaled by measured latency and error
+ * rate), coloured by the circuit breaker; the tooltip gives the figures behind it.
+ */
+export function ChannelHealthChip({ channel, testId }: { channel: Channel; testId?: string }) {
+  const { t } = useTranslation();
+  const title = t('channels:health.tooltip', {
+    breaker: t(`channels:health.breaker.${channel.breaker_state}`),
+    weight: channel.weight,
+    effective: channel.effective_weight,
+    latency: channel.health_latency_ms > 0 ? t('channels:health.latency', { value: channel.health_latency_ms }) : t('channels:health.noCalls'),
+    errors: (channel.health_error_rate * 100).toFixed(1),
+  });
+  const label = channel.breaker_state === 'closed' ? String(channel.effective_weight) : `${channel.effective_weight} · ${t(`channels:health.breaker.${channel.breaker_state}`)}`;
+  return (
+    <Tooltip title={title}>
+      <Chip size="small" variant="outlined" color={BREAKER_COLORS[channel.breaker_state]} label={label} data-testid={testId} data-breaker={channel.breaker_state} sx={{ fontVariantNumeric: 'tabular-nums' }} />
     </Tooltip>
   );
 }

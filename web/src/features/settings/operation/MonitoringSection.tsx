@@ -5,7 +5,7 @@ import { FormTextField } from '../../../components/form/FormTextField';
 import { FieldGrid, SettingsSection } from '../SettingsSection';
 import { fieldPath, useOptionSection } from '../useOptionSection';
 
-/** Operation §3: when channels are disabled and enabled again, and when users are reminded of low quota. */
+/** Operation §3: when channels are disabled and enabled again, how traffic avoids a slow or failing one before that, and when users are reminded of low quota. */
 export function MonitoringSection() {
   const { t } = useTranslation();
   const section = useOptionSection({
@@ -15,6 +15,10 @@ export function MonitoringSection() {
       AutomaticDisableChannelEnabled: 'bool',
       AutomaticEnableChannelEnabled: 'bool',
       AutomaticDisableKeywords: 'text',
+      ChannelAffinityTTLSeconds: 'text',
+      ChannelHealthBalancingEnabled: 'bool',
+      ChannelBreakerFailures: 'text',
+      ChannelBreakerCooldownSeconds: 'text',
     },
   });
   const { control } = section;
@@ -28,6 +32,12 @@ export function MonitoringSection() {
         <FormSwitch name={fieldPath('AutomaticEnableChannelEnabled')} control={control} label={label('AutomaticEnableChannelEnabled')} helperText={label('AutomaticEnableChannelEnabledHelp')} />
       </FieldGrid>
       <FormTextField name={fieldPath('AutomaticDisableKeywords')} control={control} label={label('AutomaticDisableKeywords')} helperText={label('AutomaticDisableKeywordsHelp')} multiline minRows={4} maxRows={16} />
+      <FieldGrid columns={2}>
+        <FormSwitch name={fieldPath('ChannelHealthBalancingEnabled')} control={control} label={label('ChannelHealthBalancingEnabled')} helperText={label('ChannelHealthBalancingEnabledHelp')} />
+        <FormNumberField name={fieldPath('ChannelAffinityTTLSeconds')} control={control} label={label('ChannelAffinityTTLSeconds')} helperText={label('ChannelAffinityTTLSecondsHelp')} min={0} integer />
+        <FormNumberField name={fieldPath('ChannelBreakerFailures')} control={control} label={label('ChannelBreakerFailures')} helperText={label('ChannelBreakerFailuresHelp')} min={0} integer />
+        <FormNumberField name={fieldPath('ChannelBreakerCooldownSeconds')} control={control} label={label('ChannelBreakerCooldownSeconds')} helperText={label('ChannelBreakerCooldownSecondsHelp')} min={1} integer />
+      </FieldGrid>
     </SettingsSection>
   );
 }
