@@ -11,6 +11,6 @@ import { SettlementBatcherService } from './settlement-batcher.service';
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity]), OptionsModule],
   providers: [QuotaLedgerService, SettlementBatcherService, HoldJournalService, BudgetWindowService, BudgetClock],
-  exports: [QuotaLedgerService, SettlementBatcherService, BudgetWindowService],
+  exports: [QuotaLedgerService, SettlementBatcherService, BudgetWindowService, BudgetClock],
 })
 export class BillingModule {}

@@ -1,4 +1,6 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 
 export class TopUpAmountDto {
   @IsInt({ message: 'payment.invalid_amount' })
@@ -21,8 +23,25 @@ export class PayableAmountDto extends TopUpAmountDto {
   payment_method?: string;
 }
 
-export class PayDto extends TopUpAmountDto {
+/** POST /api/user/pay: `amount` units of quota, or with `plan_id` a subscription plan at its price (amount is then ignored). */
+export class PayDto {
+  @ValidateIf((dto: PayDto) => dto.plan_id === undefined)
+  @IsInt({ message: 'payment.invalid_amount' })
+  @Min(1, { message: 'payment.invalid_amount' })
+  @Max(1_000_000_000, { message: 'payment.invalid_amount' })
+  amount: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  top_up_code?: string;
+
   @IsString({ message: 'payment.invalid_method' })
   @MaxLength(32, { message: 'payment.invalid_method' })
   payment_method: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @RowIdField()
+  plan_id?: number;
 }
