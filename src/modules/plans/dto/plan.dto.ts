@@ -35,7 +35,7 @@ class OptionalPlanFieldsDto {
   @BudgetWindowsField()
   budget_windows?: unknown[];
 
-  /** Null or an empty list: every model. */
+  /** An empty list: every model (null, like any null field, means "not given"). */
   @IsOptional()
   @IsArray({ message: 'plan.invalid_models' })
   @ArrayMaxSize(MAX_PLAN_MODELS, { message: 'plan.invalid_models' })
