@@ -60,26 +60,28 @@ export function BudgetFields<T extends FieldValues & { budget: BudgetForm }>({ c
           {t('budget:add')}
         </Button>
       )}
-      {limits && <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-        <TextField
-          size="small"
-          fullWidth
-          label={t('budget:rpm')}
-          value={budget.rpm_limit}
-          helperText={t('budget:noneHelp')}
-          onChange={(event) => change({ rpm_limit: event.target.value })}
-          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-rpm` } }}
-        />
-        <TextField
-          size="small"
-          fullWidth
-          label={t('budget:tpm')}
-          value={budget.tpm_limit}
-          helperText={t('budget:noneHelp')}
-          onChange={(event) => change({ tpm_limit: event.target.value })}
-          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-tpm` } }}
-        />
-      </Stack>}
+      {limits && (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <TextField
+            size="small"
+            fullWidth
+            label={t('budget:rpm')}
+            value={budget.rpm_limit}
+            helperText={t('budget:noneHelp')}
+            onChange={(event) => change({ rpm_limit: event.target.value })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-rpm` } }}
+          />
+          <TextField
+            size="small"
+            fullWidth
+            label={t('budget:tpm')}
+            value={budget.tpm_limit}
+            helperText={t('budget:noneHelp')}
+            onChange={(event) => change({ tpm_limit: event.target.value })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-tpm` } }}
+          />
+        </Stack>
+      )}
       {error && (
         <Typography variant="caption" color="error" data-testid={`${testId}-error`}>
           {t(error)}

@@ -2,7 +2,7 @@ import { Box, Card, CardContent, CardHeader, Chip, LinearProgress, Stack, Typogr
 import { useTranslation } from 'react-i18next';
 import { renderQuota } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
-import { usedPercent } from '../budget/budget';
+import { usageColor, usedPercent } from '../budget/budget';
 import type { Subscription } from './api';
 
 const STATUS_COLORS = { active: 'success', expired: 'default', cancelled: 'default' } as const;
@@ -23,7 +23,7 @@ function UseBar({ label, used, quota, note, testId }: { label: string; used: num
       <LinearProgress
         variant="determinate"
         value={percent}
-        color={percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary'}
+        color={usageColor(percent)}
         sx={{ height: 8, borderRadius: 4, my: 0.5 }}
         aria-label={`${label} ${percent}%`}
       />
