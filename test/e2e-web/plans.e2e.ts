@@ -77,7 +77,7 @@ describe('subscription plans in the console (/plan, /topup)', () => {
     await page.getByTestId(`plan-buy-balance-${planId}`).click();
     await expectToast(page, 'success', '已订阅 Pro');
     const subscriptions = page.getByTestId('subscriptions');
-    await subscriptions.getByText('生效中').waitFor();
+    await subscriptions.getByText('生效中', { exact: true }).waitFor();
     expect(await subscriptions.getByRole('progressbar').count()).toBe(2);
     await subscriptions.getByText('下次调用时开始').waitFor();
     await subscriptions.getByText('不会重置').waitFor();
