@@ -8,6 +8,7 @@ import { RelaySeed } from './support/mock-upstream-seed';
 import { relayChat, type RelayAnswer } from './support/relay-call';
 import { startTestApp, testSql, type TestApp } from './support/test-app';
 import { BudgetClock } from '../src/modules/billing/budget-window.service';
+import { HoldJournalService } from '../src/modules/billing/hold-journal.service';
 import type { PlanView, SubscriptionView } from '../src/modules/plans/plan.wire';
 
 /** Per-call price 0.0002 × QuotaPerUnit 500000: every call holds and costs exactly 100. */
@@ -288,5 +289,57 @@ describe('subscription plans', () => {
     expect(own.budget_usage[0].used).toBe(passed * PER_CALL);
     expect((await seed.userQuota(user.id)).quota).toBe(1_000_000);
     await expectLedgerBalanced(user, 1_000_000);
+  });
+
+  it('journals a draw with its subscription, gives it back when the call fails, and a crash refund returns it to the plan and its window', async () => {
+    const plan = await createPlan({ name: 'Journal', price: 0, budget_windows: [{ period: 'day', quota: 10 * PER_CALL }] });
+    const { user, tokenId, apiKey } = await customer('journaluser', 0);
+    const subscription = await buy(user, plan.id);
+    const usedNow = async () => {
+      const [row] = await dataSource.query(testSql('SELECT used FROM subscriptions WHERE id = ?'), [subscription.id]);
+      const [window] = await dataSource.query(testSql("SELECT used, window_start FROM budget_usage WHERE holder_kind = 'sub' AND holder_id = ?"), [subscription.id]);
+      return { plan: Number(row.used), window: Number(window?.used ?? 0), windowStart: Number(window?.window_start ?? 0) };
+    };
+
+    upstream.handler = () => ({ sse: [], hangAfter: true });
+    const abort = new AbortController();
+    const hanging = fetch(`${app.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body: JSON.stringify({ model: 'plan-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      signal: abort.signal,
+    }).catch(() => undefined);
+    for (let attempt = 0; attempt < 200 && upstream.requests.length < 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(upstream.requests).toHaveLength(1);
+    const [journal] = await dataSource.query(testSql('SELECT subscription_id, from_plan, from_user FROM quota_holds WHERE user_id = ?'), [user.id]);
+    expect({ subscription: Number(journal.subscription_id), fromPlan: Number(journal.from_plan), fromUser: Number(journal.from_user) }).toEqual({ subscription: subscription.id, fromPlan: PER_CALL, fromUser: 0 });
+    expect(await usedNow()).toMatchObject({ plan: PER_CALL, window: PER_CALL });
+
+    abort.abort();
+    await hanging;
+    for (let attempt = 0; attempt < 200 && (await usedNow()).plan !== 0; attempt++) {
+      await seed.flush();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(await usedNow()).toMatchObject({ plan: 0, window: 0 });
+    expect(await dataSource.query(testSql('SELECT id FROM quota_holds WHERE user_id = ?'), [user.id])).toHaveLength(0);
+
+    // A hold left by a process that died: its row names another owner; the sweep gives it back to the plan and its window.
+    const { windowStart } = await usedNow();
+    await dataSource.query(testSql('UPDATE subscriptions SET used = used + 250 WHERE id = ?'), [subscription.id]);
+    await dataSource.query(testSql("UPDATE budget_usage SET used = used + 250 WHERE holder_kind = 'sub' AND holder_id = ?"), [subscription.id]);
+    await dataSource.query(testSql('INSERT INTO quota_holds (id, token_id, user_id, from_token, from_user, created_at, windows, subscription_id, from_plan) VALUES (?, ?, ?, 0, 0, ?, ?, ?, 250)'), [
+      'deadowner-1',
+      tokenId,
+      user.id,
+      T0,
+      JSON.stringify([['sub', subscription.id, 'day', windowStart]]),
+      subscription.id,
+    ]);
+    expect(await app.app.get(HoldJournalService).refundAbandonedHolds()).toBe(1);
+    expect(await usedNow()).toMatchObject({ plan: 0, window: 0 });
+    const refund = (await logsOf(user.id)).find((log) => log.other.refunded_plan_hold !== undefined);
+    expect(refund).toMatchObject({ type: 4, quota: 0, other: { refunded_plan_hold: 250, subscription_id: subscription.id } });
+    await expectLedgerBalanced(user, 0);
   });
 });
