@@ -87,6 +87,31 @@ describe('subscription plans in the console (/plan, /topup)', () => {
     expect(self.data.quota).toBe(100_000_000 - 1_000_000);
   });
 
+  test('a redemption code can carry the plan; redeeming it renews the subscription (zh)', async () => {
+    const { page } = watched;
+    await watched.goto('/redemption');
+    await page.getByTestId('add-redemption').click();
+    const drawer = page.getByTestId('redemption-drawer');
+    await drawer.getByLabel('套餐').click();
+    await page.getByRole('option', { name: 'Pro' }).click();
+    // A plan code has no quota of its own.
+    expect(await drawer.getByTestId('redemption-quota').count()).toBe(0);
+    await page.getByTestId('redemption-submit').click();
+    const dialog = page.getByTestId('created-keys-dialog');
+    const [key] = (await page.getByTestId('created-keys').inputValue()).split('\n');
+    await dialog.getByRole('button', { name: '关闭' }).click();
+    await page.getByText(`套餐 #${planId}`).waitFor();
+
+    await watched.goto('/topup');
+    const before = await apiFromPage<Array<{ expires_at: number }>>(page, 'GET', '/api/subscription/self');
+    await page.getByTestId('redeem-code').fill(key);
+    await page.getByTestId('redeem-submit').click();
+    await expectToast(page, 'success', '兑换成功，套餐已开通或续期');
+    const after = await apiFromPage<Array<{ expires_at: number }>>(page, 'GET', '/api/subscription/self');
+    expect(after.data).toHaveLength(1);
+    expect(after.data[0].expires_at).toBe(before.data[0].expires_at + 30 * 86_400);
+  });
+
   test('in English on a phone both pages fit the screen', async () => {
     const { page } = watched;
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));

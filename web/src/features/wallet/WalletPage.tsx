@@ -115,7 +115,8 @@ export function WalletPage() {
     const result = await walletApi.redeem(code.trim());
     setRedeeming(false);
     if (!result.ok) return;
-    toast.success(t('wallet:redeem.success', { amount: renderQuota(result.data) }));
+    // A code worth nothing carried a plan (a quota code is worth at least 1).
+    toast.success(result.data > 0 ? t('wallet:redeem.success', { amount: renderQuota(result.data) }) : t('plans:wallet.redeemedPlan'));
     setCode('');
     void loadUser();
   }
