@@ -35,11 +35,6 @@ export class BillingHold {
     this.billing.finish(this.caller, this.hold, { hold: this.hold, tokenLimited: this.tokenLimited, quota, channelId, log, success: true });
   }
 
-  /** The subscription the call draws from (0: the wallet). */
-  get subscriptionId(): number {
-    return this.hold.subscriptionId ?? 0;
-  }
-
   /** Gives back exactly what the hold took. */
   refund(): void {
     if (this.end()) return;
