@@ -14,8 +14,10 @@ import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds
 import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
 import { Identity1795500000000 } from './1795500000000-identity';
 import { BudgetWindows1795510000000 } from './1795510000000-budget-windows';
+import { SubscriptionPlans1795630000000 } from './1795630000000-subscription-plans';
 import { LogDatabaseTables1795640000000 } from './1795640000000-log-database-tables';
 import { LogOutbox1795640000001 } from './1795640000001-log-outbox';
+import { LogDatabaseSubscriptionId1795640000002 } from './1795640000002-log-database-subscription-id';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 
 /** Every migration, oldest first. Add new ones at the end. */
@@ -36,9 +38,10 @@ export const MIGRATIONS = [
   AuditLogs1795490000000,
   Identity1795500000000,
   BudgetWindows1795510000000,
+  SubscriptionPlans1795630000000,
   LogOutbox1795640000001,
   ChannelKeyInfo1795660000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */
-export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000];
+export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002];

@@ -26,6 +26,7 @@ import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
+import { PlansModule } from './modules/plans/plans.module';
 import { RedemptionByIdModule, RedemptionsModule } from './modules/redemptions/redemptions.module';
 import { RelayModule } from './modules/relay/relay.module';
 import { TokenByIdModule } from './modules/tokens/token-by-id.module';
@@ -66,6 +67,7 @@ export class AppModule {
         LogsModule,
         BillingModule,
         RedemptionsModule,
+        PlansModule,
         PaymentsModule,
         RelayModule,
         TasksModule,

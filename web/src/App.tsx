@@ -47,6 +47,7 @@ const PlaygroundPage = lazyConsolePage(() => import('./features/playground/Playg
 const PricingPage = lazyConsolePage(() => import('./features/pricing/PricingPage'), 'PricingPage');
 const TokensPage = lazyConsolePage(() => import('./features/tokens/TokensPage'), 'TokensPage');
 const RedemptionsPage = lazyConsolePage(() => import('./features/redemptions/RedemptionsPage'), 'RedemptionsPage');
+const PlansPage = lazyConsolePage(() => import('./features/plans/PlansPage'), 'PlansPage');
 const AuditPage = lazyConsolePage(() => import('./features/audit/AuditPage'), 'AuditPage');
 const TopUpReturnPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'TopUpReturnPage');
 const WalletPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'WalletPage');
@@ -111,6 +112,14 @@ export function App() {
                   element={
                     <RequireAdmin>
                       <RedemptionsPage />
+                    </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="plan"
+                  element={
+                    <RequireAdmin>
+                      <PlansPage />
                     </RequireAdmin>
                   }
                 />

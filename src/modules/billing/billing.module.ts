@@ -10,6 +10,6 @@ import { SettlementBatcherService } from './settlement-batcher.service';
 @Module({
   imports: [LogsModule, OptionsModule],
   providers: [QuotaLedgerService, SettlementBatcherService, HoldJournalService, BudgetWindowService, BudgetClock],
-  exports: [QuotaLedgerService, SettlementBatcherService, BudgetWindowService],
+  exports: [QuotaLedgerService, SettlementBatcherService, BudgetWindowService, BudgetClock],
 })
 export class BillingModule {}

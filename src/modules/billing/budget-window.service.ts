@@ -6,8 +6,8 @@ import { OptionsService } from '../options/options.service';
 import { windowFor } from './budget-periods';
 import type { BudgetPeriod, BudgetUsage, BudgetWindow } from './budget.wire';
 
-/** Whose windows: a token's or a user's. */
-export type BudgetHolderKind = 'token' | 'user';
+/** Whose windows: a token's, a user's or a subscription's (`sub`, its plan's windows). */
+export type BudgetHolderKind = 'token' | 'user' | 'sub';
 
 /** A holder and the windows set on it. */
 export interface BudgetHolder {

@@ -32,6 +32,8 @@ interface JournalRow {
 interface HeldAmounts {
   from_token: number | string;
   from_user: number | string;
+  subscription_id: number | string;
+  from_plan: number | string;
   username: string | null;
   windows: string | null;
 }
@@ -123,7 +125,7 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
       for (const row of rows) {
         const [held] = await queryAnyDialect<HeldAmounts>(
           manager,
-          `SELECT h.from_token, h.from_user, h.windows, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${lock}`,
+          `SELECT h.from_token, h.from_user, h.subscription_id, h.from_plan, h.windows, u.username FROM quota_holds h LEFT JOIN users u ON u.id = h.user_id WHERE h.id = ?${lock}`,
           [row.id],
         );
         if (!held) continue;
@@ -132,9 +134,12 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
         const fromUser = Number(held.from_user);
         if (fromToken > 0) await queryAnyDialect(manager, 'UPDATE tokens SET remain_quota = remain_quota + ? WHERE id = ?', [fromToken, Number(row.token_id)]);
         if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE users SET quota = quota + ? WHERE id = ?', [fromUser, Number(row.user_id)]);
+        const fromPlan = Number(held.from_plan);
+        if (fromPlan > 0) await queryAnyDialect(manager, 'UPDATE subscriptions SET used = used - ? WHERE id = ?', [fromPlan, Number(held.subscription_id)]);
         // Out of the budget windows the holds counted in too, where those windows are still open (a rolled-over row no longer matches).
+        const counted = fromUser + fromPlan;
         for (const [kind, holderId, period, windowStart] of parseJournalWindows(held.windows)) {
-          if (fromUser > 0) await queryAnyDialect(manager, 'UPDATE budget_usage SET used = used - ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ?', [fromUser, kind, holderId, period, windowStart]);
+          if (counted > 0) await queryAnyDialect(manager, 'UPDATE budget_usage SET used = used - ? WHERE holder_kind = ? AND holder_id = ? AND period = ? AND window_start = ?', [counted, kind, holderId, period, windowStart]);
         }
         // The hold itself was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
         await this.logWriter.insert(
@@ -146,7 +151,7 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
             content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
             quota: 0,
             created_at: nowSeconds(),
-            other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken }),
+            other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken, ...(fromPlan > 0 ? { refunded_plan_hold: fromPlan, subscription_id: Number(held.subscription_id) } : {}) }),
           },
           manager,
         );

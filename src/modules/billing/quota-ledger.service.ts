@@ -11,8 +11,8 @@ import { LogWriter } from '../logs/log-writer';
 import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
-/** The token or the user whose quota ran short. */
-export type QuotaHolder = 'token' | 'user';
+/** The token, the user (the wallet) or the subscription (a plan's allowance) whose quota ran short. */
+export type QuotaHolder = 'token' | 'user' | 'subscription';
 
 export class InsufficientQuotaError extends Error {
   constructor(readonly holder: QuotaHolder) {
@@ -21,7 +21,7 @@ export class InsufficientQuotaError extends Error {
   }
 }
 
-/** The one conditional UPDATE per holder, and how to give the amount back. */
+/** The one conditional UPDATE per holder (parameters: amount, id, amount; a subscription's also now, after the id), and how to give the amount back. */
 const HOLD_SQL: Record<QuotaHolder, { take: string; giveBack: string }> = {
   token: {
     take: 'UPDATE tokens SET remain_quota = remain_quota - ? WHERE id = ? AND remain_quota >= ?',
@@ -30,6 +30,11 @@ const HOLD_SQL: Record<QuotaHolder, { take: string; giveBack: string }> = {
   user: {
     take: 'UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ?',
     giveBack: 'UPDATE users SET quota = quota + ? WHERE id = ?',
+  },
+  // Active, not expired at the call's time, and within the total allowance when the plan has one (0: none).
+  subscription: {
+    take: 'UPDATE subscriptions SET used = used + ? WHERE id = ? AND status = 1 AND expires_at > ? AND (total_quota = 0 OR used + ? <= total_quota)',
+    giveBack: 'UPDATE subscriptions SET used = used - ? WHERE id = ?',
   },
 };
 
@@ -42,8 +47,17 @@ export interface QuotaHold {
   fromToken: number;
   userId: number;
   fromUser: number;
-  /** The budget windows the hold counts against, each by fromUser (absent when none is set). */
+  /** Set when the hold draws from a subscription instead of the wallet: fromUser is then 0. */
+  subscriptionId?: number;
+  /** Taken from the subscription's allowance (its `used`). */
+  fromPlan?: number;
+  /** The budget windows the hold counts against, each by what it held (absent when none is set). */
   windows?: readonly WindowTake[];
+}
+
+/** What a hold took from its payer: the subscription's share, or the wallet's. */
+export function heldAmount(hold: QuotaHold): number {
+  return hold.fromUser + (hold.fromPlan ?? 0);
 }
 
 interface PendingHold {
@@ -59,7 +73,7 @@ interface PendingHold {
  * Why a balance moves outside the relay. Each reason writes its log row with a fixed type:
  * top-ups and redeemed codes are type 1, admin adjustments type 3, the rest type 4 (system).
  */
-export type LedgerReason = 'top_up' | 'redeem' | 'admin_adjustment' | 'invite_reward' | 'new_user' | 'aff_transfer' | 'refund';
+export type LedgerReason = 'top_up' | 'redeem' | 'admin_adjustment' | 'invite_reward' | 'new_user' | 'aff_transfer' | 'refund' | 'plan_purchase';
 
 const LOG_TYPE_FOR: Record<LedgerReason, number> = {
   top_up: LOG_TYPE_TOPUP,
@@ -69,6 +83,7 @@ const LOG_TYPE_FOR: Record<LedgerReason, number> = {
   new_user: LOG_TYPE_SYSTEM,
   aff_transfer: LOG_TYPE_SYSTEM,
   refund: LOG_TYPE_SYSTEM,
+  plan_purchase: LOG_TYPE_TOPUP,
 };
 
 /**
@@ -93,6 +108,8 @@ export interface BalanceMovement {
   requireCovered?: boolean;
   /** A refund of spending already settled (a task that failed after it was charged): see SpendingReversal. */
   reversal?: SpendingReversal;
+  /** More fields of the log row's `other` (a plan purchase's plan and subscription). */
+  other?: Record<string, unknown>;
   /** Runs last, inside the same transaction, with the log row's id: the audit row of an admin's change references it. */
   onLogged?: (logId: number, manager: EntityManager) => Promise<void>;
 }
@@ -114,7 +131,7 @@ export interface SpendingReversal {
 
 /**
  * THE LEDGER: the only code that changes users.quota, used_quota, request_count, aff_quota,
- * aff_history_quota and tokens.remain_quota, used_quota (SettlementBatcherService is its
+ * aff_history_quota, tokens.remain_quota, used_quota and subscriptions.used (SettlementBatcherService is its
  * write-behind for the relay's settlements). Each movement's log row is written in its
  * transaction through LogWriter (with LOG_SQL_DSN, as an outbox row copied to the log database
  * after commit). How other modules use it:
@@ -191,7 +208,7 @@ export class QuotaLedgerService {
       return false;
     }
     if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
-    const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other };
+    const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other, ...movement.other };
     if (affQuota !== 0) other.aff_quota = affQuota;
     const logId = await this.logWriter.insert(
       {
@@ -234,13 +251,17 @@ export class QuotaLedgerService {
    * taken (InsufficientQuotaError, BudgetExceededError). The windows move in the same
    * transaction as the balances. A take refused because another instance rolled a window over
    * meanwhile is tried again in the new window.
+   *
+   * With `subscriptionId` the amount is drawn from that subscription's allowance instead of the
+   * user's balance: only while it is active and unexpired at this moment, and within its total
+   * (else InsufficientQuotaError('subscription')); its windows come in `budgets` as kind `sub`.
    */
-  async preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number, budgets: readonly BudgetHolder[] = []): Promise<QuotaHold> {
-    if (budgets.length === 0 || amount <= 0) return this.queueHold(tokenId, tokenLimited, userId, amount, []);
+  async preConsumeQuota(tokenId: number, tokenLimited: boolean, userId: number, amount: number, budgets: readonly BudgetHolder[] = [], subscriptionId = 0): Promise<QuotaHold> {
+    if (budgets.length === 0 || amount <= 0) return this.queueHold(tokenId, tokenLimited, userId, amount, [], subscriptionId);
     for (let attempt = 1; ; attempt++) {
       const takes = await this.budgets.takesFor(budgets);
       try {
-        return await this.queueHold(tokenId, tokenLimited, userId, amount, takes);
+        return await this.queueHold(tokenId, tokenLimited, userId, amount, takes, subscriptionId);
       } catch (error) {
         if (!(error instanceof BudgetExceededError)) throw error;
         const refusal = attempt >= WINDOW_ATTEMPTS ? error : await this.budgets.confirmRefusal(error.take);
@@ -249,10 +270,15 @@ export class QuotaLedgerService {
     }
   }
 
-  private queueHold(tokenId: number, tokenLimited: boolean, userId: number, amount: number, windows: readonly WindowTake[]): Promise<QuotaHold> {
+  private queueHold(tokenId: number, tokenLimited: boolean, userId: number, amount: number, windows: readonly WindowTake[], subscriptionId: number): Promise<QuotaHold> {
     const hold: QuotaHold = { tokenId, fromToken: 0, userId, fromUser: 0 };
+    if (subscriptionId > 0) {
+      hold.subscriptionId = subscriptionId;
+      hold.fromPlan = 0;
+    }
     if (amount <= 0) return Promise.resolve(hold);
-    const holders: QuotaHolder[] = tokenId > 0 && tokenLimited ? ['token', 'user'] : ['user'];
+    const payer: QuotaHolder = subscriptionId > 0 ? 'subscription' : 'user';
+    const holders: QuotaHolder[] = tokenId > 0 && tokenLimited ? ['token', payer] : [payer];
     if (windows.length > 0) hold.windows = windows;
     return new Promise((resolve, reject) => {
       this.pending.push({ hold, amount, holders, windows, resolve, reject });
@@ -269,12 +295,14 @@ export class QuotaLedgerService {
     const rows = new Map<string, JournalRow>();
     for (const hold of holds) {
       const windows = journalWindows(hold.windows);
-      // Holds of one token and user share a row only when they count in the same windows, which a crash refund gives back too.
-      const key = `${hold.tokenId}:${hold.userId}:${windows ?? ''}`;
+      // Holds of one token and user share a row only when they count in the same windows and draw from the same payer, which a crash refund gives back too.
+      const subscriptionId = hold.subscriptionId ?? 0;
+      const key = `${hold.tokenId}:${hold.userId}:${subscriptionId}:${windows ?? ''}`;
       let row = rows.get(key);
-      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, fromToken: 0, fromUser: 0, windows }));
+      if (!row) rows.set(key, (row = { id: `${this.holdJournal.ownerId}-${++this.journalCounter}`, tokenId: hold.tokenId, userId: hold.userId, subscriptionId, fromToken: 0, fromUser: 0, fromPlan: 0, windows }));
       row.fromToken += hold.fromToken;
       row.fromUser += hold.fromUser;
+      row.fromPlan += hold.fromPlan ?? 0;
       hold.journalId = row.id;
     }
     return [...rows.values()];
@@ -293,17 +321,20 @@ export class QuotaLedgerService {
     try {
       for (const item of batch) {
         if (item.holders.includes('token')) item.hold.fromToken = item.amount;
-        item.hold.fromUser = item.amount;
+        if (item.hold.subscriptionId) item.hold.fromPlan = item.amount;
+        else item.hold.fromUser = item.amount;
       }
       const rows = this.journalRows(batch.map((item) => item.hold));
       const now = nowSeconds();
+      // A subscription's expiry is judged on the windows' clock, which tests can move.
+      const callTime = this.budgets.nowSeconds();
       if (batch.length > 1) {
-        const [failed] = await this.sql.applyGuarded([{ updates: combinedTakes(batch), record: journalInserts(this.sql, rows, now) }]);
+        const [failed] = await this.sql.applyGuarded([{ updates: combinedTakes(batch, callTime), record: journalInserts(this.sql, rows, now) }]);
         if (failed < 0) return batch.forEach((item) => item.resolve(item.hold));
       }
       const groups: GuardedGroup[] = batch.map((item) => ({
-        updates: [...item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount)), ...item.windows.map((take) => guardedWindowTake(take, item.amount))],
-        record: [{ sql: this.sql.upsertAddingSql('quota_holds', JOURNAL_COLUMNS, 1, ['id'], ['from_token', 'from_user']), parameters: journalValues(item.hold, now) }],
+        updates: [...item.holders.map((holder) => guardedTake(holder, holderId(item.hold, holder), item.amount, callTime)), ...item.windows.map((take) => guardedWindowTake(take, item.amount))],
+        record: [{ sql: this.sql.upsertAddingSql('quota_holds', JOURNAL_COLUMNS, 1, ['id'], ['from_token', 'from_user', 'from_plan']), parameters: journalValues(item.hold, now) }],
       }));
       const failures = await this.sql.applyGuarded(groups, batch.length === 1);
       batch.forEach((item, index) => {
@@ -323,8 +354,11 @@ interface JournalRow {
   id: string;
   tokenId: number;
   userId: number;
+  /** 0 for holds on the wallet. */
+  subscriptionId: number;
   fromToken: number;
   fromUser: number;
+  fromPlan: number;
   /** The budget windows its holds count in (journalWindows), or null. */
   windows: string | null;
 }
@@ -341,7 +375,7 @@ export class LedgerRefusedError extends Error {
 }
 
 const JOURNAL_INSERT_CHUNK = 100;
-const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at', 'windows'];
+const JOURNAL_COLUMNS = ['id', 'token_id', 'user_id', 'from_token', 'from_user', 'created_at', 'windows', 'subscription_id', 'from_plan'];
 
 /** The journal rows of the holds taken, written in the transaction that takes them (see HoldJournalService). */
 function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement[] {
@@ -350,7 +384,7 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
     const chunk = rows.slice(start, start + JOURNAL_INSERT_CHUNK);
     statements.push({
       sql: sql.insertSql('quota_holds', JOURNAL_COLUMNS, chunk.length),
-      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now, row.windows]),
+      parameters: chunk.flatMap((row) => [row.id, row.tokenId, row.userId, row.fromToken, row.fromUser, now, row.windows, row.subscriptionId, row.fromPlan]),
     });
   }
   return statements;
@@ -358,7 +392,7 @@ function journalInserts(sql: RawSql, rows: JournalRow[], now: number): Statement
 
 /** One hold's share of its journal row, in JOURNAL_COLUMNS order. */
 function journalValues(hold: QuotaHold, now: number): unknown[] {
-  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now, journalWindows(hold.windows)];
+  return [hold.journalId, hold.tokenId, hold.userId, hold.fromToken, hold.fromUser, now, journalWindows(hold.windows), hold.subscriptionId ?? 0, hold.fromPlan ?? 0];
 }
 
 /** A journal row's windows as stored: `[[kind, holderId, period, windowStart], …]`, read back by HoldJournalService.refund. */
@@ -368,19 +402,21 @@ function journalWindows(windows: readonly WindowTake[] | undefined): string | nu
 }
 
 function holderId(hold: QuotaHold, holder: QuotaHolder): number {
+  if (holder === 'subscription') return hold.subscriptionId ?? 0;
   return holder === 'token' ? hold.tokenId : hold.userId;
 }
 
-function guardedTake(holder: QuotaHolder, id: number, amount: number): GuardedUpdate {
-  return { sql: HOLD_SQL[holder].take, parameters: [amount, id, amount], undo: { sql: HOLD_SQL[holder].giveBack, parameters: [amount, id] } };
+function guardedTake(holder: QuotaHolder, id: number, amount: number, callTime: number): GuardedUpdate {
+  const parameters = holder === 'subscription' ? [amount, id, callTime, amount] : [amount, id, amount];
+  return { sql: HOLD_SQL[holder].take, parameters, undo: { sql: HOLD_SQL[holder].giveBack, parameters: [amount, id] } };
 }
 
 /**
  * The whole batch as one take per token and per user: tokens first, as each hold does, and
  * by id, the order the settlement locks them in too, so the two never wait on each other in a circle.
  */
-function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
-  const sums: Record<QuotaHolder, Map<number, number>> = { token: new Map(), user: new Map() };
+function combinedTakes(batch: PendingHold[], callTime: number): GuardedUpdate[] {
+  const sums: Record<QuotaHolder, Map<number, number>> = { token: new Map(), user: new Map(), subscription: new Map() };
   for (const item of batch) {
     for (const holder of item.holders) {
       const id = holderId(item.hold, holder);
@@ -388,7 +424,7 @@ function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
     }
   }
   const takes: GuardedUpdate[] = [];
-  for (const holder of ['token', 'user'] as const) for (const [id, amount] of inLockOrder(sums[holder])) takes.push(guardedTake(holder, id, amount));
+  for (const holder of HOLDER_LOCK_ORDER) for (const [id, amount] of inLockOrder(sums[holder])) takes.push(guardedTake(holder, id, amount, callTime));
   // The windows last, in key order: the settlement moves them after tokens and users too, in the same order.
   const windows = new Map<string, { take: WindowTake; amount: number }>();
   for (const item of batch) {
@@ -402,6 +438,9 @@ function combinedTakes(batch: PendingHold[]): GuardedUpdate[] {
   for (const key of [...windows.keys()].sort()) takes.push(guardedWindowTake(windows.get(key)!.take, windows.get(key)!.amount));
   return takes;
 }
+
+/** Tokens, users, subscriptions: the order holds and settlements lock their rows in. */
+const HOLDER_LOCK_ORDER: readonly QuotaHolder[] = ['token', 'user', 'subscription'];
 
 /** A window row's identity, which also orders the locks on window rows (see combinedTakes). */
 export function windowKey(take: WindowTake): string {

@@ -4,7 +4,7 @@ import { inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { LogOutboxService } from '../logs/log-outbox.service';
 import { LogWriter, type LogRow } from '../logs/log-writer';
 import type { WindowTake } from './budget-window.service';
-import { windowKey, type QuotaHold } from './quota-ledger.service';
+import { heldAmount, windowKey, type QuotaHold } from './quota-ledger.service';
 
 /**
  * The end of one request's billing: the hold taken before the call, what the request finally
@@ -16,8 +16,8 @@ export interface Settlement {
   tokenLimited: boolean;
   quota: number;
   channelId: number;
-  /** Present for a successful request; counted as a request and logged (when logging is on). */
-  log?: LogRow;
+  /** Present for a successful request; counted as a request and logged (when logging is on). Its subscription_id comes from the hold. */
+  log?: Omit<LogRow, 'subscription_id'>;
   success: boolean;
 }
 
@@ -182,7 +182,8 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const users = new Map<number, Sums>();
     const channels = new Map<number, number>();
     const logs: LogRow[] = [];
-    const journal = new Map<string, { fromToken: number; fromUser: number }>();
+    const subscriptions = new Map<number, number>();
+    const journal = new Map<string, { fromToken: number; fromUser: number; fromPlan: number }>();
     const windows = new Map<string, { take: WindowTake; delta: number }>();
     const add = (map: Map<number, Sums>, id: number, remain: number, used: number, requests: number) => {
       const sums = map.get(id) ?? { remain: 0, used: 0, requests: 0 };
@@ -194,25 +195,30 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     for (const item of batch) {
       const { hold, quota } = item;
       if (hold.journalId) {
-        const held = journal.get(hold.journalId) ?? { fromToken: 0, fromUser: 0 };
+        const held = journal.get(hold.journalId) ?? { fromToken: 0, fromUser: 0, fromPlan: 0 };
         held.fromToken += hold.fromToken;
         held.fromUser += hold.fromUser;
+        held.fromPlan += hold.fromPlan ?? 0;
         journal.set(hold.journalId, held);
       }
       // A window moves by what the call cost minus what its hold counted, in the window the hold was counted in.
-      if (hold.windows && quota !== hold.fromUser) {
+      const taken = heldAmount(hold);
+      if (hold.windows && quota !== taken) {
         for (const take of hold.windows) {
           const key = windowKey(take);
           const sum = windows.get(key);
-          if (sum) sum.delta += quota - hold.fromUser;
-          else windows.set(key, { take, delta: quota - hold.fromUser });
+          if (sum) sum.delta += quota - taken;
+          else windows.set(key, { take, delta: quota - taken });
         }
       }
       const requests = item.success ? 1 : 0;
+      const subscriptionId = hold.subscriptionId ?? 0;
       if (hold.tokenId > 0) add(tokens, hold.tokenId, item.tokenLimited ? hold.fromToken - quota : 0, quota, requests);
-      add(users, hold.userId, hold.fromUser - quota, quota, requests);
+      // A draw on a subscription charges its `used`; the wallet stays as it is, the user's totals count the spending.
+      if (subscriptionId > 0) subscriptions.set(subscriptionId, (subscriptions.get(subscriptionId) ?? 0) + quota - taken);
+      add(users, hold.userId, subscriptionId > 0 ? 0 : hold.fromUser - quota, quota, requests);
       if (item.channelId > 0 && quota !== 0) channels.set(item.channelId, (channels.get(item.channelId) ?? 0) + quota);
-      if (item.log) logs.push(item.log);
+      if (item.log) logs.push({ ...item.log, subscription_id: subscriptionId });
     }
     const now = Math.floor(Date.now() / 1000);
     const statements: Statement[] = this.logWriter.insertStatements(logs);
@@ -223,6 +229,9 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     for (const [id, sums] of inLockOrder(users)) {
       if (sums.remain === 0 && sums.used === 0 && sums.requests === 0) continue;
       statements.push({ sql: 'UPDATE users SET quota = quota + ?, used_quota = used_quota + ?, request_count = request_count + ? WHERE id = ?', parameters: [sums.remain, sums.used, sums.requests, id] });
+    }
+    for (const [id, delta] of inLockOrder(subscriptions)) {
+      if (delta !== 0) statements.push({ sql: 'UPDATE subscriptions SET used = used + ? WHERE id = ?', parameters: [delta, id] });
     }
     // After tokens and users and in key order, as the holds take them. A window rolled over since is history: its row no longer matches.
     for (const key of [...windows.keys()].sort()) {
@@ -235,12 +244,12 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     }
     // A journal row sums several holds: each settled one leaves it, and the row goes when none is left.
     for (const [id, held] of journal) {
-      statements.push({ sql: 'UPDATE quota_holds SET from_token = from_token - ?, from_user = from_user - ? WHERE id = ?', parameters: [held.fromToken, held.fromUser, id] });
+      statements.push({ sql: 'UPDATE quota_holds SET from_token = from_token - ?, from_user = from_user - ?, from_plan = from_plan - ? WHERE id = ?', parameters: [held.fromToken, held.fromUser, held.fromPlan, id] });
     }
     const journalIds = [...journal.keys()];
     for (let i = 0; i < journalIds.length; i += JOURNAL_DELETE_CHUNK) {
       const chunk = journalIds.slice(i, i + JOURNAL_DELETE_CHUNK);
-      statements.push({ sql: `DELETE FROM quota_holds WHERE from_user <= 0 AND id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
+      statements.push({ sql: `DELETE FROM quota_holds WHERE from_user <= 0 AND from_plan <= 0 AND id IN (${chunk.map(() => '?').join(', ')})`, parameters: chunk });
     }
     // By id too: a statement that locks many channels (an administrator's bulk delete) takes them in key order.
     for (const [id, used] of inLockOrder(channels)) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });

@@ -13,13 +13,14 @@ export type NewLogRow = Partial<LogRow> & Pick<LogRow, 'type' | 'user_id' | 'cre
 /** Every column of a log row but its id, in the order the multi-row inserts list them. */
 export const LOG_COLUMNS: readonly (keyof LogRow)[] = [
   'user_id', 'created_at', 'type', 'content', 'username', 'token_name', 'token_id', 'model_name', 'quota', 'prompt_tokens',
-  'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'channel_name', 'group', 'ip', 'other',
+  'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'channel_name', 'group', 'ip', 'other', 'subscription_id',
 ];
 
 /** The columns' defaults (as in the logs table), so an outboxed row carries every column. */
 const LOG_ROW_DEFAULTS: LogRow = {
   user_id: 0, created_at: 0, type: LOG_TYPE_UNKNOWN, content: null, username: '', token_name: '', token_id: 0, model_name: '', quota: 0,
   prompt_tokens: 0, completion_tokens: 0, use_time: 0, is_stream: false, channel_id: 0, channel_name: '', group: '', ip: '', other: null,
+  subscription_id: 0,
 };
 
 const LOG_INSERT_CHUNK = 100;

@@ -24,6 +24,8 @@ export interface LogFilter {
   startTimestamp?: number;
   endTimestamp?: number;
   channelId?: number;
+  /** 0 or absent: every entry. */
+  subscriptionId?: number;
 }
 
 /** Whose entry a top-up, management or system row is. */
@@ -228,6 +230,7 @@ export class LogsService {
       else query.andWhere('log.model_name IN (:...modelNames)', { modelNames: names });
     }
     if (filter.group) query.andWhere('log.group = :group', { group: filter.group });
+    if (filter.subscriptionId) query.andWhere('log.subscription_id = :subscriptionId', { subscriptionId: filter.subscriptionId });
     if (filter.startTimestamp) query.andWhere('log.created_at >= :start', { start: filter.startTimestamp });
     if (filter.endTimestamp) query.andWhere('log.created_at <= :end', { end: filter.endTimestamp });
     if (filter.channelId) query.andWhere('log.channel_id = :channelId', { channelId: filter.channelId });

@@ -22,10 +22,10 @@ export class PaymentsController {
     return dto.payment_method === 'stripe' ? this.stripe.payableMoney(actor, dto.amount) : this.payments.payableMoney(actor, dto.amount);
   }
 
-  /** payment_method `stripe` opens a Stripe Checkout page; the others are Epay's methods. */
+  /** payment_method `stripe` opens a Stripe Checkout page; the others are Epay's methods. With plan_id the order buys that plan. */
   @Post('pay')
   pay(@CurrentUser() actor: AuthenticatedUser, @Body() dto: PayDto): Promise<PayForm> {
-    return dto.payment_method === 'stripe' ? this.stripe.pay(actor, dto.amount) : this.payments.payWithEpay(actor, dto);
+    return dto.payment_method === 'stripe' ? this.stripe.pay(actor, dto.amount, dto.plan_id) : this.payments.payWithEpay(actor, dto);
   }
 
   /** Stripe's webhook: the raw body is what its signature covers. */

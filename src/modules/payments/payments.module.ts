@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
+import { PlansModule } from '../plans/plans.module';
 import { UsersModule } from '../users/users.module';
 import { TopUpEntity } from './entities/top-up.entity';
 import { PaymentsController } from './payments.controller';
@@ -10,7 +11,7 @@ import { StripeCheckoutService } from './stripe-checkout.service';
 
 /** Online top-up orders and the payment providers' notices; credits go through the ledger. */
 @Module({
-  imports: [TypeOrmModule.forFeature([TopUpEntity]), BillingModule, OptionsModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([TopUpEntity]), BillingModule, OptionsModule, UsersModule, PlansModule],
   controllers: [PaymentsController],
   providers: [PaymentsService, StripeCheckoutService],
 })

@@ -10,6 +10,9 @@ import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service
 import { nowSeconds } from '../../database/columns';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
+import { PlanEntity } from '../plans/entities/plan.entity';
+import { PlansService } from '../plans/plans.service';
+import { SubscriptionsService } from '../plans/subscriptions.service';
 import { UsersService } from '../users/users.service';
 import { PayDto } from './dto/payment.dto';
 import { TopUpEntity } from './entities/top-up.entity';
@@ -42,7 +45,22 @@ export class PaymentsService {
     private readonly ledger: QuotaLedgerService,
     private readonly users: UsersService,
     private readonly rateLimiter: RateLimiterService,
+    private readonly plans: PlansService,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
+
+  /** What Epay charges for a plan: its price in units × Price × the group's TopupGroupRatio, as a top-up of that many units would cost. */
+  planMoney(actor: AuthenticatedUser, plan: PlanEntity, unitPrice = this.options.get('Price')): string {
+    const money = Math.round(plan.price_cents * unitPrice * this.topUpGroupRatio(actor)) / 100;
+    // A free plan is taken from the balance (for nothing), never through a provider.
+    if (money <= 0) throw new AppError('payment.amount_too_small', { min: 0.01 });
+    return money.toFixed(2);
+  }
+
+  /** An enabled plan for an online order. */
+  planOnSale(planId: number): Promise<PlanEntity> {
+    return this.plans.loadEnabled(planId);
+  }
 
   /** amount × Price × the group's TopupGroupRatio, to the cent, as the provider is asked for it. */
   payableMoney(actor: AuthenticatedUser, amount: number): string {
@@ -66,14 +84,15 @@ export class PaymentsService {
     const { PayAddress: payAddress, EpayId: merchantId, EpayKey: key } = this.epaySettings();
     if (!callbackBase || !payAddress || !merchantId || !key) throw new AppError('payment.not_configured');
     if (!this.options.get('PayMethods').some((method) => method.type === dto.payment_method)) throw new AppError('payment.invalid_method');
-    const order = await this.createOrder(actor, dto.amount, dto.payment_method);
+    const plan = dto.plan_id ? await this.planOnSale(dto.plan_id) : undefined;
+    const order = plan ? await this.createOrder(actor, 0, dto.payment_method, this.planMoney(actor, plan), plan) : await this.createOrder(actor, dto.amount, dto.payment_method);
     const params: Record<string, string> = {
       pid: merchantId,
       type: dto.payment_method,
       out_trade_no: order.trade_no,
       notify_url: `${callbackBase}/api/user/epay/notify`,
       return_url: `${this.options.get('ServerAddress') || callbackBase}/topup/return`,
-      name: `TUC${order.amount}`,
+      name: plan ? `PLAN${plan.id}` : `TUC${order.amount}`,
       money: order.money,
     };
     params.sign = epaySign(params, key);
@@ -116,6 +135,13 @@ export class PaymentsService {
       const result = await manager.update(TopUpEntity, { id: order.id, status: 'pending' }, { status: 'success', complete_time: nowSeconds() });
       return (result.affected ?? 0) > 0;
     };
+    if (order.plan_id > 0) {
+      const source = { trade_no: order.trade_no, money: order.money, paid_with: order.payment_method };
+      const granted = await this.subscriptions.grantClaimed({ userId: order.user_id, username: user?.username ?? '', planId: order.plan_id, claim, reason: 'plan_purchase', source });
+      if (granted) this.logger.log(`order ${order.trade_no} paid: plan ${order.plan_id} granted to user ${order.user_id}`);
+      else this.logger.warn(`${paid.provider} notice replayed for order ${order.trade_no} while it was being credited`);
+      return true;
+    }
     const content = translate('log.online_top_up', 'zh', { amount: order.amount, money: order.money, method: order.payment_method });
     const credited = await this.ledger.applyDelta({ userId: order.user_id, username: user?.username ?? '', reason: 'top_up', quota: order.quota, content, claim });
     // Not credited here means a concurrent copy of the notice did it: the order is paid either way.
@@ -131,17 +157,19 @@ export class PaymentsService {
 
   /**
    * A pending order with a unique trade number; the quota is fixed now, at today's QuotaPerUnit.
-   * `money` defaults to the Epay price (a provider with its own price passes it).
+   * `money` defaults to the Epay price (a provider with its own price passes it). An order for
+   * a plan credits no quota: paying it grants the plan.
    */
-  async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string): Promise<TopUpEntity> {
-    this.assertMinimum(amount);
+  async createOrder(actor: AuthenticatedUser, amount: number, method: string, providerMoney?: string, plan?: PlanEntity): Promise<TopUpEntity> {
+    if (!plan) this.assertMinimum(amount);
     if (!(await this.rateLimiter.hit(`top-up-order:${actor.id}`, ORDER_LIMIT_PER_USER, ORDER_WINDOW_SECONDS))) throw new AppError('payment.too_many_orders', {}, 429);
     const money = providerMoney ?? this.payableMoney(actor, amount);
     const order = this.orders.create({
       user_id: actor.id,
       amount,
       money,
-      quota: Math.round(amount * this.options.get('QuotaPerUnit')),
+      quota: plan ? 0 : Math.round(amount * this.options.get('QuotaPerUnit')),
+      plan_id: plan?.id ?? 0,
       trade_no: `USR${actor.id}NO${randomAlphanumeric(16)}`,
       payment_method: method,
       status: 'pending',
@@ -175,6 +203,7 @@ function toTopUpView(order: TopUpEntity): TopUpView {
     trade_no: order.trade_no,
     payment_method: order.payment_method,
     status: order.status,
+    plan_id: order.plan_id,
     create_time: order.create_time,
     complete_time: order.complete_time,
   };

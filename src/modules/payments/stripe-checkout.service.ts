@@ -5,6 +5,7 @@ import { AppError } from '../../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { OptionsService } from '../options/options.service';
 import { PaymentsService } from './payments.service';
+import { TopUpEntity } from './entities/top-up.entity';
 import { PayForm } from './top-up.wire';
 
 /**
@@ -28,18 +29,28 @@ export class StripeCheckoutService {
   }
 
   /** A pending order and the Checkout page that pays it (opened with a plain GET: no form fields). */
-  async pay(actor: AuthenticatedUser, amount: number): Promise<PayForm> {
+  async pay(actor: AuthenticatedUser, amount: number, planId?: number): Promise<PayForm> {
     const base = this.payments.callbackBase();
     if (!base || !this.isConfigured()) throw new AppError('payment.not_configured');
-    const unitCents = this.unitCents(actor);
-    const order = await this.payments.createOrder(actor, amount, 'stripe', this.payableMoney(actor, amount));
+    const plan = planId ? await this.payments.planOnSale(planId) : undefined;
+    let order: TopUpEntity;
+    let lineItem: Stripe.Checkout.SessionCreateParams.LineItem;
+    if (plan) {
+      // A plan is one line at its price in units × StripeUnitPrice.
+      const money = this.payments.planMoney(actor, plan, this.options.get('StripeUnitPrice'));
+      order = await this.payments.createOrder(actor, 0, 'stripe', money, plan);
+      lineItem = { quantity: 1, price_data: { currency: 'usd', unit_amount: Math.round(Number(money) * 100), product_data: { name: plan.name } } };
+    } else {
+      order = await this.payments.createOrder(actor, amount, 'stripe', this.payableMoney(actor, amount));
+      lineItem = { quantity: amount, price_data: { currency: 'usd', unit_amount: this.unitCents(actor), product_data: { name: `TUC${amount}` } } };
+    }
     let session: Stripe.Checkout.Session;
     try {
       session = await this.stripe().checkout.sessions.create({
         mode: 'payment',
         client_reference_id: order.trade_no,
         metadata: { trade_no: order.trade_no },
-        line_items: [{ quantity: amount, price_data: { currency: 'usd', unit_amount: unitCents, product_data: { name: `TUC${amount}` } } }],
+        line_items: [lineItem],
         success_url: `${this.options.get('ServerAddress') || base}/topup/return`,
         cancel_url: `${this.options.get('ServerAddress') || base}/topup`,
       });

@@ -10,6 +10,8 @@ export interface TopUpView {
   payment_method: string;
   /** 'pending' until the provider confirms, then 'success'. */
   status: string;
+  /** The plan this order bought (0: a top-up of `amount`). */
+  plan_id: number;
   create_time: number;
   complete_time: number;
 }

@@ -12,5 +12,6 @@ export function toRedemptionView(row: RedemptionEntity): RedemptionView {
     created_time: row.created_time,
     redeemed_time: row.redeemed_time,
     used_user_id: row.used_user_id,
+    plan_id: row.plan_id,
   };
 }

@@ -10,6 +10,8 @@ export interface RedemptionView {
   quota: number;
   created_time: number;
   redeemed_time: number;
+  /** The plan the code grants instead of quota; 0 for a quota code. */
+  plan_id: number;
   /** 0 until redeemed. */
   used_user_id: number;
 }

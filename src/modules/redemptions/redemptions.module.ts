@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
+import { PlansModule } from '../plans/plans.module';
 import { RedemptionEntity } from './entities/redemption.entity';
 import { RedemptionByIdController } from './redemption-by-id.controller';
 import { RedeemController, RedemptionsController } from './redemptions.controller';
@@ -8,7 +9,7 @@ import { RedemptionsService } from './redemptions.service';
 
 /** Redemption codes and redeeming them into the balance (through the ledger). */
 @Module({
-  imports: [TypeOrmModule.forFeature([RedemptionEntity]), BillingModule],
+  imports: [TypeOrmModule.forFeature([RedemptionEntity]), BillingModule, PlansModule],
   controllers: [RedemptionsController, RedeemController],
   providers: [RedemptionsService],
   exports: [RedemptionsService],

@@ -11,6 +11,8 @@ import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service
 import { nowSeconds } from '../../database/columns';
 import { AuditService, fieldChanges } from '../audit/audit.service';
 import { LedgerRefusedError, QuotaLedgerService } from '../billing/quota-ledger.service';
+import { PlansService } from '../plans/plans.service';
+import { SubscriptionsService } from '../plans/subscriptions.service';
 import { CreateRedemptionDto, DEFAULT_REDEMPTION_QUOTA, UpdateRedemptionDto } from './dto/redemption.dto';
 import { REDEMPTION_STATUS_DISABLED, REDEMPTION_STATUS_UNUSED, REDEMPTION_STATUS_USED, RedemptionEntity } from './entities/redemption.entity';
 import { toRedemptionView } from './redemption.view';
@@ -32,6 +34,8 @@ export class RedemptionsService {
     private readonly ledger: QuotaLedgerService,
     private readonly rateLimiter: RateLimiterService,
     private readonly audit: AuditService,
+    private readonly plans: PlansService,
+    private readonly subscriptions: SubscriptionsService,
   ) {}
 
   async list(page: PageQuery): Promise<Page<RedemptionView>> {
@@ -64,12 +68,15 @@ export class RedemptionsService {
   async create(actor: AuthenticatedUser, dto: CreateRedemptionDto): Promise<string[]> {
     const name = dto.name.trim();
     if (!name) throw new AppError('redemption.invalid_name');
+    // A plan code is minted only for a plan on sale; redeeming it later grants the plan even if it was disabled since.
+    const plan = dto.plan_id ? await this.plans.loadEnabled(dto.plan_id) : undefined;
     const rows = Array.from({ length: dto.count ?? 1 }, () => ({
       user_id: actor.id,
       name,
       key: randomAlphanumeric(KEY_LENGTH),
       status: REDEMPTION_STATUS_UNUSED,
-      quota: dto.quota ?? DEFAULT_REDEMPTION_QUOTA,
+      quota: plan ? 0 : (dto.quota ?? DEFAULT_REDEMPTION_QUOTA),
+      plan_id: plan?.id ?? 0,
       created_time: nowSeconds(),
     }));
     // 62^32 keys: a collision would fail the unique index and the whole batch, never pass silently.
@@ -130,7 +137,10 @@ export class RedemptionsService {
     const content = translate('log.redeemed', 'zh', { quota: code.quota, id: code.id });
     let credited: boolean;
     try {
-      credited = await this.ledger.applyDelta({ userId: actor.id, username: actor.username, reason: 'redeem', quota: code.quota, content, claim });
+      credited =
+        code.plan_id > 0
+          ? await this.subscriptions.grantClaimed({ userId: actor.id, username: actor.username, planId: code.plan_id, claim, reason: 'redeem', source: { redemption_id: code.id } })
+          : await this.ledger.applyDelta({ userId: actor.id, username: actor.username, reason: 'redeem', quota: code.quota, content, claim });
     } catch (error) {
       if (error instanceof LedgerRefusedError) throw new AppError('user.not_found');
       throw error;

@@ -1,4 +1,5 @@
 import type { SvgIconComponent } from '@mui/icons-material';
+import CardMembershipOutlinedIcon from '@mui/icons-material/CardMembershipOutlined';
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
@@ -71,6 +72,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
       { path: '/channel', label: 'shell:nav.channels', icon: HubOutlinedIcon },
       { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
       { path: '/redemption', label: 'shell:nav.redemptions', icon: RedeemOutlinedIcon },
+      { path: '/plan', label: 'shell:nav.plans', icon: CardMembershipOutlinedIcon },
       { path: '/setting', label: 'shell:nav.settings', icon: SettingsOutlinedIcon },
       { path: '/audit', label: 'shell:nav.audit', icon: FactCheckOutlinedIcon, rootOnly: true },
     ],

@@ -37,6 +37,10 @@ export class LogQueryDto {
 
   @OptionalIdQuery()
   channel?: number;
+
+  /** The draws on one subscription. */
+  @OptionalIdQuery()
+  subscription_id?: number;
 }
 
 export class DeleteLogsQueryDto {
@@ -57,6 +61,7 @@ export function ownLogFilter(query: LogQueryDto): LogFilter {
     group: query.group?.trim(),
     startTimestamp: query.start_timestamp,
     endTimestamp: query.end_timestamp,
+    subscriptionId: query.subscription_id,
   };
 }
 

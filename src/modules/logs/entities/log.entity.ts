@@ -65,6 +65,10 @@ export class LogEntity {
   @Column({ type: 'varchar', length: 64, default: '' })
   ip: string;
 
+  /** The subscription a consume row drew from (also in `other.subscription_id`); 0 for the wallet. */
+  @Column({ type: 'integer', default: 0 })
+  subscription_id: number;
+
   /** JSON: frt, ratios, model price, admin_info.use_channel, … */
   @Column({ type: 'text', nullable: true })
   other: string | null;

@@ -1,16 +1,22 @@
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { RowIdField } from '../../../common/http/query-fields';
 
-export class TopUpAmountDto {
-  @IsInt({ message: 'payment.invalid_amount' })
-  @Min(1, { message: 'payment.invalid_amount' })
-  @Max(1_000_000_000, { message: 'payment.invalid_amount' })
-  amount: number;
+/** Units of quota to buy: a whole number from 1. */
+const TopUpAmountField = () => applyDecorators(IsInt({ message: 'payment.invalid_amount' }), Min(1, { message: 'payment.invalid_amount' }), Max(1_000_000_000, { message: 'payment.invalid_amount' }));
 
-  /** Accepted for compatibility with new-api's console; not used. */
+/** Accepted for compatibility with new-api's console; not used. */
+class TopUpCodeDto {
   @IsOptional()
   @IsString()
   @MaxLength(64)
   top_up_code?: string;
+}
+
+export class TopUpAmountDto extends TopUpCodeDto {
+  @TopUpAmountField()
+  amount: number;
 }
 
 /** POST /api/user/amount: `payment_method` "stripe" prices the amount in Stripe's US dollars; any other, or none, at Epay's Price. */
@@ -21,8 +27,18 @@ export class PayableAmountDto extends TopUpAmountDto {
   payment_method?: string;
 }
 
-export class PayDto extends TopUpAmountDto {
+/** POST /api/user/pay: `amount` units of quota, or with `plan_id` a subscription plan at its price (amount is then not read). */
+export class PayDto extends TopUpCodeDto {
+  @ValidateIf((dto: PayDto) => dto.plan_id === undefined)
+  @TopUpAmountField()
+  amount: number;
+
   @IsString({ message: 'payment.invalid_method' })
   @MaxLength(32, { message: 'payment.invalid_method' })
   payment_method: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @RowIdField()
+  plan_id?: number;
 }

@@ -33,6 +33,10 @@ export class TopUpEntity {
   @Column({ type: 'varchar', length: 16, default: 'pending' })
   status: TopUpStatus;
 
+  /** A subscription plan bought by this order instead of quota (quota is then 0); 0 for a top-up. */
+  @Column({ type: 'integer', default: 0 })
+  plan_id: number;
+
   @BigIntColumn()
   create_time: number;
 

@@ -18,6 +18,12 @@ export class CreateRedemptionDto {
   @Max(MAX_QUOTA, { message: 'redemption.invalid_quota' })
   quota?: number;
 
+  /** Codes that grant this plan instead of quota. */
+  @IsOptional()
+  @Type(() => Number)
+  @RowIdField()
+  plan_id?: number;
+
   @IsOptional()
   @IsInt({ message: 'redemption.invalid_count' })
   @Min(1, { message: 'redemption.invalid_count' })

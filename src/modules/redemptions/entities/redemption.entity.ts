@@ -34,6 +34,10 @@ export class RedemptionEntity {
   @BigIntColumn()
   redeemed_time: number;
 
+  /** A subscription plan the code grants instead of quota (quota is then 0); 0 for a quota code. */
+  @Column({ type: 'integer', default: 0 })
+  plan_id: number;
+
   /** 0 until redeemed. */
   @Column({ type: 'integer', default: 0 })
   used_user_id: number;

@@ -81,7 +81,7 @@ export class RelayPrepareStage {
     try {
       // TPM reserves the prompt estimate plus the output limit; settlement puts the billed tokens in its place.
       if (CallerRateLimiterService.applies(caller)) callerLimit = await this.callerLimiter.admit(caller, promptEstimate + maxTokens);
-      billing = await this.billing.hold(caller, holdAmount);
+      billing = await this.billing.hold(caller, holdAmount, model);
     } catch (error) {
       rateLimit?.release();
       callerLimit?.cancel();

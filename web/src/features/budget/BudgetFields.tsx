@@ -8,9 +8,10 @@ import { BUDGET_PERIODS, validateBudget, type BudgetForm } from './budget';
 
 /**
  * Budget windows and RPM/TPM limits, bound to the `budget` field of a token or user form
- * (one controller for the whole part: its rules cross rows, no period twice).
+ * (one controller for the whole part: its rules cross rows, no period twice). A plan has
+ * windows only: `limits={false}` leaves the two limits out.
  */
-export function BudgetFields<T extends FieldValues & { budget: BudgetForm }>({ control, testId }: { control: Control<T>; testId: string }) {
+export function BudgetFields<T extends FieldValues & { budget: BudgetForm }>({ control, testId, limits = true }: { control: Control<T>; testId: string; limits?: boolean }) {
   const { t } = useTranslation();
   const { field, fieldState } = useController({ control, name: 'budget' as FieldPath<T>, rules: { validate: (value) => validateBudget(value as BudgetForm) } });
   const budget = field.value as BudgetForm;
@@ -21,7 +22,7 @@ export function BudgetFields<T extends FieldValues & { budget: BudgetForm }>({ c
   return (
     <Stack spacing={1.5} data-testid={testId}>
       <Typography variant="body2" color="text.secondary">
-        {t('budget:help')}
+        {t(limits ? 'budget:help' : 'budget:helpWindows')}
       </Typography>
       {budget.windows.map((window, index) => (
         <Stack key={window.period} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
@@ -59,26 +60,28 @@ export function BudgetFields<T extends FieldValues & { budget: BudgetForm }>({ c
           {t('budget:add')}
         </Button>
       )}
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-        <TextField
-          size="small"
-          fullWidth
-          label={t('budget:rpm')}
-          value={budget.rpm_limit}
-          helperText={t('budget:noneHelp')}
-          onChange={(event) => change({ rpm_limit: event.target.value })}
-          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-rpm` } }}
-        />
-        <TextField
-          size="small"
-          fullWidth
-          label={t('budget:tpm')}
-          value={budget.tpm_limit}
-          helperText={t('budget:noneHelp')}
-          onChange={(event) => change({ tpm_limit: event.target.value })}
-          slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-tpm` } }}
-        />
-      </Stack>
+      {limits && (
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <TextField
+            size="small"
+            fullWidth
+            label={t('budget:rpm')}
+            value={budget.rpm_limit}
+            helperText={t('budget:noneHelp')}
+            onChange={(event) => change({ rpm_limit: event.target.value })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-rpm` } }}
+          />
+          <TextField
+            size="small"
+            fullWidth
+            label={t('budget:tpm')}
+            value={budget.tpm_limit}
+            helperText={t('budget:noneHelp')}
+            onChange={(event) => change({ tpm_limit: event.target.value })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': `${testId}-tpm` } }}
+          />
+        </Stack>
+      )}
       {error && (
         <Typography variant="caption" color="error" data-testid={`${testId}-error`}>
           {t(error)}

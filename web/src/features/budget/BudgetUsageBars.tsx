@@ -3,7 +3,7 @@ import type { BudgetUsage } from '@shared/billing/budget.wire';
 import { useTranslation } from 'react-i18next';
 import { renderQuota } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
-import { usedPercent } from './budget';
+import { usageColor, usedPercent } from './budget';
 
 /** One compact bar per budget window: the period, the share used, and (on hover) the amounts and the reset. */
 export function BudgetUsageBars({ usage, testId }: { usage: BudgetUsage[]; testId?: string }) {
@@ -23,7 +23,7 @@ export function BudgetUsageBars({ usage, testId }: { usage: BudgetUsage[]; testI
               <LinearProgress
                 variant="determinate"
                 value={percent}
-                color={percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary'}
+                color={usageColor(percent)}
                 sx={{ flexGrow: 1, height: 6, borderRadius: 3 }}
                 aria-label={`${t(`budget:periods.${window.period}`)} ${percent}%`}
               />

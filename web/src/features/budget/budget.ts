@@ -47,3 +47,8 @@ export function usedPercent(usage: BudgetUsage): number {
   if (usage.quota <= 0) return 100;
   return Math.min(100, Math.round((usage.used / usage.quota) * 100));
 }
+
+/** A use bar's colour: red when full, amber from 80 %. */
+export function usageColor(percent: number): 'error' | 'warning' | 'primary' {
+  return percent >= 100 ? 'error' : percent >= 80 ? 'warning' : 'primary';
+}

@@ -63,6 +63,7 @@ function defaultFilters(): LogFilters {
     end_timestamp: Math.floor(Date.now() / 1000) + 3600,
     username: '',
     channel: '',
+    subscription_id: '',
   };
 }
 
@@ -277,6 +278,12 @@ export function LogsPage() {
           <DateTimeFilterField label={t('logs:filters.start')} value={draft.start_timestamp} onChange={(start_timestamp) => update({ start_timestamp })} testId="log-filter-start" />
           <DateTimeFilterField label={t('logs:filters.end')} value={draft.end_timestamp} onChange={(end_timestamp) => update({ end_timestamp })} testId="log-filter-end" />
           <TextField label={t('logs:filters.group')} value={draft.group} onChange={(event) => update({ group: event.target.value })} slotProps={{ htmlInput: { 'data-testid': 'log-filter-group' } }} />
+          <TextField
+            label={t('logs:filters.subscription')}
+            value={draft.subscription_id}
+            onChange={(event) => update({ subscription_id: event.target.value.replace(/\D/g, '') })}
+            slotProps={{ htmlInput: { inputMode: 'numeric', 'data-testid': 'log-filter-subscription' } }}
+          />
           <TextField select label={t('logs:filters.type')} value={draft.type} onChange={(event) => update({ type: Number(event.target.value) })} data-testid="log-filter-type">
             <MenuItem value={0}>{t('logs:types.all')}</MenuItem>
             {LOG_TYPES.map((type) => (

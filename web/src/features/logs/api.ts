@@ -60,6 +60,8 @@ export interface LogFilters {
   /** Admins only. */
   username: string;
   channel: string;
+  /** The draws on one subscription (digits; '' for every entry). */
+  subscription_id: string;
 }
 
 /** The part of GET /api/user/:id the user-info dialog shows. */
@@ -75,6 +77,7 @@ function toQuery(filters: LogFilters, admin: boolean) {
     end_timestamp: filters.end_timestamp || undefined,
     username: admin ? filters.username.trim() || undefined : undefined,
     channel: admin ? filters.channel.trim() || undefined : undefined,
+    subscription_id: filters.subscription_id.trim() || undefined,
   };
 }
 

@@ -58,7 +58,7 @@ export function RedemptionsPage() {
         <Chip size="small" variant="outlined" color={STATUS_COLORS[code.status] ?? 'default'} label={t(`redemptions:status.${code.status}`)} data-testid={`redemption-status-${code.id}`} />
       ),
     },
-    { key: 'quota', header: 'redemptions:columns.quota', cellSx: { whiteSpace: 'nowrap' }, render: (code) => renderQuota(code.quota) },
+    { key: 'quota', header: 'redemptions:columns.quota', cellSx: { whiteSpace: 'nowrap' }, render: (code) => (code.plan_id ? t('redemptions:planCode', { id: code.plan_id }) : renderQuota(code.quota)) },
     { key: 'created', header: 'redemptions:columns.created', cellSx: { whiteSpace: 'nowrap' }, render: (code) => formatTimestamp(code.created_time) },
     {
       key: 'redeemedBy',

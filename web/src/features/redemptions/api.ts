@@ -16,7 +16,8 @@ export const redemptionsApi = {
   search: (filters: { keyword: string }, page: number, pageSize: number) =>
     api.get<Page<Redemption>>('/api/redemption/search', { query: { keyword: filters.keyword, p: page, page_size: pageSize } }),
   get: (id: number) => api.get<Redemption>(`/api/redemption/${id}`),
-  create: (body: { name: string; quota: number; count: number }) => api.post<string[]>('/api/redemption/', body),
+  /** With plan_id the codes grant that plan instead of quota. */
+  create: (body: { name: string; quota: number; count: number; plan_id?: number }) => api.post<string[]>('/api/redemption/', body),
   update: (body: { id: number; name: string; quota: number }) => api.put<Redemption>('/api/redemption/', body),
   setStatus: (id: number, status: number) => api.put<Redemption>('/api/redemption/', { id, status }, { query: { status_only: true } }),
   remove: (id: number) => api.delete<null>(`/api/redemption/${id}/`),

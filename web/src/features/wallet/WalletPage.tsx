@@ -12,6 +12,9 @@ import { renderNumber, renderQuota } from '../../lib/quota';
 import { formatTimestamp } from '../../lib/time';
 import { toast } from '../../lib/toast';
 import { StatTile } from '../personal/StatTile';
+import { plansApi, type Plan, type Subscription } from '../plans/api';
+import { PlansOnSaleCard } from '../plans/PlansOnSaleCard';
+import { SubscriptionsCard } from '../plans/SubscriptionsCard';
 import { useStatus } from '../status/StatusProvider';
 import { submitPayForm, walletApi, type SelfUser } from './api';
 
@@ -36,11 +39,13 @@ interface Payable {
 
 const fetchHistory = (_query: null, page: number, pageSize: number) => walletApi.history(page, pageSize);
 
-/** The wallet: balance, redeeming a code, online top-up and the user's own top-up orders. */
+/** The wallet: balance, the user's subscriptions and the plans on sale, redeeming a code, online top-up and the user's own top-up orders. */
 export function WalletPage() {
   const { t } = useTranslation();
   const { status } = useStatus();
   const [user, setUser] = useState<SelfUser | null>(null);
+  const [plansOnSale, setPlansOnSale] = useState<Plan[]>([]);
+  const [subscriptions, setSubscriptions] = useState<Subscription[]>([]);
   const [code, setCode] = useState('');
   const [redeeming, setRedeeming] = useState(false);
   const minimum = Math.max(1, status.min_topup || 1);
@@ -61,8 +66,13 @@ export function WalletPage() {
   const paysByEpay = methods.some((method) => method.type !== STRIPE);
 
   const loadUser = useCallback(async () => {
-    const result = await walletApi.self();
-    if (result.ok) setUser(result.data);
+    const [self, own] = await Promise.all([walletApi.self(), plansApi.own()]);
+    if (self.ok) setUser(self.data);
+    if (own.ok) setSubscriptions(own.data);
+  }, []);
+
+  useEffect(() => {
+    void plansApi.onSale().then((result) => result.ok && setPlansOnSale(result.data));
   }, []);
 
   useEffect(() => {
@@ -105,7 +115,8 @@ export function WalletPage() {
     const result = await walletApi.redeem(code.trim());
     setRedeeming(false);
     if (!result.ok) return;
-    toast.success(t('wallet:redeem.success', { amount: renderQuota(result.data) }));
+    // A code worth nothing carried a plan (a quota code is worth at least 1).
+    toast.success(result.data > 0 ? t('wallet:redeem.success', { amount: renderQuota(result.data) }) : t('plans:wallet.redeemedPlan'));
     setCode('');
     void loadUser();
   }
@@ -120,6 +131,18 @@ export function WalletPage() {
     if (!amountValid) return toast.error(amountError);
     const result = await walletApi.pay(amountNumber, method.type);
     if (result.ok) submitPayForm(result.data);
+  }
+
+  async function buyPlan(plan: Plan, method: 'balance' | string) {
+    if (method !== 'balance') {
+      const result = await plansApi.payOnline(plan.id, method);
+      if (result.ok) submitPayForm(result.data);
+      return;
+    }
+    const result = await plansApi.buyWithBalance(plan.id);
+    if (!result.ok) return;
+    toast.success(t('plans:wallet.bought', { name: plan.name }));
+    void loadUser();
   }
 
   function changeAmount(value: string) {
@@ -140,6 +163,8 @@ export function WalletPage() {
             </Box>
           </CardContent>
         </Card>
+        <SubscriptionsCard subscriptions={subscriptions} />
+        <PlansOnSaleCard plans={plansOnSale} methods={methods} online={!!status.enable_online_topup} onBuy={(plan, method) => void buyPlan(plan, method)} />
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
           <Card>
             <CardHeader title={t('wallet:redeem.title')} subheader={t('wallet:redeem.subtitle')} />
@@ -212,7 +237,7 @@ export function WalletPage() {
                 {history.rows.map((order) => (
                   <TableRow key={order.id} hover>
                     <TableCell sx={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>{order.trade_no}</TableCell>
-                    <TableCell>{renderQuota(order.quota)}</TableCell>
+                    <TableCell>{order.plan_id ? t('plans:wallet.planOrder', { id: order.plan_id }) : renderQuota(order.quota)}</TableCell>
                     <TableCell>{order.money}</TableCell>
                     <TableCell>{methodName(order.payment_method)}</TableCell>
                     <TableCell>
