@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
 import { createAppLogger } from './common/logging/app-logger';
 import { REQUEST_ID_HEADER, withRequestId } from './common/logging/request-context';
@@ -119,6 +120,11 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
     else expressHandler(request, response);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const route = rawRoutes.match(request.url);
+    if (route?.upgrade) route.upgrade(request, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  });
 
   return {
     app,

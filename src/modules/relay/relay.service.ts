@@ -19,7 +19,7 @@ import type { WireFormat } from './providers/adaptor';
 import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec } from './relay-endpoints';
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
-import { RelayPrepareStage, type ClientCall } from './stages/prepare.stage';
+import { RelayPrepareStage } from './stages/prepare.stage';
 import type { ClientResponse } from './sse-passthrough';
 import type { Delivery, PreparedRequest, RelayRoute } from './stages/relay-request';
 import { RelaySettleStage } from './stages/settle.stage';
@@ -98,21 +98,21 @@ export class RelayService {
 
   /**
    * One call of a WebSocket session (a `response.create`), through the same stages as an HTTP
-   * request: `call` is what the message asked, `dispatch` may answer it through an upstream
-   * socket before the HTTP dispatch. Throws the RelayError the client gets.
+   * request: `message` is its body, `dispatch` may answer it through an upstream socket before
+   * the HTTP dispatch. Throws the RelayError the client gets.
    */
-  relaySocketCall(upgrade: IncomingMessage, sink: ClientResponse, route: RelayRoute, call: ClientCall, requestId: string, dispatch?: SocketDispatch): Promise<void> {
-    return withRequestId(requestId, () => this.relay(upgrade, sink, route, requestId, performance.now(), call, dispatch));
+  relaySocketCall(upgrade: IncomingMessage, sink: ClientResponse, route: RelayRoute, message: Buffer, requestId: string, dispatch?: SocketDispatch): Promise<void> {
+    return withRequestId(requestId, () => this.relay(upgrade, sink, route, requestId, performance.now(), message, dispatch));
   }
 
-  private async relay(request: IncomingMessage, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, call?: ClientCall, dispatch?: SocketDispatch): Promise<void> {
+  private async relay(request: IncomingMessage, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, message?: Buffer, dispatch?: SocketDispatch): Promise<void> {
     let prepared: PreparedRequest | undefined;
     // Tracing off: undefined, and nothing below does more than check it.
     const trace = this.tracing.tracer?.startRequest(request, route, requestId);
     // Only when something reports the model of a refused request: otherwise the hot path allocates nothing more.
     const noted = this.metrics.enabled || this.accessLog || trace ? {} : undefined;
     try {
-      prepared = call ? await this.prepareStage.prepareCall(call, response, route, requestId, startedAt, noted) : await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
+      prepared = message ? await this.prepareStage.prepareMessage(request, message, response, route, requestId, startedAt, noted) : await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
     } catch (error) {
       throw this.failed(route, noted, error, requestId, startedAt, trace);
     }
@@ -176,7 +176,8 @@ export class RelayService {
     sendJson(response, kind === 'subscription' ? await this.billing.subscription(caller) : await this.billing.usage(caller), requestId);
   }
 
-  private asRelayError(error: unknown, requestId: string): RelayError {
+  /** Any failure as the error the client gets: a database outage as 503, the unexpected as a logged 500. */
+  asRelayError(error: unknown, requestId: string): RelayError {
     if (error instanceof RelayError) return error;
     if (isDatabaseUnavailable(error)) {
       this.logger.warn(`relay request ${requestId}: database unavailable (${describeDatabaseError(error)})`);

@@ -22,7 +22,7 @@ import type { ClientResponse } from '../sse-passthrough';
 import type { PreparedRequest, RelayRoute } from './relay-request';
 
 /** Who calls and what they sent, read from the transport. */
-export interface ClientCall {
+interface ClientCall {
   caller: RelayCaller;
   rawBody: Buffer;
   contentType: string;
@@ -65,11 +65,16 @@ export class RelayPrepareStage {
   }
 
   /**
-   * The same, for a call whose caller and body are already read: an HTTP request's, or one
-   * `response.create` message of a WebSocket session (authenticated per message, as each
-   * HTTP request is).
+   * One message of a WebSocket session (a `response.create`, as a JSON body), authenticated by
+   * the upgrade request's token per message, as each HTTP request is.
    */
-  async prepareCall(call: ClientCall, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
+  async prepareMessage(upgrade: IncomingMessage, rawBody: Buffer, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
+    const caller = await this.tokenAuth.authenticate(upgrade);
+    return this.prepareCall({ caller, rawBody, contentType: 'application/json', headers: upgrade.headers }, response, route, requestId, startedAt, noted);
+  }
+
+  /** The rest, once the caller and body are read. */
+  private async prepareCall(call: ClientCall, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
     const { caller, rawBody, contentType } = call;
     let body: JsonObject | undefined;
     let model: string | undefined;

@@ -61,16 +61,17 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
   private sendEvents(events: SseEvent[]): void {
     for (const { data } of events) {
       if (data === '' || data === '[DONE]') continue;
-      this.send(data);
+      this.sendFrame(data);
     }
   }
 
   /** The answer of an upstream that did not stream, as the event that ends a streamed one. */
   private sendCompletedAnswer(): void {
-    if (this.json) this.send(`{"type":"response.completed","response":${this.json}}`);
+    if (this.json) this.sendFrame(`{"type":"response.completed","response":${this.json}}`);
   }
 
-  private send(frame: string): void {
+  /** One text frame: an event's data, or an upstream socket's event as it came. */
+  sendFrame(frame: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
     this.ws.send(frame, () => {
       if (this.waitingForDrain && this.ws.bufferedAmount < HIGH_WATER_BYTES) {

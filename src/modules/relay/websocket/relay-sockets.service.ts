@@ -1,0 +1,85 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import WebSocket, { WebSocketServer } from 'ws';
+import { withRequestId } from '../../../common/logging/request-context';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
+import { RelayError } from '../relay-error';
+import { RelayService } from '../relay.service';
+import { TokenAuthService } from '../token-auth.service';
+import { RealtimeSocketService } from './realtime-socket.service';
+import { ResponsesSocketService } from './responses-socket.service';
+import { refuseUpgrade } from './socket-errors';
+
+/** Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients put the key in a subprotocol of this prefix. */
+const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
+
+/**
+ * The relay's WebSocket upgrades: `/v1/responses` (Responses' WebSocket mode, as Codex uses
+ * it) and `/v1/realtime` (OpenAI's Realtime API). The token is checked before the upgrade is
+ * accepted, so a refused client gets the HTTP error an HTTP call would. Open sockets close when
+ * the gateway shuts down.
+ */
+@Injectable()
+export class RelaySocketsService implements OnApplicationShutdown {
+  private readonly server: WebSocketServer;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly relay: RelayService,
+    private readonly tokenAuth: TokenAuthService,
+    private readonly responses: ResponsesSocketService,
+    private readonly realtime: RealtimeSocketService,
+  ) {
+    this.server = new WebSocketServer({ noServer: true, maxPayload: config.relay.maxRequestBodyBytes, perMessageDeflate: false, handleProtocols: chooseProtocol });
+  }
+
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const requestId = randomUUID();
+    void withRequestId(requestId, () => this.accept(request, socket, head, requestId));
+  }
+
+  private async accept(request: IncomingMessage, socket: Duplex, head: Buffer, requestId: string): Promise<void> {
+    // A socket that breaks before the upgrade is answered must not throw at the process.
+    socket.on('error', () => socket.destroy());
+    try {
+      const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '');
+      keyFromProtocols(request);
+      if (path === '/v1/responses') {
+        await this.tokenAuth.authenticate(request);
+        this.server.handleUpgrade(request, socket, head, (client) => this.responses.serve(client, request));
+      } else if (path === '/v1/realtime') {
+        const upstream = await this.realtime.open(request);
+        if (!socket.writable) return void upstream.socket.close();
+        this.server.handleUpgrade(request, socket, head, (client) => this.realtime.serve(client, request, upstream));
+      } else {
+        throw new RelayError('not_found', `No WebSocket endpoint at ${path}`, 404);
+      }
+    } catch (error) {
+      refuseUpgrade(socket, this.relay.asRelayError(error, requestId), requestId);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    for (const client of this.server.clients) if (client.readyState === WebSocket.OPEN) client.close(1001, 'the gateway is shutting down');
+  }
+}
+
+/**
+ * A key sent as `openai-insecure-api-key.sk-…` among the subprotocols becomes the request's
+ * Authorization, unless it has one: the token is then checked as any other.
+ */
+function keyFromProtocols(request: IncomingMessage): void {
+  if (request.headers.authorization) return;
+  const offered = String(request.headers['sec-websocket-protocol'] ?? '').split(',');
+  const keyed = offered.map((protocol) => protocol.trim()).find((protocol) => protocol.startsWith(KEY_PROTOCOL_PREFIX));
+  if (keyed) request.headers.authorization = `Bearer ${keyed.slice(KEY_PROTOCOL_PREFIX.length)}`;
+}
+
+/** The subprotocol answered: `realtime` when offered, else any but the key's (never echoed back), else none. */
+function chooseProtocol(protocols: Set<string>): string | false {
+  if (protocols.has('realtime')) return 'realtime';
+  for (const protocol of protocols) if (!protocol.startsWith(KEY_PROTOCOL_PREFIX)) return protocol;
+  return false;
+}

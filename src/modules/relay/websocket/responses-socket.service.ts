@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import WebSocket from 'ws';
+import { RESPONSES_FORMAT } from '../formats/responses.format';
+import type { JsonObject } from '../providers/adaptor';
+import { endpointSpec } from '../relay-endpoints';
+import { RelayError } from '../relay-error';
+import { RelayService } from '../relay.service';
+import type { RelayRoute } from '../stages/relay-request';
+import { ResponsesSocketBridge, type UpstreamSockets } from './responses-socket-bridge';
+import { socketErrorFrame } from './socket-errors';
+import { SocketEventSink } from './socket-event-sink';
+
+/** `/v1/responses` over WebSocket: a Responses call whose events leave as frames (shared: never modified). */
+export const RESPONSES_SOCKET_ROUTE: RelayRoute = { spec: endpointSpec('responses'), inbound: RESPONSES_FORMAT, playground: false, stream: true, websocket: true };
+
+/**
+ * The Responses API's WebSocket mode, as Codex speaks it: the client sends `response.create`
+ * messages (a Responses body with `type`), one at a time, and gets the same typed events as
+ * the HTTP stream, one text frame each. Every message is a call of its own through the relay's
+ * stages: authenticated by the upgrade's token, held, dispatched, billed and logged.
+ */
+@Injectable()
+export class ResponsesSocketService {
+  constructor(
+    private readonly relay: RelayService,
+    private readonly bridge: ResponsesSocketBridge,
+  ) {}
+
+  serve(client: WebSocket, upgrade: IncomingMessage): void {
+    const upstreams: UpstreamSockets = new Map();
+    let busy = false;
+    client.on('message', (data, isBinary) => {
+      if (busy) return client.send(socketErrorFrame(responseInFlight(), ''));
+      const body = isBinary ? undefined : createBody(data.toString());
+      if (!body) return client.send(socketErrorFrame(new RelayError('invalid_request', 'Send response.create messages: a Responses request body as JSON with "type":"response.create"', 400), ''));
+      busy = true;
+      void this.createResponse(client, upgrade, body, upstreams).finally(() => (busy = false));
+    });
+    client.on('close', () => {
+      for (const upstream of upstreams.values()) upstream.close();
+    });
+  }
+
+  private async createResponse(client: WebSocket, upgrade: IncomingMessage, body: Buffer, upstreams: UpstreamSockets): Promise<void> {
+    const requestId = randomUUID();
+    const sink = new SocketEventSink(client);
+    try {
+      await this.relay.relaySocketCall(upgrade, sink, RESPONSES_SOCKET_ROUTE, body, requestId, this.bridge.dispatcher(upstreams, sink));
+    } catch (error) {
+      const relayError = this.relay.asRelayError(error, requestId);
+      if (client.readyState === WebSocket.OPEN) client.send(socketErrorFrame(relayError, requestId));
+    } finally {
+      sink.end();
+    }
+  }
+}
+
+/** OpenAI's answer to a second response.create while one is running: one response at a time per connection. */
+function responseInFlight(): RelayError {
+  const error = new RelayError('invalid_request', 'A response is still in progress on this connection; send the next response.create after it ends', 409);
+  error.wireCode = 'response_already_in_flight';
+  return error;
+}
+
+/** The Responses body of a `response.create` message, streamed (the events are the answer); undefined for any other message. */
+function createBody(message: string): Buffer | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as JsonObject).type !== 'response.create') return undefined;
+  // Some clients nest the body under `response`, as the Realtime API's response.create does.
+  const { type: _type, response, ...rest } = parsed as JsonObject;
+  const body = typeof response === 'object' && response !== null && !Array.isArray(response) ? { ...(response as JsonObject), ...rest } : rest;
+  delete body.background;
+  return Buffer.from(JSON.stringify({ ...body, stream: true }));
+}
