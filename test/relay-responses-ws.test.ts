@@ -1,0 +1,206 @@
+import { MOCK_REPLY_TEXT, MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
+import { MockSocketUpstream, SOCKET_REPLY_TEXT } from './support/mock-socket-upstream';
+import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
+import { SocketClient, socketUrl, type SocketEvent } from './support/socket-client';
+import { eventually } from './support/until';
+
+/**
+ * `/v1/responses` over WebSocket, as Codex uses it. Quotas at QuotaPerUnit 500000, where a
+ * ratio r costs r quota per token (completion ratio 2):
+ * - the Responses upstream, over its socket or over HTTP (20 input, 10 output): 20 + 10 × 2 = 40;
+ * - the Chat-only channel, converted (12 prompt, 7 completion): 12 + 7 × 2 = 26.
+ */
+const RESPONSES_QUOTA = 40;
+const CHAT_QUOTA = 26;
+const MODELS = ['gpt-ws', 'gpt-ws-mapped', 'gpt-nows', 'gpt-via-chat'];
+const PRICES = {
+  ModelRatio: Object.fromEntries(MODELS.map((model) => [model, 1])),
+  CompletionRatio: Object.fromEntries(MODELS.map((model) => [model, 2])),
+};
+const HTTP_REPLY_TEXT = 'From the Responses upstream over HTTP.';
+
+/** A Responses upstream over HTTP (the one that refuses WebSocket upgrades): its typed events, 20 input and 10 output tokens. */
+function httpResponsesReply(request: ReceivedRequest): MockReply | undefined {
+  if (!request.path.startsWith('/v1/responses')) return undefined;
+  const response = { id: 'resp_http', object: 'response', created_at: 1700000000, status: 'completed', model: request.body.model, output: [{ type: 'message', id: 'msg_http', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: HTTP_REPLY_TEXT, annotations: [] }] }], usage: { input_tokens: 20, output_tokens: 10, total_tokens: 30 } };
+  const events = [
+    { type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress', output: [], usage: null } },
+    { type: 'response.output_text.delta', sequence_number: 1, item_id: 'msg_http', output_index: 0, content_index: 0, delta: HTTP_REPLY_TEXT },
+    { type: 'response.completed', sequence_number: 2, response },
+  ];
+  return { sse: events.map((event) => JSON.stringify(event)) };
+}
+
+function userInput(text: string): object[] {
+  return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text }] }];
+}
+
+function deltas(events: SocketEvent[]): string {
+  return events.filter((event) => event.type === 'response.output_text.delta').map((event) => String(event.delta)).join('');
+}
+
+describe('Responses over WebSocket (/v1/responses)', () => {
+  let bed: NativeRelayTestbed;
+  let socketUpstream: MockSocketUpstream;
+  let refusing: MockSocketUpstream;
+  let chatOnly: MockUpstream;
+  let gatewayUrl: string;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    bed = await startNativeRelayTestbed(PRICES);
+    socketUpstream = await new MockSocketUpstream().start();
+    refusing = await new MockSocketUpstream().start();
+    refusing.refuseResponsesUpgrade = true;
+    refusing.handler = httpResponsesReply;
+    chatOnly = await new MockUpstream().start();
+    await bed.seed.createChannel({ name: 'ws', type: 1, base_url: socketUpstream.url, models: 'gpt-ws,gpt-ws-mapped', model_mapping: JSON.stringify({ 'gpt-ws-mapped': 'gpt-upstream-name' }) });
+    await bed.seed.createChannel({ name: 'no-ws', type: 1, base_url: refusing.url, models: 'gpt-nows' });
+    await bed.seed.createChannel({ name: 'via-chat', type: 1, base_url: chatOnly.url, models: 'gpt-via-chat', setting: JSON.stringify({ responses_via_chat: true }) });
+    gatewayUrl = socketUrl(bed.app.baseUrl, '/v1/responses');
+    auth = { authorization: `Bearer ${bed.token.apiKey}` };
+  });
+
+  afterAll(async () => {
+    await bed.stop();
+    await socketUpstream.stop();
+    await refusing.stop();
+    await chatOnly.stop();
+  });
+
+  async function logsAfter(count: number, expected: number) {
+    await bed.seed.flush();
+    let logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
+    await eventually(async () => {
+      await bed.seed.flush();
+      logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
+      return logs.length >= count + expected;
+    });
+    return logs.slice(count);
+  }
+
+  it('carries many responses on one socket through one upstream socket, each billed and logged', async () => {
+    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const upgradesBefore = socketUpstream.upgrades.length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const first = await client.respond({ model: 'gpt-ws', input: userInput('hello'), store: false });
+    const second = await client.respond({ model: 'gpt-ws-mapped', input: userInput('again'), store: false });
+    await client.close();
+
+    expect(first.map((event) => event.type)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'response.output_text.done', 'response.output_item.done', 'response.completed']);
+    expect(deltas(first)).toBe(SOCKET_REPLY_TEXT);
+    expect(second.at(-1)?.type).toBe('response.completed');
+    // One upgrade for the session; the body went up as a response.create, without HTTP's stream, model mapped.
+    expect(socketUpstream.upgrades.length - upgradesBefore).toBe(1);
+    const sent = socketUpstream.frames.slice(-2);
+    expect(sent.map((frame) => [frame.type, frame.model, frame.stream])).toEqual([
+      ['response.create', 'gpt-ws', undefined],
+      ['response.create', 'gpt-upstream-name', undefined],
+    ]);
+    expect(sent[0].input).toEqual(userInput('hello'));
+
+    const logs = await logsAfter(before, 2);
+    expect(logs.map((log) => [log.model_name, log.quota, log.prompt_tokens, log.completion_tokens])).toEqual([
+      ['gpt-ws', RESPONSES_QUOTA, 20, 10],
+      ['gpt-ws-mapped', RESPONSES_QUOTA, 20, 10],
+    ]);
+    expect(logs[0].other).toMatchObject({ ws: true, request_path: '/responses' });
+    expect(logs[1].other).toMatchObject({ ws: true, is_model_mapped: true, upstream_model_name: 'gpt-upstream-name' });
+  });
+
+  it('answers over HTTP when the upstream refuses the upgrade, and does not try it again for every call', async () => {
+    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const first = await client.respond({ model: 'gpt-nows', input: userInput('hello') });
+    const second = await client.respond({ model: 'gpt-nows', input: userInput('again') });
+    await client.close();
+
+    expect(deltas(first)).toBe(HTTP_REPLY_TEXT);
+    expect(second.at(-1)?.type).toBe('response.completed');
+    expect(refusing.upgrades.filter((upgrade) => upgrade.path === '/v1/responses')).toHaveLength(1);
+    const posted = refusing.requests.filter((request) => request.path === '/v1/responses');
+    expect(posted).toHaveLength(2);
+    expect(posted[0].body).toMatchObject({ model: 'gpt-nows', stream: true, input: userInput('hello') });
+    expect(posted[0].body.type).toBeUndefined();
+
+    const logs = await logsAfter(before, 2);
+    expect(logs.map((log) => log.quota)).toEqual([RESPONSES_QUOTA, RESPONSES_QUOTA]);
+    expect(logs[0].other).toMatchObject({ ws: true });
+  });
+
+  it('converts for a Chat-only channel: the Chat stream comes back as Responses events over the socket', async () => {
+    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const events = await client.respond({ model: 'gpt-via-chat', input: userInput('hello'), instructions: 'Be brief.' });
+    await client.close();
+
+    expect(events[0].type).toBe('response.created');
+    expect(events.some((event) => event.type === 'response.output_item.added')).toBe(true);
+    expect(deltas(events)).toBe(MOCK_REPLY_TEXT);
+    const completed = events.at(-1) as { type: string; response: { usage: { input_tokens: number; output_tokens: number } } };
+    expect(completed.type).toBe('response.completed');
+    expect(completed.response.usage).toMatchObject({ input_tokens: 12, output_tokens: 7 });
+    const chat = chatOnly.requests.at(-1)!;
+    expect(chat.path).toBe('/v1/chat/completions');
+    expect(chat.body).toMatchObject({ model: 'gpt-via-chat', stream: true, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user' }] });
+
+    const [log] = await logsAfter(before, 1);
+    expect(log.quota).toBe(CHAT_QUOTA);
+    expect(log.other).toMatchObject({ ws: true });
+  });
+
+  it('refuses the upgrade without a valid token, as HTTP calls are refused', async () => {
+    await expect(SocketClient.open(gatewayUrl)).rejects.toMatchObject({ status: 401 });
+    await expect(SocketClient.open(gatewayUrl, { headers: { authorization: 'Bearer sk-not-a-token' } })).rejects.toMatchObject({ status: 401 });
+    const refused = await SocketClient.open(gatewayUrl, { headers: { authorization: 'Bearer sk-not-a-token' } }).catch((error: { body: string }) => error);
+    expect(JSON.parse((refused as { body: string }).body)).toMatchObject({ error: { code: 'invalid_api_key' } });
+  });
+
+  it('checks the token on every response: a token disabled mid-session gets an error event, not an answer', async () => {
+    const token = await bed.seed.createToken(bed.alice.id, { remain_quota: 1_000_000 });
+    const client = await SocketClient.open(gatewayUrl, { headers: { authorization: `Bearer ${token.apiKey}` } });
+    expect((await client.respond({ model: 'gpt-ws', input: userInput('hello') })).at(-1)?.type).toBe('response.completed');
+    const disabled = await bed.alice.put('/api/token/?status_only=true', { id: token.id, status: 2 });
+    expect(disabled.body.success).toBe(true);
+    const refused = await client.respond({ model: 'gpt-ws', input: userInput('again') });
+    await client.close();
+    expect(refused).toEqual([expect.objectContaining({ type: 'error', status: 401, error: expect.objectContaining({ code: 'token_disabled' }) })]);
+  });
+
+  it('answers other messages with an error event and keeps the socket usable', async () => {
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    client.send({ type: 'session.update' });
+    const [error] = await client.until((event) => event.type === 'error');
+    expect(error).toMatchObject({ status: 400, error: { type: 'invalid_request_error' } });
+    expect((await client.respond({ model: 'gpt-ws', input: userInput('hello') })).at(-1)?.type).toBe('response.completed');
+    await client.close();
+  });
+
+  it('bills what was delivered when the upstream socket drops mid-response, and tells the client', async () => {
+    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const events = await client.respond({ model: 'gpt-ws', input: userInput('DROP now') });
+    await client.close();
+
+    expect(events.map((event) => event.type)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'error']);
+    expect(events.at(-1)).toMatchObject({ status: 502 });
+    const [log] = await logsAfter(before, 1);
+    // No usage came: the prompt and the delivered text are counted, as for an HTTP stream cut off.
+    expect(log.completion_tokens).toBeGreaterThan(0);
+    expect(log.prompt_tokens).toBeGreaterThan(0);
+    expect(log.quota).toBe(Number(log.prompt_tokens) + Number(log.completion_tokens) * 2);
+  });
+
+  it('bills what was delivered when the client leaves mid-response', async () => {
+    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    client.send({ type: 'response.create', model: 'gpt-ws', input: userInput('HANG here') });
+    await client.until((event) => event.type === 'response.output_text.delta');
+    await client.close();
+
+    const [log] = await logsAfter(before, 1);
+    expect(log.other).toMatchObject({ ws: true, client_disconnected: true });
+    expect(log.completion_tokens).toBeGreaterThan(0);
+    expect(log.quota).toBe(Number(log.prompt_tokens) + Number(log.completion_tokens) * 2);
+  });
+});
