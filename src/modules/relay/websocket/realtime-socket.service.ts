@@ -24,7 +24,7 @@ import { RelaySettleStage } from '../stages/settle.stage';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { socketErrorFrame } from './socket-errors';
 import { SocketEventSink } from './socket-event-sink';
-import { openUpstreamSocket } from './upstream-socket';
+import { openUpstreamSocket, type SocketFrame } from './upstream-socket';
 
 /** `/v1/realtime`: each response of the session is a call of its own, billed from its `response.done` (shared: never modified). */
 export const REALTIME_ROUTE: RelayRoute = { spec: { endpoint: 'chat', path: '/realtime', body: 'json' }, inbound: OPENAI_FORMAT, playground: false, stream: true, websocket: true };
@@ -37,6 +37,8 @@ export interface RealtimeUpstream {
   socket: WebSocket;
   target: UpstreamTarget;
   model: string;
+  /** Frames the upstream sent before the client's upgrade was accepted (its session.created): passed on first. */
+  early: SocketFrame[];
 }
 
 /** One response of the session: its hold (taken when the upstream announces it) and the text delivered so far. */
@@ -92,7 +94,8 @@ export class RealtimeSocketService {
       if (!target || !url) continue;
       attempt++;
       try {
-        return { socket: await this.connect(target, url), target, model };
+        const early: SocketFrame[] = [];
+        return { socket: await this.connect(target, url, early), target, model, early };
       } catch (error) {
         lastError = error;
         this.logger.debug(`channel ${channel.id}: realtime upgrade failed (${error instanceof Error ? error.message : String(error)})`);
@@ -106,10 +109,10 @@ export class RealtimeSocketService {
   serve(client: WebSocket, upgrade: IncomingMessage, upstream: RealtimeUpstream): void {
     const responses = new Map<string, HeldResponse>();
     let closing = false;
-    const closeBoth = (code: number, reason: string) => {
+    const closeBoth = (code: number, reason: string, clientLeft = false) => {
       if (closing) return;
       closing = true;
-      for (const held of responses.values()) void this.settleDelivered(held, upstream);
+      for (const held of responses.values()) void this.settleDelivered(held, upstream, clientLeft);
       responses.clear();
       client.close(code, reason);
       upstream.socket.close(code === 1006 || code === 1005 ? 1000 : code, reason);
@@ -118,11 +121,14 @@ export class RealtimeSocketService {
     client.on('message', (data, isBinary) => {
       if (upstream.socket.readyState === WebSocket.OPEN) upstream.socket.send(data, { binary: isBinary });
     });
-    upstream.socket.on('message', (data, isBinary) => {
+    const fromUpstream = (data: WebSocket.RawData, isBinary: boolean) => {
       if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary });
       if (!isBinary) this.follow(data.toString(), responses, upgrade, upstream, client, closeBoth);
-    });
-    client.on('close', () => closeBoth(1000, 'client closed'));
+    };
+    upstream.socket.removeAllListeners('message');
+    for (const { data, isBinary } of upstream.early.splice(0)) fromUpstream(data, isBinary);
+    upstream.socket.on('message', fromUpstream);
+    client.on('close', () => closeBoth(1000, 'client closed', true));
     upstream.socket.on('close', (code) => closeBoth(code === 1005 || code === 1006 ? 1011 : code, 'upstream closed'));
     client.on('error', () => closeBoth(1011, 'client error'));
     upstream.socket.on('error', () => closeBoth(1011, 'upstream error'));
@@ -165,6 +171,8 @@ export class RealtimeSocketService {
     const body = Buffer.from(JSON.stringify({ model: upstream.model }));
     const prepared = await this.prepareStage.prepareMessage(upgrade, body, sink, REALTIME_ROUTE, randomUUID(), performance.now());
     prepared.sheet = { ...prepared.sheet, ...this.pricing.audioRatios(upstream.model, prepared.sheet.completionRatio) };
+    // The session's input is the upstream's to count: a response cut off is billed on the text it delivered only.
+    prepared.body = undefined;
     prepared.tried.push(upstream.target.channel.id);
     return prepared;
   }
@@ -177,10 +185,12 @@ export class RealtimeSocketService {
   }
 
   /** A response cut off by either side: the text it delivered is billed, and nothing when it delivered nothing. */
-  private async settleDelivered(held: HeldResponse, upstream: RealtimeUpstream): Promise<void> {
+  private async settleDelivered(held: HeldResponse, upstream: RealtimeUpstream, clientLeft: boolean): Promise<void> {
     const prepared = await held.prepared;
     held.sink.end();
     if (!prepared) return;
+    // The client may have left while the hold was being taken, before the prepare stage listened for it.
+    if (clientLeft) prepared.clientGone = () => true;
     if (held.text === '') {
       prepared.billing.refund();
       prepared.rateLimit?.release();
@@ -200,7 +210,7 @@ export class RealtimeSocketService {
     return adaptor && socketEndpoints(adaptor)?.realtimeUrl(target);
   }
 
-  private async connect(target: UpstreamTarget, url: URL): Promise<WebSocket> {
+  private async connect(target: UpstreamTarget, url: URL, early: SocketFrame[]): Promise<WebSocket> {
     const adaptor = this.providers.forChannelType(target.channel.type);
     if (!adaptor) throw new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502);
     this.guard.assertUrlAllowed(httpSchemeUrl(url));
@@ -208,6 +218,6 @@ export class RealtimeSocketService {
     // The Realtime beta's header, when the client speaks the beta protocol.
     const beta = target.clientHeaders?.['openai-beta'];
     if (typeof beta === 'string') headers['openai-beta'] = beta;
-    return openUpstreamSocket(url, { headers, lookup: this.guard.lookup, handshakeTimeoutMs: this.config.relay.timeoutMs, maxPayloadBytes: this.config.relay.maxResponseBodyBytes });
+    return openUpstreamSocket(url, { headers, lookup: this.guard.lookup, handshakeTimeoutMs: this.config.relay.timeoutMs, maxPayloadBytes: this.config.relay.maxResponseBodyBytes, early });
   }
 }

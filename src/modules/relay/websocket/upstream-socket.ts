@@ -8,12 +8,23 @@ export class UpgradeRefusedError extends Error {
   }
 }
 
+/** One frame as the socket gave it. */
+export interface SocketFrame {
+  data: WebSocket.RawData;
+  isBinary: boolean;
+}
+
 export interface UpstreamSocketOptions {
   headers: Record<string, string>;
   /** The outbound guard's lookup: the socket dials only addresses it has checked. */
   lookup: LookupFunction;
   handshakeTimeoutMs: number;
   maxPayloadBytes: number;
+  /**
+   * Keeps the frames that arrive before the caller listens (a Realtime upstream's
+   * session.created may come with the handshake): the caller stops the collection and takes them.
+   */
+  early?: SocketFrame[];
 }
 
 /**
@@ -40,6 +51,8 @@ export function openUpstreamSocket(url: URL, options: UpstreamSocketOptions): Pr
     };
     // A socket without an 'error' listener would throw its later errors at the process.
     socket.on('error', (error) => settle(error));
+    const early = options.early;
+    if (early) socket.on('message', (data, isBinary) => early.push({ data, isBinary }));
     socket.once('open', () => settle());
     socket.once('unexpected-response', (request, response) => {
       response.resume();
