@@ -149,14 +149,17 @@ describe('Realtime (/v1/realtime)', () => {
     expect(log.other).toMatchObject({ ws: true, client_disconnected: true });
   });
 
-  it('gives the hold back for a response that delivered nothing before the session ended', async () => {
+  it('bills what was delivered when the upstream drops mid-response, and closes the client', async () => {
     const before = await consumeLogCount();
-    const quotaBefore = await bed.seed.tokenQuota(bed.token.id);
     const client = await SocketClient.open(realtimeUrl(REALTIME_MODEL), { headers: auth });
-    await client.until((event) => event.type === 'session.created');
-    await client.close();
-    await bed.seed.flush();
-    expect(await consumeLogCount()).toBe(before);
-    expect((await bed.seed.tokenQuota(bed.token.id)).remain_quota).toBe(quotaBefore.remain_quota);
+    const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+    client.send({ type: 'response.create', response: { instructions: 'DROP' } });
+    expect(await closed).toBe(1011);
+    expect(client.events.some((event) => event.type === 'response.audio_transcript.delta')).toBe(true);
+
+    const [log] = await logsAfter(before, 1);
+    expect(log.completion_tokens).toBeGreaterThan(0);
+    expect(log.quota).toBe(Math.round(Number(log.completion_tokens) * 4 * 2.5));
+    expect(log.other).not.toHaveProperty('client_disconnected');
   });
 });

@@ -34,7 +34,8 @@ export const REALTIME_TRANSCRIPT = 'Hello from the realtime mock.';
  *
  * Markers in the request steer a response: a Responses input naming `DROP` gets its first
  * events and then the connection cut; `HANG` gets its first events and nothing more. A Realtime
- * response.create whose instructions say `HANG` gets response.created and a transcript delta only.
+ * response.create whose instructions say `HANG` gets response.created and a transcript delta
+ * only; `DROP` gets those, then the connection cut.
  */
 export class MockSocketUpstream extends MockUpstream {
   readonly upgrades: ReceivedUpgrade[] = [];
@@ -111,11 +112,12 @@ export class MockSocketUpstream extends MockUpstream {
       const frame = this.record(data);
       if (frame.type !== 'response.create') return;
       const id = `resp_rt_${++this.responseCount}`;
-      const hang = (frame.response as { instructions?: string } | undefined)?.instructions === 'HANG';
+      const instructions = (frame.response as { instructions?: string } | undefined)?.instructions;
       ws.send(JSON.stringify({ type: 'response.created', event_id: `event_${id}_1`, response: { id, object: 'realtime.response', status: 'in_progress', output: [], usage: null } }));
       ws.send(JSON.stringify({ type: 'response.audio.delta', event_id: `event_${id}_2`, response_id: id, item_id: `item_${id}`, output_index: 0, content_index: 0, delta: Buffer.from('pcm16 audio').toString('base64') }));
       ws.send(JSON.stringify({ type: 'response.audio_transcript.delta', event_id: `event_${id}_3`, response_id: id, item_id: `item_${id}`, output_index: 0, content_index: 0, delta: REALTIME_TRANSCRIPT }));
-      if (hang) return;
+      if (instructions === 'DROP') return ws.terminate();
+      if (instructions === 'HANG') return;
       ws.send(JSON.stringify({ type: 'response.done', event_id: `event_${id}_4`, response: { id, object: 'realtime.response', status: 'completed', output: [], usage: REALTIME_USAGE } }));
     });
   }
