@@ -137,7 +137,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
   });
 
   /** Runs `codex exec` with a scratch HOME and CODEX_HOME, stdin closed, bounded in time. */
-  function codexExec(model: string, name: string): Promise<CodexRun & { workdir: string }> {
+  function codexExec(model: string, name: string, transport: 'http' | 'websocket' = 'http'): Promise<CodexRun & { workdir: string }> {
     const home = path.join(scratch, name, 'home');
     const codexHome = path.join(home, '.codex');
     const workdir = path.join(scratch, name, 'work');
@@ -164,6 +164,8 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
         'wire_api = "responses"',
         'request_max_retries = 0',
         'stream_max_retries = 0',
+        // Responses' WebSocket mode: offered by the provider, and the feature that prefers it over HTTP.
+        ...(transport === 'websocket' ? ['supports_websockets = true', '[features]', 'responses_websockets = true'] : []),
         '',
       ].join('\n'),
     );
@@ -259,6 +261,24 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
       const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gemini-test');
       expect(logs.length).toBe(calls.length);
       expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 10 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'speaks Responses over WebSocket (supports_websockets) through a Chat-only channel, each response billed',
+    async () => {
+      await bed.seed.flush();
+      const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+      const run = await codexExec('gpt-chat', 'chat-only-ws', 'websocket');
+      if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const chats = chatOnly.requests.filter((request) => request.path.endsWith('/chat/completions'));
+      expect(chats.length).toBeGreaterThanOrEqual(2);
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(before);
+      expect(logs.length).toBe(chats.length);
+      for (const log of logs) expect(log).toMatchObject({ model_name: 'gpt-chat', quota: 60, prompt_tokens: 50, completion_tokens: 5, other: expect.objectContaining({ ws: true }) });
     },
     CODEX_TIMEOUT_MS + 10_000,
   );

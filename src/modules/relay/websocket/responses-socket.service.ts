@@ -12,6 +12,18 @@ import { ResponsesSocketBridge, type UpstreamSockets } from './responses-socket-
 import { socketErrorFrame } from './socket-errors';
 import { SocketEventSink } from './socket-event-sink';
 
+/** The last completed response of a session, as the conversation it closed. */
+interface SessionResponse {
+  id: string;
+  items: JsonObject[];
+}
+
+/** What one client socket keeps between its calls: its upstream sockets, and its last completed response. */
+interface SocketSession {
+  upstreams: UpstreamSockets;
+  previous?: SessionResponse;
+}
+
 /** `/v1/responses` over WebSocket: a Responses call whose events leave as frames (shared: never modified). */
 export const RESPONSES_SOCKET_ROUTE: RelayRoute = { spec: endpointSpec('responses'), inbound: RESPONSES_FORMAT, playground: false, stream: true, websocket: true };
 
@@ -29,25 +41,26 @@ export class ResponsesSocketService {
   ) {}
 
   serve(client: WebSocket, upgrade: IncomingMessage): void {
-    const upstreams: UpstreamSockets = new Map();
+    const session: SocketSession = { upstreams: new Map() };
     let busy = false;
     client.on('message', (data, isBinary) => {
       if (busy) return client.send(socketErrorFrame(responseInFlight(), ''));
       const body = isBinary ? undefined : createBody(data.toString());
       if (!body) return client.send(socketErrorFrame(new RelayError('invalid_request', 'Send response.create messages: a Responses request body as JSON with "type":"response.create"', 400), ''));
       busy = true;
-      void this.createResponse(client, upgrade, body, upstreams).finally(() => (busy = false));
+      void this.createResponse(client, upgrade, withHistory(body, session.previous), session).finally(() => (busy = false));
     });
     client.on('close', () => {
-      for (const upstream of upstreams.values()) upstream.close();
+      for (const upstream of session.upstreams.values()) upstream.close();
     });
   }
 
-  private async createResponse(client: WebSocket, upgrade: IncomingMessage, body: Buffer, upstreams: UpstreamSockets): Promise<void> {
+  private async createResponse(client: WebSocket, upgrade: IncomingMessage, body: JsonObject, session: SocketSession): Promise<void> {
     const requestId = randomUUID();
     const sink = new SocketEventSink(client);
     try {
-      await this.relay.relaySocketCall(upgrade, sink, RESPONSES_SOCKET_ROUTE, body, requestId, this.bridge.dispatcher(upstreams, sink));
+      await this.relay.relaySocketCall(upgrade, sink, RESPONSES_SOCKET_ROUTE, Buffer.from(JSON.stringify(body)), requestId, this.bridge.dispatcher(session.upstreams, sink));
+      session.previous = conversationAfter(body, sink.completedResponse);
     } catch (error) {
       const relayError = this.relay.asRelayError(error, requestId);
       if (client.readyState === WebSocket.OPEN) client.send(socketErrorFrame(relayError, requestId));
@@ -65,7 +78,7 @@ function responseInFlight(): RelayError {
 }
 
 /** The Responses body of a `response.create` message, streamed (the events are the answer); undefined for any other message. */
-function createBody(message: string): Buffer | undefined {
+function createBody(message: string): JsonObject | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(message);
@@ -77,5 +90,32 @@ function createBody(message: string): Buffer | undefined {
   const { type: _type, response, ...rest } = parsed as JsonObject;
   const body = typeof response === 'object' && response !== null && !Array.isArray(response) ? { ...(response as JsonObject), ...rest } : rest;
   delete body.background;
-  return Buffer.from(JSON.stringify({ ...body, stream: true }));
+  return { ...body, stream: true };
+}
+
+/** The input as a list of items (a string is one user message). */
+function inputItems(input: unknown): JsonObject[] {
+  if (typeof input === 'string') return [{ type: 'message', role: 'user', content: input }];
+  return Array.isArray(input) ? (input as JsonObject[]) : [];
+}
+
+/**
+ * The conversation a completed response leaves: its whole input, then its output items (the
+ * Responses API takes output items back as input). Undefined when the response did not complete.
+ */
+function conversationAfter(body: JsonObject, completed: JsonObject | undefined): SessionResponse | undefined {
+  if (!completed || typeof completed.id !== 'string' || !Array.isArray(completed.output)) return undefined;
+  return { id: completed.id, items: [...inputItems(body.input), ...(completed.output as JsonObject[])] };
+}
+
+/**
+ * WebSocket mode sends only the new items, with `previous_response_id` naming the response
+ * before: when that is the session's last response, its conversation is put in front of them,
+ * so every channel (converted ones keep no state; Codex sends `store: false`) gets the whole
+ * conversation. An id the session does not know passes untouched, for an upstream that stored it.
+ */
+function withHistory(body: JsonObject, previous: SessionResponse | undefined): JsonObject {
+  if (!previous || body.previous_response_id !== previous.id) return body;
+  const { previous_response_id: _previous, ...rest } = body;
+  return { ...rest, input: [...previous.items, ...inputItems(body.input)] };
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import WebSocket from 'ws';
+import type { JsonObject } from '../providers/adaptor';
 import { SseDecoder, type SseEvent } from '../providers/sse-decoder';
 import type { ClientResponse } from '../sse-passthrough';
 
@@ -22,6 +23,8 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
   private jsonAnswer = false;
   private json = '';
   private waitingForDrain = false;
+  /** The Response a `response.completed` carried: the socket session keeps it for the next call's previous_response_id. */
+  completedResponse?: JsonObject;
   private readonly socketClosed = () => {
     if (!this.writableFinished) this.emit('close');
   };
@@ -70,8 +73,15 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
     if (this.json) this.sendFrame(`{"type":"response.completed","response":${this.json}}`);
   }
 
+  private keepCompleted(frame: string): void {
+    const event = parsedObject(frame);
+    const response = event?.type === 'response.completed' ? event.response : undefined;
+    if (typeof response === 'object' && response !== null && !Array.isArray(response)) this.completedResponse = response as JsonObject;
+  }
+
   /** One text frame: an event's data, or an upstream socket's event as it came. */
   sendFrame(frame: string): void {
+    if (frame.includes('"response.completed"')) this.keepCompleted(frame);
     if (this.ws.readyState !== WebSocket.OPEN) return;
     this.ws.send(frame, () => {
       if (this.waitingForDrain && this.ws.bufferedAmount < HIGH_WATER_BYTES) {
@@ -79,6 +89,15 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
         this.emit('drain');
       }
     });
+  }
+}
+
+function parsedObject(text: string): JsonObject | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
