@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { anthropicReply } from './support/mock-anthropic';
 import { geminiReply } from './support/mock-gemini';
+import { MockSocketUpstream } from './support/mock-socket-upstream';
 import { MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
@@ -17,8 +18,8 @@ import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/nati
 const CODEX_TIMEOUT_MS = 90_000;
 const PROOF = 'proof-of-tool-loop';
 const PRICES = {
-  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1 },
-  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'claude-test': 5, 'gemini-test': 2 },
+  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1, 'gpt-resp-ws': 1 },
+  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'gpt-resp-ws': 2, 'claude-test': 5, 'gemini-test': 2 },
   CacheRatio: { 'claude-test': 0.1 },
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
@@ -275,10 +276,44 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
       expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
       const chats = chatOnly.requests.filter((request) => request.path.endsWith('/chat/completions'));
       expect(chats.length).toBeGreaterThanOrEqual(2);
+      // Codex sent only the tool's output after previous_response_id: the gateway put the conversation back in front.
+      const lastMessages = chats.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+      expect(lastMessages.find((message) => message.role === 'tool')?.content).toEqual(expect.stringContaining(PROOF));
+      expect(lastMessages.some((message) => message.role === 'user')).toBe(true);
       await bed.seed.flush();
       const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(before);
       expect(logs.length).toBe(chats.length);
       for (const log of logs) expect(log).toMatchObject({ model_name: 'gpt-chat', quota: 60, prompt_tokens: 50, completion_tokens: 5, other: expect.objectContaining({ ws: true }) });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'speaks Responses over WebSocket to an upstream that serves it over WebSocket too, bridged socket to socket',
+    async () => {
+      const socketUpstream = await new MockSocketUpstream().start();
+      socketUpstream.respond = (frame) => {
+        const reply = responsesToolLoop({ method: 'POST', path: '/v1/responses', headers: {}, body: frame, raw: Buffer.alloc(0) });
+        return reply && 'sse' in reply ? reply.sse.map((event) => JSON.parse(event) as object) : undefined;
+      };
+      try {
+        await bed.seed.createChannel({ name: 'responses-ws', type: 1, base_url: socketUpstream.url, models: 'gpt-resp-ws' });
+        await bed.seed.flush();
+        const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+        const run = await codexExec('gpt-resp-ws', 'responses-ws', 'websocket');
+        if (run.code !== 0) throw new Error(`codex exited ${String(run.code)}:\n${run.stderr.slice(-4000)}\n${run.stdout.slice(-2000)}`);
+        expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+        const creates = socketUpstream.frames.filter((frame) => frame.type === 'response.create');
+        expect(creates.length).toBeGreaterThanOrEqual(2);
+        expect(socketUpstream.upgrades.filter((upgrade) => upgrade.path === '/v1/responses')).toHaveLength(1);
+        expect(JSON.stringify(creates.at(-1)?.input)).toContain(PROOF);
+        await bed.seed.flush();
+        const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(before);
+        expect(logs.length).toBe(creates.length);
+        for (const log of logs) expect(log).toMatchObject({ model_name: 'gpt-resp-ws', quota: 60, prompt_tokens: 50, completion_tokens: 5, other: expect.objectContaining({ ws: true }) });
+      } finally {
+        await socketUpstream.stop();
+      }
     },
     CODEX_TIMEOUT_MS + 10_000,
   );

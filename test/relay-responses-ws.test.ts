@@ -149,6 +149,24 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     expect(log.other).toMatchObject({ ws: true });
   });
 
+  it('continues from previous_response_id with only the new input, on a channel that keeps no state', async () => {
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const first = await client.respond({ model: 'gpt-via-chat', input: userInput('first question'), store: false });
+    const firstId = (first.at(-1) as { response: { id: string } }).response.id;
+    const second = await client.respond({ model: 'gpt-via-chat', previous_response_id: firstId, input: userInput('second question'), store: false });
+    // An id this session never answered passes as it came, and the converted channel refuses it.
+    const unknown = await client.respond({ model: 'gpt-via-chat', previous_response_id: 'resp_elsewhere', input: userInput('third') });
+    await client.close();
+
+    expect(second.at(-1)?.type).toBe('response.completed');
+    const messages = chatOnly.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(messages[0].content)).toContain('first question');
+    expect(JSON.stringify(messages[1].content)).toContain(MOCK_REPLY_TEXT);
+    expect(JSON.stringify(messages[2].content)).toContain('second question');
+    expect(unknown).toEqual([expect.objectContaining({ type: 'error', status: 400 })]);
+  });
+
   it('refuses the upgrade without a valid token, as HTTP calls are refused', async () => {
     await expect(SocketClient.open(gatewayUrl)).rejects.toMatchObject({ status: 401 });
     await expect(SocketClient.open(gatewayUrl, { headers: { authorization: 'Bearer sk-not-a-token' } })).rejects.toMatchObject({ status: 401 });

@@ -43,6 +43,8 @@ export class MockSocketUpstream extends MockUpstream {
   readonly frames: Array<Record<string, unknown>> = [];
   /** Answer Responses upgrades with 404, as an upstream without WebSocket mode does. */
   refuseResponsesUpgrade = false;
+  /** Answers a response.create with these events instead of the fixed ones (a tool loop). */
+  respond?: (frame: Record<string, unknown>) => object[] | undefined;
   private readonly sockets = new WebSocketServer({ noServer: true });
   private responseCount = 0;
 
@@ -89,6 +91,8 @@ export class MockSocketUpstream extends MockUpstream {
     ws.on('message', (data) => {
       const frame = this.record(data);
       if (frame.type !== 'response.create') return ws.send(JSON.stringify({ type: 'error', status: 400, error: { type: 'invalid_request_error', message: 'expected response.create' } }));
+      const own = this.respond?.(frame);
+      if (own) return own.forEach((event) => ws.send(JSON.stringify(event)));
       const id = `resp_ws_${++this.responseCount}`;
       const response = { id, object: 'response', created_at: 1700000000, status: 'completed', model: frame.model, output: [{ type: 'message', id: `msg_${id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: SOCKET_REPLY_TEXT, annotations: [] }] }], usage: SOCKET_RESPONSES_USAGE };
       const events = [
