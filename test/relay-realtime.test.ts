@@ -1,7 +1,6 @@
 import { MockSocketUpstream, REALTIME_TRANSCRIPT } from './support/mock-socket-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 import { SocketClient, socketUrl } from './support/socket-client';
-import { eventually } from './support/until';
 
 /**
  * OpenAI's Realtime API (/v1/realtime) relayed to OpenAI and Azure channels. Each response the
@@ -47,23 +46,10 @@ describe('Realtime (/v1/realtime)', () => {
     return socketUrl(bed.app.baseUrl, `/v1/realtime?model=${encodeURIComponent(model)}`);
   }
 
-  async function consumeLogCount(): Promise<number> {
-    await bed.seed.flush();
-    return (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
-  }
 
-  async function logsAfter(count: number, expected: number) {
-    let logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
-    await eventually(async () => {
-      await bed.seed.flush();
-      logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
-      return logs.length >= count + expected;
-    });
-    return logs.slice(count);
-  }
 
   it('relays frames both ways and bills each response from its response.done, text and audio at their ratios', async () => {
-    const before = await consumeLogCount();
+    const before = await bed.consumeLogCount();
     const quotaBefore = await bed.seed.tokenQuota(bed.token.id);
     const client = await SocketClient.open(realtimeUrl(REALTIME_MODEL), { headers: { ...auth, 'openai-beta': 'realtime=v1' } });
     await client.until((event) => event.type === 'session.created');
@@ -81,7 +67,7 @@ describe('Realtime (/v1/realtime)', () => {
     expect(openaiUpstream.frames.slice(-3).map((frame) => frame.type)).toEqual(['session.update', 'response.create', 'response.create']);
     expect(client.events.find((event) => event.type === 'response.audio_transcript.delta')).toMatchObject({ delta: REALTIME_TRANSCRIPT });
 
-    const logs = await logsAfter(before, 2);
+    const logs = await bed.logsAfter(before, 2);
     expect(logs.map((log) => [log.model_name, log.quota, log.prompt_tokens, log.completion_tokens])).toEqual([
       [REALTIME_MODEL, RESPONSE_QUOTA, 100, 50],
       [REALTIME_MODEL, RESPONSE_QUOTA, 100, 50],
@@ -92,14 +78,14 @@ describe('Realtime (/v1/realtime)', () => {
   });
 
   it('takes the key from the subprotocol browsers use, and never answers it back', async () => {
-    const before = await consumeLogCount();
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(realtimeUrl(REALTIME_MODEL), { protocols: ['realtime', `openai-insecure-api-key.${bed.token.apiKey}`, 'openai-beta.realtime-v1'] });
     expect(client.ws.protocol).toBe('realtime');
     await client.until((event) => event.type === 'session.created');
     client.send({ type: 'response.create' });
     await client.until((event) => event.type === 'response.done');
     await client.close();
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     expect(log.quota).toBe(RESPONSE_QUOTA);
     // The upstream gets the channel's key, not the client's.
     expect(openaiUpstream.upgrades.at(-1)!.headers['sec-websocket-protocol']).toBeUndefined();
@@ -115,7 +101,7 @@ describe('Realtime (/v1/realtime)', () => {
   });
 
   it('relays to Azure: its realtime path, api-version, deployment and api-key', async () => {
-    const before = await consumeLogCount();
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(realtimeUrl(AZURE_MODEL), { headers: auth });
     await client.until((event) => event.type === 'session.created');
     client.send({ type: 'response.create' });
@@ -129,19 +115,19 @@ describe('Realtime (/v1/realtime)', () => {
     // Azure deployments carry no dots.
     expect(url.searchParams.get('deployment')).toBe('gpt-4o-realtime2024');
     expect(upgrade.headers.authorization).toBeUndefined();
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     expect(log.quota).toBe(RESPONSE_QUOTA);
     expect(log.other).toMatchObject({ ws: true, audio: true, is_model_mapped: true, upstream_model_name: 'gpt-4o-realtime.2024' });
   });
 
   it('bills what was delivered when the client leaves mid-response', async () => {
-    const before = await consumeLogCount();
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(realtimeUrl(REALTIME_MODEL), { headers: auth });
     client.send({ type: 'response.create', response: { instructions: 'HANG' } });
     await client.until((event) => event.type === 'response.audio_transcript.delta');
     await client.close();
 
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     // No usage came: the delivered transcript is counted, at the text completion price.
     expect(log.prompt_tokens).toBe(0);
     expect(log.completion_tokens).toBeGreaterThan(0);
@@ -150,14 +136,14 @@ describe('Realtime (/v1/realtime)', () => {
   });
 
   it('bills what was delivered when the upstream drops mid-response, and closes the client', async () => {
-    const before = await consumeLogCount();
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(realtimeUrl(REALTIME_MODEL), { headers: auth });
     const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
     client.send({ type: 'response.create', response: { instructions: 'DROP' } });
     expect(await closed).toBe(1011);
     expect(client.events.some((event) => event.type === 'response.audio_transcript.delta')).toBe(true);
 
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.quota).toBe(Math.round(Number(log.completion_tokens) * 4 * 2.5));
     expect(log.other).not.toHaveProperty('client_disconnected');

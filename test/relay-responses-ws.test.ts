@@ -2,7 +2,6 @@ import { MOCK_REPLY_TEXT, MockUpstream, type MockReply, type ReceivedRequest } f
 import { MockSocketUpstream, SOCKET_REPLY_TEXT } from './support/mock-socket-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 import { SocketClient, socketUrl, type SocketEvent } from './support/socket-client';
-import { eventually } from './support/until';
 
 /**
  * `/v1/responses` over WebSocket, as Codex uses it. Quotas at QuotaPerUnit 500000, where a
@@ -68,19 +67,9 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     await chatOnly.stop();
   });
 
-  async function logsAfter(count: number, expected: number) {
-    await bed.seed.flush();
-    let logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
-    await eventually(async () => {
-      await bed.seed.flush();
-      logs = await bed.seed.consumeLogs({ tokenId: bed.token.id });
-      return logs.length >= count + expected;
-    });
-    return logs.slice(count);
-  }
 
   it('carries many responses on one socket through one upstream socket, each billed and logged', async () => {
-    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const before = await bed.consumeLogCount();
     const upgradesBefore = socketUpstream.upgrades.length;
     const client = await SocketClient.open(gatewayUrl, { headers: auth });
     const first = await client.respond({ model: 'gpt-ws', input: userInput('hello'), store: false });
@@ -99,7 +88,7 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     ]);
     expect(sent[0].input).toEqual(userInput('hello'));
 
-    const logs = await logsAfter(before, 2);
+    const logs = await bed.logsAfter(before, 2);
     expect(logs.map((log) => [log.model_name, log.quota, log.prompt_tokens, log.completion_tokens])).toEqual([
       ['gpt-ws', RESPONSES_QUOTA, 20, 10],
       ['gpt-ws-mapped', RESPONSES_QUOTA, 20, 10],
@@ -109,7 +98,7 @@ describe('Responses over WebSocket (/v1/responses)', () => {
   });
 
   it('answers over HTTP when the upstream refuses the upgrade, and does not try it again for every call', async () => {
-    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(gatewayUrl, { headers: auth });
     const first = await client.respond({ model: 'gpt-nows', input: userInput('hello') });
     const second = await client.respond({ model: 'gpt-nows', input: userInput('again') });
@@ -123,13 +112,13 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     expect(posted[0].body).toMatchObject({ model: 'gpt-nows', stream: true, input: userInput('hello') });
     expect(posted[0].body.type).toBeUndefined();
 
-    const logs = await logsAfter(before, 2);
+    const logs = await bed.logsAfter(before, 2);
     expect(logs.map((log) => log.quota)).toEqual([RESPONSES_QUOTA, RESPONSES_QUOTA]);
     expect(logs[0].other).toMatchObject({ ws: true });
   });
 
   it('converts for a Chat-only channel: the Chat stream comes back as Responses events over the socket', async () => {
-    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(gatewayUrl, { headers: auth });
     const events = await client.respond({ model: 'gpt-via-chat', input: userInput('hello'), instructions: 'Be brief.' });
     await client.close();
@@ -144,7 +133,7 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     expect(chat.path).toBe('/v1/chat/completions');
     expect(chat.body).toMatchObject({ model: 'gpt-via-chat', stream: true, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user' }] });
 
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     expect(log.quota).toBe(CHAT_QUOTA);
     expect(log.other).toMatchObject({ ws: true });
   });
@@ -195,14 +184,14 @@ describe('Responses over WebSocket (/v1/responses)', () => {
   });
 
   it('bills what was delivered when the upstream socket drops mid-response, and tells the client', async () => {
-    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(gatewayUrl, { headers: auth });
     const events = await client.respond({ model: 'gpt-ws', input: userInput('DROP now') });
     await client.close();
 
     expect(events.map((event) => event.type)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'error']);
     expect(events.at(-1)).toMatchObject({ status: 502 });
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     // No usage came: the prompt and the delivered text are counted, as for an HTTP stream cut off.
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.prompt_tokens).toBeGreaterThan(0);
@@ -210,13 +199,13 @@ describe('Responses over WebSocket (/v1/responses)', () => {
   });
 
   it('bills what was delivered when the client leaves mid-response', async () => {
-    const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+    const before = await bed.consumeLogCount();
     const client = await SocketClient.open(gatewayUrl, { headers: auth });
     client.send({ type: 'response.create', model: 'gpt-ws', input: userInput('HANG here') });
     await client.until((event) => event.type === 'response.output_text.delta');
     await client.close();
 
-    const [log] = await logsAfter(before, 1);
+    const [log] = await bed.logsAfter(before, 1);
     expect(log.other).toMatchObject({ ws: true, client_disconnected: true });
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.quota).toBe(Number(log.prompt_tokens) + Number(log.completion_tokens) * 2);

@@ -23,7 +23,7 @@ import type { PreparedRequest, RelayRoute } from '../stages/relay-request';
 import { RelaySettleStage } from '../stages/settle.stage';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { socketErrorFrame } from './socket-errors';
-import { SocketEventSink } from './socket-event-sink';
+import { parseSocketEvent, SocketEventSink } from './socket-event-sink';
 import { openUpstreamSocket, type SocketFrame } from './upstream-socket';
 
 /** `/v1/realtime`: each response of the session is a call of its own, billed from its `response.done` (shared: never modified). */
@@ -136,12 +136,8 @@ export class RealtimeSocketService {
 
   /** Reads one upstream event for billing: a response begins (hold), delivers text, or is done (settle). */
   private follow(frame: string, responses: Map<string, HeldResponse>, upgrade: IncomingMessage, upstream: RealtimeUpstream, client: WebSocket, closeBoth: (code: number, reason: string) => void): void {
-    let event: JsonObject;
-    try {
-      event = JSON.parse(frame) as JsonObject;
-    } catch {
-      return;
-    }
+    const event = parseSocketEvent(frame);
+    if (!event) return;
     const response = event.response as JsonObject | undefined;
     if (event.type === 'response.created' && typeof response?.id === 'string') {
       const sink = new SocketEventSink(client);

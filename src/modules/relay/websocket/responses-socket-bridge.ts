@@ -17,7 +17,7 @@ import { RelayDispatchStage } from '../stages/dispatch.stage';
 import type { Delivery, PreparedRequest } from '../stages/relay-request';
 import { upstreamFailure } from '../upstream-error';
 import { socketErrorFrame } from './socket-errors';
-import type { SocketEventSink } from './socket-event-sink';
+import { parseSocketEvent, type SocketEventSink } from './socket-event-sink';
 import { openUpstreamSocket, UpgradeRefusedError } from './upstream-socket';
 
 /** A channel whose upstream refused the upgrade is reached over HTTP for this long before the upgrade is tried again. */
@@ -108,7 +108,7 @@ export class ResponsesSocketBridge {
       };
       const onMessage = (data: WebSocket.RawData) => {
         const frameText = data.toString();
-        const event = parseEvent(frameText);
+        const event = parseSocketEvent(frameText);
         if (firstByteAt === undefined && event?.type === 'error') return finish(() => reject(errorEvent(target.channel, event)));
         if (firstByteAt === undefined) {
           firstByteAt = performance.now();
@@ -158,15 +158,6 @@ function createFrame(adaptor: ProviderAdaptor, target: UpstreamTarget, body: Jso
   delete fitted.stream;
   delete fitted.stream_options;
   return JSON.stringify({ ...fitted, type: 'response.create' });
-}
-
-function parseEvent(frame: string): JsonObject | undefined {
-  try {
-    const event = JSON.parse(frame) as unknown;
-    return typeof event === 'object' && event !== null && !Array.isArray(event) ? (event as JsonObject) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** An upstream `error` event before the response began, as the relay's error for its status. */

@@ -10,7 +10,7 @@ import { RelayService } from '../relay.service';
 import type { RelayRoute } from '../stages/relay-request';
 import { ResponsesSocketBridge, type UpstreamSockets } from './responses-socket-bridge';
 import { socketErrorFrame } from './socket-errors';
-import { SocketEventSink } from './socket-event-sink';
+import { parseSocketEvent, SocketEventSink } from './socket-event-sink';
 
 /** The last completed response of a session, as the conversation it closed. */
 interface SessionResponse {
@@ -79,15 +79,10 @@ function responseInFlight(): RelayError {
 
 /** The Responses body of a `response.create` message, streamed (the events are the answer); undefined for any other message. */
 function createBody(message: string): JsonObject | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(message);
-  } catch {
-    return undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || (parsed as JsonObject).type !== 'response.create') return undefined;
+  const parsed = parseSocketEvent(message);
+  if (parsed?.type !== 'response.create') return undefined;
   // Some clients nest the body under `response`, as the Realtime API's response.create does.
-  const { type: _type, response, ...rest } = parsed as JsonObject;
+  const { type: _type, response, ...rest } = parsed;
   const body = typeof response === 'object' && response !== null && !Array.isArray(response) ? { ...(response as JsonObject), ...rest } : rest;
   delete body.background;
   return { ...body, stream: true };

@@ -74,7 +74,7 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
   }
 
   private keepCompleted(frame: string): void {
-    const event = parsedObject(frame);
+    const event = parseSocketEvent(frame);
     const response = event?.type === 'response.completed' ? event.response : undefined;
     if (typeof response === 'object' && response !== null && !Array.isArray(response)) this.completedResponse = response as JsonObject;
   }
@@ -92,7 +92,8 @@ export class SocketEventSink extends EventEmitter implements ClientResponse {
   }
 }
 
-function parsedObject(text: string): JsonObject | undefined {
+/** A frame's JSON object (an event, a message), or undefined for anything else. */
+export function parseSocketEvent(text: string): JsonObject | undefined {
   try {
     const value = JSON.parse(text) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
