@@ -156,6 +156,23 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     expect(unknown).toEqual([expect.objectContaining({ type: 'error', status: 400 })]);
   });
 
+  it('answers a warm-up (generate: false) itself, unbilled, and continues from it', async () => {
+    const before = await bed.consumeLogCount();
+    const chatsBefore = chatOnly.requests.length;
+    const client = await SocketClient.open(gatewayUrl, { headers: auth });
+    const warmUp = await client.respond({ model: 'gpt-via-chat', generate: false, input: userInput('context first') });
+    const warmUpId = (warmUp.at(-1) as { response: { id: string; output: unknown[] } }).response.id;
+    expect(warmUp.map((event) => event.type)).toEqual(['response.created', 'response.completed']);
+    const answer = await client.respond({ model: 'gpt-via-chat', previous_response_id: warmUpId, input: userInput('now the question') });
+    await client.close();
+
+    expect(answer.at(-1)?.type).toBe('response.completed');
+    expect(chatOnly.requests.length - chatsBefore).toBe(1);
+    const messages = chatOnly.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(messages.map((message) => JSON.stringify(message.content))).toEqual([expect.stringContaining('context first'), expect.stringContaining('now the question')]);
+    expect(await bed.logsAfter(before, 1)).toHaveLength(1);
+  });
+
   it('refuses the upgrade without a valid token, as HTTP calls are refused', async () => {
     await expect(SocketClient.open(gatewayUrl)).rejects.toMatchObject({ status: 401 });
     await expect(SocketClient.open(gatewayUrl, { headers: { authorization: 'Bearer sk-not-a-token' } })).rejects.toMatchObject({ status: 401 });

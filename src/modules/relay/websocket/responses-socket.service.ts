@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { RESPONSES_FORMAT } from '../formats/responses.format';
 import type { JsonObject } from '../providers/adaptor';
 import { endpointSpec } from '../relay-endpoints';
 import { RelayError } from '../relay-error';
+import { tooLarge } from '../request-body';
 import { RelayService } from '../relay.service';
+import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import type { RelayRoute } from '../stages/relay-request';
 import { ResponsesSocketBridge, type UpstreamSockets } from './responses-socket-bridge';
 import { socketErrorFrame } from './socket-errors';
@@ -36,8 +39,10 @@ export const RESPONSES_SOCKET_ROUTE: RelayRoute = { spec: endpointSpec('response
 @Injectable()
 export class ResponsesSocketService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly relay: RelayService,
     private readonly bridge: ResponsesSocketBridge,
+    private readonly tokenAuth: TokenAuthService,
   ) {}
 
   serve(client: WebSocket, upgrade: IncomingMessage): void {
@@ -59,7 +64,13 @@ export class ResponsesSocketService {
     const requestId = randomUUID();
     const sink = new SocketEventSink(client);
     try {
-      await this.relay.relaySocketCall(upgrade, sink, RESPONSES_SOCKET_ROUTE, Buffer.from(JSON.stringify(body)), requestId, this.bridge.dispatcher(session.upstreams, sink));
+      const { generate, ...call } = body;
+      if (generate === false) return await this.warmUp(upgrade, body, session, sink);
+      // `generate` is WebSocket mode's own: POST /v1/responses knows no such field.
+      const message = Buffer.from(JSON.stringify(call));
+      // The conversation put back in front may pass what one HTTP body may carry.
+      if (message.length > this.config.relay.maxRequestBodyBytes) throw tooLarge(this.config.relay.maxRequestBodyBytes);
+      await this.relay.relaySocketCall(upgrade, sink, RESPONSES_SOCKET_ROUTE, message, requestId, this.bridge.dispatcher(session.upstreams, sink));
       session.previous = conversationAfter(body, sink.completedResponse);
     } catch (error) {
       const relayError = this.relay.asRelayError(error, requestId);
@@ -68,6 +79,26 @@ export class ResponsesSocketService {
       sink.end();
     }
   }
+
+  /**
+   * `generate: false` prepares the next turn and answers a Response id without output. The
+   * gateway keeps the conversation itself, so nothing goes upstream and nothing is billed; the
+   * token and its model access are checked as for any call.
+   */
+  private async warmUp(upgrade: IncomingMessage, body: JsonObject, session: SocketSession, sink: SocketEventSink): Promise<void> {
+    const caller = await this.tokenAuth.authenticate(upgrade);
+    if (typeof body.model !== 'string') throw new RelayError('invalid_request', 'The request names no model', 400);
+    checkModelAllowed(caller, body.model);
+    const response = warmUpResponse(body.model);
+    sink.sendFrame(JSON.stringify({ type: 'response.created', sequence_number: 0, response: { ...response, status: 'in_progress' } }));
+    sink.sendFrame(JSON.stringify({ type: 'response.completed', sequence_number: 1, response }));
+    session.previous = conversationAfter(body, response);
+  }
+}
+
+/** A warm-up's Response: done at once, with no output and no usage. */
+function warmUpResponse(model: unknown): JsonObject {
+  return { id: `resp_${randomUUID().replace(/-/g, '')}`, object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'completed', model, output: [], usage: null };
 }
 
 /** OpenAI's answer to a second response.create while one is running: one response at a time per connection. */
