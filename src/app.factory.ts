@@ -22,6 +22,7 @@ import { GatewayMetrics } from './modules/metrics/gateway-metrics';
 import { HealthService } from './modules/health/health.service';
 import { GatewayTracing } from './modules/tracing/gateway-tracing';
 import { OpenApiDocumentService } from './modules/openapi/openapi-document.service';
+import { RelaySocketsService } from './modules/relay/websocket/relay-sockets.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -132,6 +133,8 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
     async close(graceMs = 0, delayMs = 0) {
       app.get(HealthService).beginShutdown();
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // Upgraded sockets are no longer the HTTP server's to drain: their sessions end themselves.
+      app.get(RelaySocketsService).beginShutdown();
       await drainConnections(server, graceMs);
       await app.close();
     },

@@ -1,3 +1,4 @@
+import { RelaySocketsService } from '../src/modules/relay/websocket/relay-sockets.service';
 import { MOCK_REPLY_TEXT, MockUpstream, type MockReply, type ReceivedRequest } from './support/mock-upstream';
 import { MockSocketUpstream, SOCKET_REPLY_TEXT } from './support/mock-socket-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
@@ -226,5 +227,26 @@ describe('Responses over WebSocket (/v1/responses)', () => {
     expect(log.other).toMatchObject({ ws: true, client_disconnected: true });
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.quota).toBe(Number(log.prompt_tokens) + Number(log.completion_tokens) * 2);
+  });
+});
+
+describe('Responses sockets when the gateway shuts down', () => {
+  it('closes idle sockets as a server going away (1001) and refuses new ones', async () => {
+    const bed = await startNativeRelayTestbed(PRICES);
+    const upstream = await new MockSocketUpstream().start();
+    try {
+      await bed.seed.createChannel({ name: 'ws', type: 1, base_url: upstream.url, models: 'gpt-ws' });
+      const url = socketUrl(bed.app.baseUrl, '/v1/responses');
+      const headers = { authorization: `Bearer ${bed.token.apiKey}` };
+      const client = await SocketClient.open(url, { headers });
+      expect((await client.respond({ model: 'gpt-ws', input: userInput('hello') })).at(-1)?.type).toBe('response.completed');
+      const closed = new Promise<number>((resolve) => client.ws.once('close', (code) => resolve(code)));
+      bed.app.app.get(RelaySocketsService).beginShutdown();
+      expect(await closed).toBe(1001);
+      await expect(SocketClient.open(url, { headers })).rejects.toMatchObject({ status: 503 });
+    } finally {
+      await bed.stop();
+      await upstream.stop();
+    }
   });
 });

@@ -10,7 +10,7 @@ import { RelayService } from '../relay.service';
 import { TokenAuthService } from '../token-auth.service';
 import { RealtimeSocketService } from './realtime-socket.service';
 import { ResponsesSocketService } from './responses-socket.service';
-import { refuseUpgrade } from './socket-errors';
+import { GOING_AWAY, refuseUpgrade } from './socket-errors';
 
 /** Browsers cannot set headers on a WebSocket: OpenAI's Realtime clients put the key in a subprotocol of this prefix. */
 const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
@@ -24,6 +24,9 @@ const KEY_PROTOCOL_PREFIX = 'openai-insecure-api-key.';
 @Injectable()
 export class RelaySocketsService implements OnApplicationShutdown {
   private readonly server: WebSocketServer;
+  /** Once the gateway begins to shut down: no new socket, and Responses sockets close as soon as no response runs on them. */
+  private draining = false;
+  private readonly responseSessions = new Map<WebSocket, { busy(): boolean }>();
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -45,10 +48,11 @@ export class RelaySocketsService implements OnApplicationShutdown {
     socket.on('error', () => socket.destroy());
     try {
       const path = (request.url ?? '/').split('?')[0].replace(/\/+$/, '');
+      if (this.draining) throw new RelayError('service_unavailable', 'The gateway is shutting down; connect again', 503);
       keyFromProtocols(request);
       if (path === '/v1/responses') {
         await this.tokenAuth.authenticate(request);
-        this.server.handleUpgrade(request, socket, head, (client) => this.responses.serve(client, request));
+        this.server.handleUpgrade(request, socket, head, (client) => this.serveResponses(client, request));
       } else if (path === '/v1/realtime') {
         const upstream = await this.realtime.open(request);
         if (!socket.writable) return void upstream.socket.close();
@@ -61,8 +65,24 @@ export class RelaySocketsService implements OnApplicationShutdown {
     }
   }
 
+  private serveResponses(client: WebSocket, request: IncomingMessage): void {
+    const session = this.responses.serve(client, request, () => this.draining);
+    this.responseSessions.set(client, session);
+    client.once('close', () => this.responseSessions.delete(client));
+  }
+
+  /**
+   * The gateway begins to shut down: new upgrades are refused, idle Responses sockets close now
+   * (1001, as a server going away), busy ones after their response. Realtime sessions keep the
+   * grace period; whatever is still open when the modules close is closed then.
+   */
+  beginShutdown(): void {
+    this.draining = true;
+    for (const [client, session] of this.responseSessions) if (!session.busy()) client.close(1001, GOING_AWAY);
+  }
+
   onApplicationShutdown(): void {
-    for (const client of this.server.clients) if (client.readyState === WebSocket.OPEN) client.close(1001, 'the gateway is shutting down');
+    for (const client of this.server.clients) if (client.readyState === WebSocket.OPEN) client.close(1001, GOING_AWAY);
   }
 }
 

@@ -12,7 +12,7 @@ import { RelayService } from '../relay.service';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import type { RelayRoute } from '../stages/relay-request';
 import { ResponsesSocketBridge, type UpstreamSockets } from './responses-socket-bridge';
-import { socketErrorFrame } from './socket-errors';
+import { GOING_AWAY, socketErrorFrame } from './socket-errors';
 import { parseSocketEvent, SocketEventSink } from './socket-event-sink';
 
 /** The last completed response of a session, as the conversation it closed. */
@@ -45,7 +45,8 @@ export class ResponsesSocketService {
     private readonly tokenAuth: TokenAuthService,
   ) {}
 
-  serve(client: WebSocket, upgrade: IncomingMessage): void {
+  /** Serves one client socket; `draining` says the gateway is shutting down (the socket then closes once no response runs). */
+  serve(client: WebSocket, upgrade: IncomingMessage, draining: () => boolean): { busy(): boolean } {
     const session: SocketSession = { upstreams: new Map() };
     let busy = false;
     client.on('message', (data, isBinary) => {
@@ -53,11 +54,15 @@ export class ResponsesSocketService {
       const body = isBinary ? undefined : createBody(data.toString());
       if (!body) return client.send(socketErrorFrame(new RelayError('invalid_request', 'Send response.create messages: a Responses request body as JSON with "type":"response.create"', 400), ''));
       busy = true;
-      void this.createResponse(client, upgrade, withHistory(body, session.previous), session).finally(() => (busy = false));
+      void this.createResponse(client, upgrade, withHistory(body, session.previous), session).finally(() => {
+        busy = false;
+        if (draining()) client.close(1001, GOING_AWAY);
+      });
     });
     client.on('close', () => {
       for (const upstream of session.upstreams.values()) upstream.close();
     });
+    return { busy: () => busy };
   }
 
   private async createResponse(client: WebSocket, upgrade: IncomingMessage, body: JsonObject, session: SocketSession): Promise<void> {

@@ -2,6 +2,9 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { RelayError, relayErrorBody, REQUEST_ID_HEADER } from '../relay-error';
 
+/** The close reason of a socket the gateway closes because it is shutting down (code 1001). */
+export const GOING_AWAY = 'the gateway is shutting down';
+
 /** A relay error as a socket's error event, OpenAI's shape for Responses and Realtime: `{"type":"error","status":…,"error":{…}}`. */
 export function socketErrorFrame(error: RelayError, requestId: string): string {
   return `{"type":"error","status":${error.status},${relayErrorBody('openai', error, requestId).slice(1)}`;
