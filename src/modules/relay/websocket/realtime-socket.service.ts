@@ -7,6 +7,7 @@ import { channelTypeRow } from '../../channels/channel-types';
 import { OutboundGuardService } from '../../outbound/outbound-guard.service';
 import { OptionsService } from '../../options/options.service';
 import { PricingService } from '../../pricing/pricing.service';
+import { AUTO_GROUP, AutoGroupRouter } from '../auto-group';
 import { ChannelCacheService } from '../caches/channel-cache.service';
 import { pickKey, type RelayChannel } from '../caches/relay-channel';
 import { pickChannel } from '../channel-selector';
@@ -67,6 +68,7 @@ export class RealtimeSocketService {
     private readonly options: OptionsService,
     private readonly tokenAuth: TokenAuthService,
     private readonly channels: ChannelCacheService,
+    private readonly autoGroups: AutoGroupRouter,
     private readonly providers: ProviderRegistry,
     private readonly guard: OutboundGuardService,
     private readonly pricing: PricingService,
@@ -81,7 +83,8 @@ export class RealtimeSocketService {
     const model = query.get('model') ?? query.get('deployment');
     if (!model) throw new RelayError('invalid_request', 'Name the model: /v1/realtime?model=…', 400);
     checkModelAllowed(caller, model);
-    const tiers = this.channels.tiers(caller.group, model);
+    // An `auto` token may be served by the channels of each of its AutoGroups; each response is then priced as the prepare stage prices it.
+    const tiers = caller.group === AUTO_GROUP ? this.autoGroups.candidates(caller.user.group, model).flatMap((candidate) => candidate.tiers) : this.channels.tiers(caller.group, model);
     if (tiers.length === 0) throw this.channels.listsModel(model) ? new RelayError('no_available_channel', `No channel is available for the model ${model} in group ${caller.group} now`, 503) : modelNotFound(model);
     const passed = new Set<number>();
     let lastError: unknown;
