@@ -244,6 +244,7 @@ describe('Responses sockets when the gateway shuts down', () => {
       bed.app.app.get(RelaySocketsService).beginShutdown();
       expect(await closed).toBe(1001);
       await expect(SocketClient.open(url, { headers })).rejects.toMatchObject({ status: 503 });
+      expect(await bed.logsAfter(0, 1)).toHaveLength(1);
     } finally {
       await bed.stop();
       await upstream.stop();
