@@ -135,6 +135,8 @@ export class RealtimeSocketService {
     upstream.socket.on('close', (code) => closeBoth(code === 1005 || code === 1006 ? 1011 : code, 'upstream closed'));
     client.on('error', () => closeBoth(1011, 'client error'));
     upstream.socket.on('error', () => closeBoth(1011, 'upstream error'));
+    // The upstream may have gone while the client's upgrade was being accepted.
+    if (upstream.socket.readyState !== WebSocket.OPEN) closeBoth(1011, 'upstream closed');
   }
 
   /** Reads one upstream event for billing: a response begins (hold), delivers text, or is done (settle). */
