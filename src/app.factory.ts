@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { AppModule } from './app.module';
 import { createAppLogger } from './common/logging/app-logger';
 import { REQUEST_ID_HEADER, withRequestId } from './common/logging/request-context';
@@ -21,6 +22,7 @@ import { GatewayMetrics } from './modules/metrics/gateway-metrics';
 import { HealthService } from './modules/health/health.service';
 import { GatewayTracing } from './modules/tracing/gateway-tracing';
 import { OpenApiDocumentService } from './modules/openapi/openapi-document.service';
+import { RelaySocketsService } from './modules/relay/websocket/relay-sockets.service';
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
@@ -119,6 +121,11 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
     else expressHandler(request, response);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const route = rawRoutes.match(request.url);
+    if (route?.upgrade) route.upgrade(request, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+  });
 
   return {
     app,
@@ -126,6 +133,8 @@ export async function createGatewayApp(config: AppConfig, textLogLevels?: LogLev
     async close(graceMs = 0, delayMs = 0) {
       app.get(HealthService).beginShutdown();
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      // Upgraded sockets are no longer the HTTP server's to drain: their sessions end themselves.
+      app.get(RelaySocketsService).beginShutdown();
       await drainConnections(server, graceMs);
       await app.close();
     },

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chatToolLoop, claudeToolLoop, failedRun, geminiToolLoop, responsesToolLoop, runCli, type CliRun, type PlannedToolCall } from './support/cli-tool-loop';
+import { MockSocketUpstream } from './support/mock-socket-upstream';
 import { MockUpstream } from './support/mock-upstream';
 import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/native-relay';
 
@@ -15,8 +16,8 @@ import { startNativeRelayTestbed, type NativeRelayTestbed } from './support/nati
 const CODEX_TIMEOUT_MS = 90_000;
 const PROOF = 'proof-of-tool-loop';
 const PRICES = {
-  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1 },
-  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'claude-test': 5, 'gemini-test': 2 },
+  ModelRatio: { 'gpt-chat': 1, 'gpt-resp': 1, 'claude-test': 1, 'gemini-test': 1, 'gpt-resp-ws': 1 },
+  CompletionRatio: { 'gpt-chat': 2, 'gpt-resp': 2, 'gpt-resp-ws': 2, 'claude-test': 5, 'gemini-test': 2 },
   CacheRatio: { 'claude-test': 0.1 },
   CreateCacheRatio: { 'claude-test': 1.25 },
 };
@@ -65,7 +66,7 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
   });
 
   /** Runs `codex exec` with a scratch HOME and CODEX_HOME, stdin closed, bounded in time. */
-  async function codexExec(model: string, name: string): Promise<CliRun & { workdir: string }> {
+  async function codexExec(model: string, name: string, transport: 'http' | 'websocket' = 'http'): Promise<CliRun & { workdir: string }> {
     const home = path.join(scratch, name, 'home');
     const codexHome = path.join(home, '.codex');
     const workdir = path.join(scratch, name, 'work');
@@ -92,6 +93,8 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
         'wire_api = "responses"',
         'request_max_retries = 0',
         'stream_max_retries = 0',
+        // Responses' WebSocket mode: offered by the provider, and the feature that prefers it over HTTP.
+        ...(transport === 'websocket' ? ['supports_websockets = true', '[features]', 'responses_websockets = true'] : []),
         '',
       ].join('\n'),
     );
@@ -173,6 +176,58 @@ describe('the Codex CLI through the gateway, on every channel format', () => {
       const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).filter((log) => log.model_name === 'gemini-test');
       expect(logs.length).toBe(calls.length);
       expect(logs[0]).toMatchObject({ quota: 50, prompt_tokens: 30, completion_tokens: 10 });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'speaks Responses over WebSocket (supports_websockets) through a Chat-only channel, each response billed',
+    async () => {
+      await bed.seed.flush();
+      const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+      const run = await codexExec('gpt-chat', 'chat-only-ws', 'websocket');
+      if (run.code !== 0) throw new Error(failedRun('codex', run));
+      expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+      const chats = chatOnly.requests.filter((request) => request.path.endsWith('/chat/completions'));
+      expect(chats.length).toBeGreaterThanOrEqual(2);
+      // Codex sent only the tool's output after previous_response_id: the gateway put the conversation back in front.
+      const lastMessages = chats.at(-1)?.body.messages as Array<{ role: string; content: unknown }>;
+      expect(lastMessages.find((message) => message.role === 'tool')?.content).toEqual(expect.stringContaining(PROOF));
+      expect(lastMessages.some((message) => message.role === 'user')).toBe(true);
+      await bed.seed.flush();
+      const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(before);
+      expect(logs.length).toBe(chats.length);
+      for (const log of logs) expect(log).toMatchObject({ model_name: 'gpt-chat', quota: 60, prompt_tokens: 50, completion_tokens: 5, other: expect.objectContaining({ ws: true }) });
+    },
+    CODEX_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    'speaks Responses over WebSocket to an upstream that serves it over WebSocket too, bridged socket to socket',
+    async () => {
+      const socketUpstream = await new MockSocketUpstream().start();
+      socketUpstream.respond = (frame) => {
+        const reply = responsesToolLoop(shellCall, `Done: ${PROOF}`)({ method: 'POST', path: '/v1/responses', headers: {}, body: frame, raw: Buffer.alloc(0) });
+        return reply && 'sse' in reply ? reply.sse.map((event) => JSON.parse(event) as object) : undefined;
+      };
+      try {
+        await bed.seed.createChannel({ name: 'responses-ws', type: 1, base_url: socketUpstream.url, models: 'gpt-resp-ws' });
+        await bed.seed.flush();
+        const before = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).length;
+        const run = await codexExec('gpt-resp-ws', 'responses-ws', 'websocket');
+        if (run.code !== 0) throw new Error(failedRun('codex', run));
+        expect(readFileSync(path.join(run.workdir, 'proof.txt'), 'utf8').trim()).toBe(PROOF);
+        const creates = socketUpstream.frames.filter((frame) => frame.type === 'response.create');
+        expect(creates.length).toBeGreaterThanOrEqual(2);
+        expect(socketUpstream.upgrades.filter((upgrade) => upgrade.path === '/v1/responses')).toHaveLength(1);
+        expect(JSON.stringify(creates.at(-1)?.input)).toContain(PROOF);
+        await bed.seed.flush();
+        const logs = (await bed.seed.consumeLogs({ tokenId: bed.token.id })).slice(before);
+        expect(logs.length).toBe(creates.length);
+        for (const log of logs) expect(log).toMatchObject({ model_name: 'gpt-resp-ws', quota: 60, prompt_tokens: 50, completion_tokens: 5, other: expect.objectContaining({ ws: true }) });
+      } finally {
+        await socketUpstream.stop();
+      }
     },
     CODEX_TIMEOUT_MS + 10_000,
   );

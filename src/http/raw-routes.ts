@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 /**
  * A handler that takes whole path prefixes straight from Node's HTTP server, ahead of
@@ -9,6 +10,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface RawHttpRoute {
   prefixes: string[];
   handle(request: IncomingMessage, response: ServerResponse): void;
+  /** A WebSocket upgrade under the prefixes; routes without it refuse upgrades. */
+  upgrade?(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 @Injectable()

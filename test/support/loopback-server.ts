@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 /** A mock server on an ephemeral loopback port; subclasses answer each request in `serve`. */
 export abstract class LoopbackServer {
   url = '';
-  private server?: http.Server;
+  protected server?: http.Server;
 
   protected abstract serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> | void;
 

@@ -3,6 +3,7 @@ import { registerUser, setupRoot, type Session } from './accounts';
 import { MockUpstream } from './mock-upstream';
 import { openaiClient, RelaySeed } from './mock-upstream-seed';
 import { startTestApp, type TestApp } from './test-app';
+import { eventually } from './until';
 
 /** What the native-provider relay tests share: the app, a native mock, an OpenAI mock, and alice's token. */
 export interface NativeRelayTestbed {
@@ -16,6 +17,10 @@ export interface NativeRelayTestbed {
   openai: OpenAI;
   /** The newest consume log of alice's token, once every settlement is written. */
   lastLog(): Promise<Awaited<ReturnType<RelaySeed['consumeLogs']>>[number]>;
+  /** How many consume logs alice's token has, once every settlement is written. */
+  consumeLogCount(): Promise<number>;
+  /** Alice's token's consume logs after the first `count`, once there are `expected` of them (settlements come off the request path). */
+  logsAfter(count: number, expected: number): Promise<Awaited<ReturnType<RelaySeed['consumeLogs']>>>;
   stop(): Promise<void>;
 }
 
@@ -40,7 +45,20 @@ export async function startNativeRelayTestbed(prices: Record<string, Record<stri
     await seed.flush();
     return (await seed.consumeLogs({ tokenId: token.id })).slice(-1)[0];
   };
-  return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), lastLog, stop };
+  const consumeLogCount = async () => {
+    await seed.flush();
+    return (await seed.consumeLogs({ tokenId: token.id })).length;
+  };
+  const logsAfter = async (count: number, expected: number) => {
+    let logs = await seed.consumeLogs({ tokenId: token.id });
+    await eventually(async () => {
+      await seed.flush();
+      logs = await seed.consumeLogs({ tokenId: token.id });
+      return logs.length >= count + expected;
+    });
+    return logs.slice(count);
+  };
+  return { app, native, openaiUpstream, seed, root, alice, token, openai: openaiClient(app, token.apiKey), lastLog, consumeLogCount, logsAfter, stop };
 }
 
 /** Price options where every model costs 1 quota per prompt token and `completionRatio` per completion token (at QuotaPerUnit 500000). */

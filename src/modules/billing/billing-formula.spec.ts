@@ -20,3 +20,23 @@ describe('hold sizing', () => {
     expect(preConsumeQuotaFor({ ...sheet, quotaType: 1, modelPrice: 0.02 }, 10, 100, 500)).toBe(20_000);
   });
 });
+
+describe('Realtime audio', () => {
+  const realtime: PriceSheet = { ...sheet, modelRatio: 2.5, groupRatio: 1, audioRatio: 8, audioCompletionRatio: 2 };
+  const usage = { promptTokens: 100, completionTokens: 50, cachedTokens: 0, audioInputTokens: 60, audioOutputTokens: 40 };
+
+  it('bills audio tokens at the audio ratios and the rest as text', () => {
+    // (40 + 10 × 4 + 60 × 8 + 40 × 8 × 2) × 2.5 = 3000
+    expect(settleQuota(realtime, usage)).toBe(3000);
+  });
+
+  it('bills audio counts as text when the sheet has no audio ratios (HTTP calls)', () => {
+    // (100 + 50 × 4) × 2.5 = 750
+    expect(settleQuota({ ...realtime, audioRatio: undefined, audioCompletionRatio: undefined }, usage)).toBe(750);
+  });
+
+  it('prices audio output at the completion ratio when no audio completion ratio is set', () => {
+    // (40 + 10 × 4 + 60 × 8 + 40 × 8 × 4) × 2.5 = 4600
+    expect(settleQuota({ ...realtime, audioCompletionRatio: undefined }, usage)).toBe(4600);
+  });
+});

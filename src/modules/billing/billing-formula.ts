@@ -10,6 +10,9 @@
  *             × modelRatio × groupRatio × 2 × QuotaPerUnit / 1e6
  * Per-call billing (quota_type 1, a fixed model_price in dollars):
  *     quota = modelPrice × QuotaPerUnit × groupRatio
+ * A Realtime response (the sheet carries audio ratios) bills its audio tokens apart from the text:
+ *     prompt and completion above count text only, plus
+ *     audioInput × audioRatio + audioOutput × audioRatio × audioCompletionRatio
  * Rounded to an integer once, at the end; a priced request with nonzero usage costs at least 1.
  */
 
@@ -24,6 +27,10 @@ export interface PriceSheet {
   modelPrice: number;
   groupRatio: number;
   quotaPerUnit: number;
+  /** Realtime only: audio input tokens at this multiple of the input price. */
+  audioRatio?: number;
+  /** Realtime only: audio output tokens at this multiple of the audio input price. */
+  audioCompletionRatio?: number;
 }
 
 export interface BilledUsage {
@@ -32,6 +39,10 @@ export interface BilledUsage {
   cachedTokens: number;
   /** Prompt tokens written to the provider's cache (part of promptTokens). */
   cacheWriteTokens?: number;
+  /** Audio input tokens (part of promptTokens); billed apart only when the sheet has audio ratios. */
+  audioInputTokens?: number;
+  /** Audio output tokens (part of completionTokens); billed apart only when the sheet has audio ratios. */
+  audioOutputTokens?: number;
 }
 
 /** Above this a single request's token count is not believed (a broken or hostile upstream). */
@@ -46,11 +57,23 @@ export function settleQuota(sheet: PriceSheet, usage: BilledUsage): number {
   if (sheet.quotaType === 1) return Math.max(0, Math.round(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
   const cached = Math.min(usage.cachedTokens, usage.promptTokens);
   const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
-  const weightedTokens =
+  let weightedTokens =
     usage.promptTokens - cached - written + cached * sheet.cacheRatio + written * (sheet.cacheWriteRatio ?? 1) + usage.completionTokens * sheet.completionRatio;
+  if (sheet.audioRatio !== undefined) weightedTokens += audioSurcharge(sheet, sheet.audioRatio, usage);
   const exact = weightedTokens * quotaPerToken(sheet);
   if (!(exact > 0)) return 0;
   return Math.max(1, Math.round(exact));
+}
+
+/**
+ * The audio tokens' weight beyond what the text formula gave them: they leave the text counts
+ * (input at 1, output at the completion ratio) and come back at the audio ratios.
+ */
+function audioSurcharge(sheet: PriceSheet, audioRatio: number, usage: BilledUsage): number {
+  const audioInput = Math.min(usage.audioInputTokens ?? 0, usage.promptTokens);
+  const audioOutput = Math.min(usage.audioOutputTokens ?? 0, usage.completionTokens);
+  const audioOutputRatio = audioRatio * (sheet.audioCompletionRatio ?? sheet.completionRatio);
+  return audioInput * (audioRatio - 1) + audioOutput * (audioOutputRatio - sheet.completionRatio);
 }
 
 /**

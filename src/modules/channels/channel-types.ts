@@ -50,8 +50,13 @@ export const CHANNEL_TYPE = {
   GATEWAY: 60,
 } as const;
 
-/** What the relay can do through a channel type. */
-export type ProviderCapability = 'chat' | 'embeddings' | 'images' | 'audio' | 'rerank' | 'responses';
+/**
+ * What the relay can do through a channel type. `realtime`: OpenAI's Realtime API over WebSocket
+ * (/v1/realtime); `responses_websocket`: the upstream may serve Responses over WebSocket, which
+ * the gateway tries first for a WebSocket client (an upstream that refuses the upgrade is then
+ * reached over HTTP).
+ */
+export type ProviderCapability = 'chat' | 'embeddings' | 'images' | 'audio' | 'rerank' | 'responses' | 'realtime' | 'responses_websocket';
 
 /**
  * How the gateway serves a type:
@@ -183,7 +188,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     servedBy: 'openai-compatible',
     keyFormat: 'sk-…',
     defaultBaseUrl: 'https://api.openai.com',
-    capabilities: OPENAI_ALL,
+    capabilities: [...OPENAI_ALL, 'realtime', 'responses_websocket'],
     modelPrefixes: OPENAI_MODELS,
     streamUsage: true,
     balance: { currency: 'USD' },
@@ -196,7 +201,7 @@ export const CHANNEL_TYPE_ROWS: readonly ChannelTypeRow[] = [
     servedBy: 'native',
     keyFormat: 'Azure API key',
     defaultBaseUrl: '',
-    capabilities: OPENAI_ALL,
+    capabilities: [...OPENAI_ALL, 'realtime'],
     modelPrefixes: OPENAI_MODELS,
     otherField: { meaning: 'api_version', default: '2024-10-21' },
     responsesOnlyModels: OPENAI_RESPONSES_ONLY_MODELS,

@@ -1,5 +1,5 @@
 import type { MessageCode } from '../../common/i18n/catalogue';
-import { DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
+import { DEFAULT_AUDIO_COMPLETION_RATIO, DEFAULT_AUDIO_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
 /**
  * Runtime settings, one declaration per key. To add a setting, append one line in its area:
@@ -253,6 +253,10 @@ export const OPTION_DEFINITIONS = {
   CacheRatio: json({ default: DEFAULT_CACHE_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   /** Prompt tokens written to the provider's cache, as a multiple of the input price. */
   CreateCacheRatio: json({ default: DEFAULT_CREATE_CACHE_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  /** Realtime audio input tokens, as a multiple of the model's text input price (unlisted models: 1). */
+  AudioRatio: json({ default: DEFAULT_AUDIO_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  /** Realtime audio output tokens, as a multiple of the audio input price (unlisted models: the model's CompletionRatio). */
+  AudioCompletionRatio: json({ default: DEFAULT_AUDIO_COMPLETION_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users'] }),
   UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
@@ -396,4 +400,4 @@ export function definitionOf(key: OptionKey): OptionDefinition<unknown> {
 }
 
 /** Options the pricing reset puts back to the shipped defaults. */
-export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio'] as const satisfies readonly OptionKey[];
+export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const satisfies readonly OptionKey[];

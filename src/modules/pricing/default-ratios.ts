@@ -186,6 +186,22 @@ export const DEFAULT_CREATE_CACHE_RATIO: Record<string, number> = Object.fromEnt
     .map((model) => [model, 1.25]),
 );
 
+/**
+ * Audio tokens of the Realtime API, as multiples of the model's text input price (OpenAI's list:
+ * gpt-realtime takes text at $4 and audio at $32 per 1M input tokens, so 8).
+ */
+export const DEFAULT_AUDIO_RATIO: Record<string, number> = {
+  'gpt-realtime': 8,
+  'gpt-realtime-mini': 16.67,
+  'gpt-4o-realtime-preview': 8,
+  'gpt-4o-mini-realtime-preview': 16.67,
+  'gpt-4o-audio-preview': 16,
+  'gpt-4o-mini-audio-preview': 66.67,
+};
+
+/** Audio output tokens as multiples of the model's audio input price (OpenAI bills audio output at twice its input). */
+export const DEFAULT_AUDIO_COMPLETION_RATIO: Record<string, number> = Object.fromEntries(Object.keys(DEFAULT_AUDIO_RATIO).map((model) => [model, 2]));
+
 /** Per-call prices in USD: image generation (standard quality, 1024×1024), drawing and music tasks. */
 export const DEFAULT_MODEL_PRICE: Record<string, number> = {
   // OpenAI images

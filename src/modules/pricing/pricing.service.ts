@@ -41,6 +41,11 @@ export class PricingService {
     return { quota_type: 0, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: false };
   }
 
+  /** A Realtime model's audio prices (AudioRatio, AudioCompletionRatio); read per Realtime response, never on the HTTP path. */
+  audioRatios(model: string, completionRatio: number): { audioRatio: number; audioCompletionRatio: number } {
+    return { audioRatio: this.options.get('AudioRatio')[model] ?? 1, audioCompletionRatio: this.options.get('AudioCompletionRatio')[model] ?? completionRatio };
+  }
+
   /** The ratio of the group a request runs in; GroupGroupRatio overrides it for the user's own group. */
   groupRatio(userGroup: string, usingGroup: string): { ratio: number; userGroupRatio: number | null } {
     const special = this.options.get('GroupGroupRatio')[userGroup]?.[usingGroup];

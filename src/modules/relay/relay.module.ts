@@ -40,6 +40,10 @@ import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 import { TokenCounterService } from './token-counter.service';
 import { UpstreamClientService } from './upstream-client.service';
+import { RealtimeSocketService } from './websocket/realtime-socket.service';
+import { RelaySocketsService } from './websocket/relay-sockets.service';
+import { ResponsesSocketBridge } from './websocket/responses-socket-bridge';
+import { ResponsesSocketService } from './websocket/responses-socket.service';
 
 /** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
 @Module({
@@ -71,6 +75,10 @@ import { UpstreamClientService } from './upstream-client.service';
     ClaudeTokenCountService,
     RelayService,
     BillingDashboardService,
+    ResponsesSocketBridge,
+    ResponsesSocketService,
+    RealtimeSocketService,
+    RelaySocketsService,
     RelayHttpHandler,
   ],
   // The task relays (modules/tasks) reuse authentication, channels, billing caches, the upstream client and the prompt check.

@@ -20,9 +20,13 @@ import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec 
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
+import type { ClientResponse } from './sse-passthrough';
 import type { Delivery, PreparedRequest, RelayRoute } from './stages/relay-request';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
+
+/** Answers a socket's call: through an upstream socket, or the HTTP dispatch when the channel has none. */
+export type SocketDispatch = (prepared: PreparedRequest, sink: ClientResponse) => Promise<Delivery>;
 
 /**
  * The relay, as its stages: prepare (auth, price, hold), dispatch (channel choice, attempts,
@@ -92,14 +96,23 @@ export class RelayService {
     }
   }
 
-  private async relay(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number): Promise<void> {
+  /**
+   * One call of a WebSocket session (a `response.create`), through the same stages as an HTTP
+   * request: `message` is its body, `dispatch` may answer it through an upstream socket before
+   * the HTTP dispatch. Throws the RelayError the client gets.
+   */
+  relaySocketCall(upgrade: IncomingMessage, sink: ClientResponse, route: RelayRoute, message: Buffer, requestId: string, dispatch?: SocketDispatch): Promise<void> {
+    return withRequestId(requestId, () => this.relay(upgrade, sink, route, requestId, performance.now(), message, dispatch));
+  }
+
+  private async relay(request: IncomingMessage, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, message?: Buffer, dispatch?: SocketDispatch): Promise<void> {
     let prepared: PreparedRequest | undefined;
     // Tracing off: undefined, and nothing below does more than check it.
     const trace = this.tracing.tracer?.startRequest(request, route, requestId);
     // Only when something reports the model of a refused request: otherwise the hot path allocates nothing more.
     const noted = this.metrics.enabled || this.accessLog || trace ? {} : undefined;
     try {
-      prepared = await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
+      prepared = message ? await this.prepareStage.prepareMessage(request, message, response, route, requestId, startedAt, noted) : await this.prepareStage.prepare(request, response, route, requestId, startedAt, noted);
     } catch (error) {
       throw this.failed(route, noted, error, requestId, startedAt, trace);
     }
@@ -109,7 +122,7 @@ export class RelayService {
     }
     let delivery;
     try {
-      delivery = await this.dispatchStage.dispatch(prepared, response);
+      delivery = dispatch ? await dispatch(prepared, response) : await this.dispatchStage.dispatch(prepared, response);
     } catch (error) {
       prepared.billing.refund();
       prepared.rateLimit?.release();
@@ -163,7 +176,8 @@ export class RelayService {
     sendJson(response, kind === 'subscription' ? await this.billing.subscription(caller) : await this.billing.usage(caller), requestId);
   }
 
-  private asRelayError(error: unknown, requestId: string): RelayError {
+  /** Any failure as the error the client gets: a database outage as 503, the unexpected as a logged 500. */
+  asRelayError(error: unknown, requestId: string): RelayError {
     if (error instanceof RelayError) return error;
     if (isDatabaseUnavailable(error)) {
       this.logger.warn(`relay request ${requestId}: database unavailable (${describeDatabaseError(error)})`);

@@ -64,7 +64,7 @@ const OPENING_BRACE = 0x7b;
 const CLOSING_BRACE = 0x7d;
 const JSON_WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 
-function tooLarge(limitBytes: number): RelayError {
+export function tooLarge(limitBytes: number): RelayError {
   return new RelayError('request_too_large', `The request body is larger than ${Math.floor(limitBytes / 1024 / 1024)} MB`, 413);
 }
 

@@ -1,8 +1,25 @@
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { AnswerReading, JsonObject, ProviderAdaptor } from './providers/adaptor';
 import { UsageMeter, type Usage } from './providers/usage';
 import { REQUEST_ID_HEADER } from './relay-error';
+
+/**
+ * Where the relay writes an answer: Node's ServerResponse, or a WebSocket session's sink that
+ * sends each event as a frame (`websocket/socket-event-sink.ts`). Only what the stages use.
+ */
+export interface ClientResponse {
+  writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): unknown;
+  write(chunk: string | Buffer): boolean;
+  end(chunk?: string | Buffer): unknown;
+  on(event: 'close' | 'drain', listener: () => void): unknown;
+  off(event: 'close' | 'drain', listener: () => void): unknown;
+  /** The connection, to cork what one turn writes; null when there is none to cork. */
+  readonly socket: Socket | null;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+}
 
 /** How a relayed stream went, for billing and the log. */
 export interface StreamOutcome {
@@ -74,7 +91,7 @@ export function readableSource(upstream: Readable): ChunkSource {
  */
 export function followUpstream(
   upstream: ChunkSource,
-  response: Pick<ServerResponse, 'on' | 'off'>,
+  response: Pick<ClientResponse, 'on' | 'off'>,
   clientGone: () => boolean,
   onData: (chunk: Buffer) => boolean,
   finish: (upstreamFailed: boolean) => void,
@@ -124,7 +141,7 @@ export class EventStreamWriter implements ClientStreamWriter {
   private corked = false;
 
   constructor(
-    private readonly response: ServerResponse,
+    private readonly response: ClientResponse,
     requestId?: string,
     headers: HeaderList = SSE_HEADERS,
   ) {
@@ -175,7 +192,7 @@ export class EventStreamWriter implements ClientStreamWriter {
  */
 export function relayEventStream(
   upstream: ChunkSource,
-  response: ServerResponse,
+  response: ClientResponse,
   adaptor: ProviderAdaptor,
   clientGone: () => boolean,
   dropUsageChunks = false,

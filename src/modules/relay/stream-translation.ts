@@ -1,9 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import type { StreamEncoder } from './formats/inbound-format';
 import type { JsonObject, StreamDecoder } from './providers/adaptor';
 import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
 import type { UsageMeter } from './providers/usage';
-import { EventStreamWriter, followUpstream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
+import { EventStreamWriter, followUpstream, type ChunkSource, type ClientResponse, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
 
 /**
  * Relays a stream whose format the client does not speak: the adaptor's decoder turns the
@@ -14,7 +13,7 @@ import { EventStreamWriter, followUpstream, type ChunkSource, type ClientStreamW
  */
 export function relayTranslatedStream(
   upstream: ChunkSource,
-  response: ServerResponse,
+  response: ClientResponse,
   decoder: StreamDecoder,
   encoder: StreamEncoder,
   usage: UsageMeter,

@@ -112,3 +112,9 @@ export function chooseKeyIndex(channel: RelayChannel, random: () => number = Mat
 export function pickKey(channel: RelayChannel): string {
   return channel.keys[chooseKeyIndex(channel)];
 }
+
+/** A key drawn as pickKey does, with its index for the log row. */
+export function drawKey(channel: RelayChannel): { key: string; keyIndex: number } {
+  const keyIndex = chooseKeyIndex(channel);
+  return { key: channel.keys[keyIndex], keyIndex };
+}

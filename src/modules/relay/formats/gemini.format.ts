@@ -1,8 +1,7 @@
 import type { JsonObject } from '../providers/adaptor';
 import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import type { ServerResponse } from 'node:http';
 import { SseDecoder, sseFrame, type SseEvent } from '../providers/sse-decoder';
-import { EventStreamWriter, type ClientStreamWriter, type HeaderList } from '../sse-passthrough';
+import { EventStreamWriter, type ClientResponse, type ClientStreamWriter, type HeaderList } from '../sse-passthrough';
 import { fullUsage, type Usage } from '../providers/usage';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
@@ -205,7 +204,7 @@ export class JsonArrayStreamWriter implements ClientStreamWriter {
   private readonly sse = new SseDecoder();
   private elements = 0;
 
-  constructor(response: ServerResponse, requestId: string) {
+  constructor(response: ClientResponse, requestId: string) {
     this.out = new EventStreamWriter(response, requestId, JSON_STREAM_HEADERS);
   }
 

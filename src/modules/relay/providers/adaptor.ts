@@ -268,6 +268,20 @@ export interface ResponsesServing {
   answersOnlyOnResponses(target: UpstreamTarget): boolean;
 }
 
+/**
+ * WebSocket endpoints a channel may offer: OpenAI's Realtime API, and Responses over WebSocket.
+ * Each answers the ws(s) URL on the target's channel, or undefined when its type does not offer it.
+ */
+export interface SocketEndpoints {
+  realtimeUrl(target: UpstreamTarget): URL | undefined;
+  responsesSocketUrl(target: UpstreamTarget): URL | undefined;
+}
+
+export function socketEndpoints(adaptor: ProviderAdaptor): SocketEndpoints | undefined {
+  const candidate = adaptor as ProviderAdaptor & Partial<SocketEndpoints>;
+  return typeof candidate.realtimeUrl === 'function' && typeof candidate.responsesSocketUrl === 'function' ? (candidate as ProviderAdaptor & SocketEndpoints) : undefined;
+}
+
 export function servesResponses(adaptor: ProviderAdaptor, channel: RelayChannel): boolean {
   return typeof (adaptor as Partial<ResponsesServing>).servesResponses === 'function' && (adaptor as ProviderAdaptor & ResponsesServing).servesResponses(channel);
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import type { ServerResponse } from 'node:http';
 import type { UpstreamAnswer } from '../../outbound/upstream-answer';
 import { isBelievableUsage } from '../../billing/billing-formula';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
@@ -12,7 +11,7 @@ import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/a
 import { answerErrorText, canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
-import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
+import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientResponse, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
 import { transportError } from '../upstream-client.service';
 import type { Delivery, PreparedRequest } from './relay-request';
@@ -50,7 +49,7 @@ export class RelayDeliverStage {
     private readonly metrics: GatewayMetrics,
   ) {}
 
-  async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: UpstreamAnswer, response: ServerResponse): Promise<AttemptResult> {
+  async deliver(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, answer: UpstreamAnswer, response: ClientResponse): Promise<AttemptResult> {
     const headersAt = performance.now();
     const passThrough = takesClientFormat(adaptor, target, request.route.inbound.wire);
     const upstreamType = answer.header('content-type') ?? '';
@@ -107,7 +106,7 @@ export class RelayDeliverStage {
     return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
   }
 
-  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ServerResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {
+  private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ClientResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {
     const usage = new UsageMeter();
     const decoder = adaptor.createStreamDecoder(target, usage);
     const encoder = request.route.inbound.createStreamEncoder(clientOptions(request));
@@ -134,7 +133,7 @@ function delivered(target: UpstreamTarget, outcome: Omit<Delivery, 'channel' | '
 }
 
 /** The client's stream framing: SSE, or the JSON array a Gemini client gets when it did not ask for alt=sse. */
-function clientStreamWriter(request: PreparedRequest, response: ServerResponse): ClientStreamWriter {
+function clientStreamWriter(request: PreparedRequest, response: ClientResponse): ClientStreamWriter {
   return request.route.jsonArrayStream ? new JsonArrayStreamWriter(response, request.requestId) : new EventStreamWriter(response, request.requestId);
 }
 

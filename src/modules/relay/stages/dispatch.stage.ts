@@ -1,5 +1,4 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { ServerResponse } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { channelTypeRow } from '../../channels/channel-types';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
@@ -20,6 +19,7 @@ import { statefulRequestRefusal } from '../formats/responses.format';
 import { RelayError } from '../relay-error';
 import { endpointCapability } from '../relay-endpoints';
 import { withMembers } from '../request-body';
+import type { ClientResponse } from '../sse-passthrough';
 import { attemptsAllowed } from '../retry-policy';
 import { mappedStatus, upstreamFailure } from '../upstream-error';
 import { transportError, UpstreamClientService } from '../upstream-client.service';
@@ -49,7 +49,7 @@ export class RelayDispatchStage {
     private readonly affinity: ChannelAffinityService,
   ) {}
 
-  async dispatch(request: PreparedRequest, response: ServerResponse): Promise<Delivery> {
+  async dispatch(request: PreparedRequest, response: ClientResponse): Promise<Delivery> {
     const attempts = attemptsAllowed(this.options.get('RetryTimes'));
     const capability = endpointCapability(request.route.spec.endpoint);
     // Channels tried, and channels of a type that does not offer the endpoint (a rerank on a chat-only type): those are passed over without spending an attempt.
@@ -120,7 +120,7 @@ export class RelayDispatchStage {
     return adaptor !== undefined && servesResponses(adaptor, channel);
   }
 
-  private async attempt(request: PreparedRequest, channel: RelayChannel, keyIndex: number, response: ServerResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
+  private async attempt(request: PreparedRequest, channel: RelayChannel, keyIndex: number, response: ClientResponse, trace: AttemptTrace | undefined): Promise<AttemptResult> {
     const adaptor = this.providers.forChannelType(channel.type);
     if (!adaptor) return failed(new RelayError('channel:bad_response', 'The channel type is not supported by this gateway', 502));
     const endpoint = request.route.spec.endpoint;

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { preConsumeQuotaFor, type PriceSheet } from '../../billing/billing-formula';
 import { OptionsService } from '../../options/options.service';
@@ -18,7 +18,16 @@ import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { estimatePromptTokens } from '../token-counter';
 import { UpstreamAbort } from '../upstream-client.service';
 import { BillingHold, RelayBillingService } from './billing-hold';
+import type { ClientResponse } from '../sse-passthrough';
 import type { PreparedRequest, RelayRoute } from './relay-request';
+
+/** Who calls and what they sent, read from the transport. */
+interface ClientCall {
+  caller: RelayCaller;
+  rawBody: Buffer;
+  contentType: string;
+  headers: IncomingHttpHeaders;
+}
 
 /**
  * The first stage: who calls (auth), what they ask for (body, model, the sensitive-word
@@ -47,12 +56,26 @@ export class RelayPrepareStage {
    * read: a request refused later in this stage (no channel, no price, no quota, the rate
    * limit) is counted and logged under it.
    */
-  async prepare(request: IncomingMessage, response: ServerResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
+  async prepare(request: IncomingMessage, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
     const caller = route.playground ? await this.playgroundAuth.authenticate(request) : await this.tokenAuth.authenticate(request);
     if (route.spec.body === 'json') refuseNonJsonBody(request);
     const rawBody = await readRequestBody(request, this.config.relay.maxRequestBodyBytes);
     const contentType = String(request.headers['content-type'] ?? 'application/json');
+    return this.prepareCall({ caller, rawBody, contentType, headers: request.headers }, response, route, requestId, startedAt, noted);
+  }
 
+  /**
+   * One message of a WebSocket session (a `response.create`, as a JSON body), authenticated by
+   * the upgrade request's token per message, as each HTTP request is.
+   */
+  async prepareMessage(upgrade: IncomingMessage, rawBody: Buffer, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
+    const caller = await this.tokenAuth.authenticate(upgrade);
+    return this.prepareCall({ caller, rawBody, contentType: 'application/json', headers: upgrade.headers }, response, route, requestId, startedAt, noted);
+  }
+
+  /** The rest, once the caller and body are read. */
+  private async prepareCall(call: ClientCall, response: ClientResponse, route: RelayRoute, requestId: string, startedAt: number, noted?: { model?: string }): Promise<PreparedRequest> {
+    const { caller, rawBody, contentType } = call;
     let body: JsonObject | undefined;
     let model: string | undefined;
     if (route.spec.body === 'json') {
@@ -104,7 +127,7 @@ export class RelayPrepareStage {
       body,
       rawBody,
       contentType,
-      headers: request.headers,
+      headers: call.headers,
       stream: route.stream ?? body?.stream === true,
       sheet,
       userGroupRatio,

@@ -25,6 +25,8 @@ export interface RelayRoute {
   stream?: boolean;
   /** The stream goes out as one JSON array, not SSE (Gemini's :streamGenerateContent without alt=sse). */
   jsonArrayStream?: boolean;
+  /** The call came over a WebSocket (Responses' WebSocket mode, Realtime): its events leave as frames, its log row says `ws`. */
+  websocket?: true;
 }
 
 /** Everything one client request carries through its stages, from prepare to settle. */

@@ -89,7 +89,12 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
   const reported = delivery.usage;
   if (!reported || !isBelievableUsage(reported)) return undefined;
   const cachedTokens = Math.min(reported.cachedTokens, reported.promptTokens);
-  return { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens, cacheWriteTokens: Math.min(reported.cacheWriteTokens, reported.promptTokens - cachedTokens) };
+  const billed: BilledUsage = { promptTokens: reported.promptTokens, completionTokens: reported.completionTokens, cachedTokens, cacheWriteTokens: Math.min(reported.cacheWriteTokens, reported.promptTokens - cachedTokens) };
+  if (reported.audioInputTokens || reported.audioOutputTokens) {
+    billed.audioInputTokens = reported.audioInputTokens;
+    billed.audioOutputTokens = reported.audioOutputTokens;
+  }
+  return billed;
 }
 
 /**
@@ -108,6 +113,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
   if (request.route.inbound.wire === 'claude') json += ',"claude":true';
   if (delivery.channel.keys.length > 1) json += `,"key_index":${delivery.keyIndex}`;
+  if (request.route.websocket) json += socketDetails(sheet, usage);
   if (request.clientGone()) json += ',"client_disconnected":true';
   return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }
@@ -123,6 +129,19 @@ function usageDetails(usage: Usage | undefined): string {
   if (usage.imageInputTokens) json += `,"image_input":${jsonNumber(usage.imageInputTokens)}`;
   if (usage.imageOutputTokens) json += `,"image_output":${jsonNumber(usage.imageOutputTokens)}`;
   return json;
+}
+
+/**
+ * The fields of a call made over a WebSocket (spec part 3): the ws flag and, for Realtime (the
+ * sheet carries audio ratios), the audio flag, the text counts and the audio ratios.
+ */
+function socketDetails(sheet: PriceSheet, usage: BilledUsage): string {
+  if (sheet.audioRatio === undefined) return ',"ws":true';
+  const audioInput = usage.audioInputTokens ?? 0;
+  const audioOutput = usage.audioOutputTokens ?? 0;
+  // audio_input and audio_output, when not 0, are among usageDetails' fields.
+  const json = `,"ws":true,"audio":${audioInput + audioOutput > 0},"text_input":${jsonNumber(usage.promptTokens - audioInput)},"text_output":${jsonNumber(usage.completionTokens - audioOutput)}`;
+  return `${json},"audio_ratio":${jsonNumber(sheet.audioRatio)},"audio_completion_ratio":${jsonNumber(sheet.audioCompletionRatio ?? sheet.completionRatio)}`;
 }
 
 /** A number as JSON writes it: null when it is not finite. */

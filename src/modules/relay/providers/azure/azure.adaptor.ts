@@ -4,6 +4,10 @@ import type { RelayChannel } from '../../caches/relay-channel';
 import { endpointSpec } from '../../relay-endpoints';
 import type { NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+import { socketUrl } from '../socket-url';
+
+/** The Realtime API needs a preview api-version; the channel's own `other` wins when set. */
+const AZURE_REALTIME_API_VERSION = '2025-04-01-preview';
 
 /**
  * Azure OpenAI: OpenAI's bodies, but a deployment URL, an api-version query and an api-key
@@ -31,6 +35,19 @@ export class AzureAdaptor extends OpenAICompatibleAdaptor implements NativeAdapt
 
   override buildHeaders(target: UpstreamTarget): Record<string, string> {
     return { 'api-key': target.key };
+  }
+
+  /** Azure's Realtime: the deployment in the query, with an api-version that offers it (a preview one unless the channel names its own). */
+  override realtimeUrl(target: UpstreamTarget): URL | undefined {
+    const url = socketUrl(`${this.baseUrl(target.channel)}/openai/realtime`);
+    url.searchParams.set('api-version', target.channel.other.trim() || AZURE_REALTIME_API_VERSION);
+    url.searchParams.set('deployment', azureDeployment(target.upstreamModel));
+    return url;
+  }
+
+  /** Azure is not known to serve Responses over WebSocket: its WebSocket clients go over HTTP. */
+  override responsesSocketUrl(): URL | undefined {
+    return undefined;
   }
 
   override modelsUrl(channel: RelayChannel): URL {

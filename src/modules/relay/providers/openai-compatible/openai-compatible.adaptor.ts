@@ -1,4 +1,5 @@
 import type { RelayChannel } from '../../caches/relay-channel';
+import { socketUrl } from '../socket-url';
 import type { ChannelTypeRow } from '../../../channels/channel-types';
 import { openAIUsageOf } from '../../formats/openai.format';
 import { endpointCapability, endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
@@ -174,6 +175,20 @@ export class OpenAICompatibleAdaptor implements ProviderAdaptor, ModelListing, R
     return `${this.baseUrl(channel, apiPath)}${apiPath}`;
   }
 
+  /** OpenAI's Realtime API on the channel, when its row offers it: `…/v1/realtime?model=`. */
+  realtimeUrl(target: UpstreamTarget): URL | undefined {
+    if (!this.provider.capabilities.includes('realtime')) return undefined;
+    const url = socketUrl(`${this.apiRoot(target.channel)}/realtime`);
+    url.searchParams.set('model', target.upstreamModel);
+    return url;
+  }
+
+  /** Responses over WebSocket, for rows that may serve it and channels whose upstream serves Responses. */
+  responsesSocketUrl(target: UpstreamTarget): URL | undefined {
+    if (!this.provider.capabilities.includes('responses_websocket') || !this.servesResponses(target.channel)) return undefined;
+    return socketUrl(`${this.apiRoot(target.channel)}/responses`);
+  }
+
   /** The channel's base URL, or the type's default; a pasted API path at its end (`…/v1`) is dropped, since we add it ourselves. */
   protected baseUrl(channel: RelayChannel, apiPath = '/v1'): string {
     const base = (channel.baseUrl || this.provider.defaultBaseUrl).replace(/\/+$/, '');
@@ -192,8 +207,9 @@ function streamOptions(body: JsonObject): JsonObject {
 export function readUsage(value: unknown): UsageReport | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const usage = value as JsonObject;
-  const promptDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details) as JsonObject | undefined;
-  const completionDetails = (usage.completion_tokens_details ?? usage.output_tokens_details) as JsonObject | undefined;
+  // The Realtime API spells its details input_token_details / output_token_details.
+  const promptDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details ?? usage.input_token_details) as JsonObject | undefined;
+  const completionDetails = (usage.completion_tokens_details ?? usage.output_tokens_details ?? usage.output_token_details) as JsonObject | undefined;
   const prompt = tokenCount(usage.prompt_tokens ?? usage.input_tokens);
   const completion = tokenCount(usage.completion_tokens ?? usage.output_tokens);
   // Embeddings and rerank report only a total: all of it is input.

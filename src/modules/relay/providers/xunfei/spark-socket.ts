@@ -5,6 +5,7 @@ import { errors } from 'undici';
 import WebSocket from 'ws';
 import { UpstreamAnswerReader, type AbortEmitter, type UpstreamAnswer } from '../../../outbound/upstream-answer';
 import type { JsonObject } from '../adaptor';
+import { socketUrl } from '../socket-url';
 import { sseFrame } from '../sse-decoder';
 import { isLastSparkFrame, joinSparkFrames, sparkAnswerError, type SparkCredentials } from './spark-content';
 
@@ -13,13 +14,6 @@ const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 const EVENT_STREAM_HEADERS = [Buffer.from('content-type'), Buffer.from('text/event-stream')];
 const JSON_HEADERS = [Buffer.from('content-type'), Buffer.from('application/json')];
 
-/** The same address over HTTP(S): what the outbound guard judges (it knows no ws: scheme). */
-export function httpSchemeUrl(url: URL): URL {
-  const http = new URL(url);
-  if (http.protocol === 'ws:') http.protocol = 'http:';
-  else if (http.protocol === 'wss:') http.protocol = 'https:';
-  return http;
-}
 
 /**
  * Spark's URL authentication (iFlytek's "通用URL鉴权"): HMAC-SHA256 with the API secret over
@@ -32,8 +26,7 @@ export function signedSparkUrl(url: URL, credentials: Pick<SparkCredentials, 'ap
   const date = now.toUTCString();
   const signature = createHmac('sha256', credentials.apiSecret).update(`host: ${url.host}\ndate: ${date}\nGET ${url.pathname} HTTP/1.1`).digest('base64');
   const authorization = Buffer.from(`api_key="${credentials.apiKey}", algorithm="hmac-sha256", headers="host date request-line", signature="${signature}"`).toString('base64');
-  const signed = new URL(url);
-  signed.protocol = url.protocol === 'http:' || url.protocol === 'ws:' ? 'ws:' : 'wss:';
+  const signed = socketUrl(url);
   signed.search = new URLSearchParams({ authorization, date, host: url.host }).toString();
   return signed;
 }

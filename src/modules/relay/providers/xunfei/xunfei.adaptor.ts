@@ -8,7 +8,8 @@ import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels,
 import { SseJsonDecoder } from '../sse-decoder';
 import type { UsageMeter } from '../usage';
 import { openAIResponseFromSpark, parseSparkKey, readSparkAnswer, sparkAnswerError, SparkChunkTranslator, sparkRequestFromOpenAI } from './spark-content';
-import { exchangeSparkFrames, httpSchemeUrl, signedSparkUrl } from './spark-socket';
+import { httpSchemeUrl } from '../socket-url';
+import { exchangeSparkFrames, signedSparkUrl } from './spark-socket';
 import { SPARK_KNOWN_MODELS, sparkVersion } from './spark-versions';
 
 /**

@@ -14,8 +14,8 @@ import { changedMaps, parseNumberMap, PRICING_MAP_KEYS, type PricingMapKey, type
 import { UnpricedModels } from './UnpricedModels';
 import { VisualPricingEditor } from './VisualPricingEditor';
 
-/** The JSON editors, in the order the spec lists them, plus the cache-creation ratio the server bills with. */
-const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio'] as const;
+/** The JSON editors, in the order the spec lists them, plus the cache-creation and Realtime audio ratios the server bills with. */
+const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const;
 const FIELDS = Object.fromEntries(JSON_KEYS.map((key) => [key, 'json'])) as Record<(typeof JSON_KEYS)[number], 'json'>;
 
 type SubTab = 'json' | 'visual' | 'unpriced';
