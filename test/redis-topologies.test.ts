@@ -75,6 +75,8 @@ const suite = (name: string, startTopology: () => Promise<Topology>) =>
       const before = await seeds[0].userQuota(root.id);
       const token = await seeds[0].createToken(root.id, { unlimited_quota: true });
       const clients = [openaiClient(first, token.apiKey), openaiClient(second, token.apiKey)];
+      // The channel was made on the first instance: the second learns of it through Redis, a moment later.
+      for (const client of clients) await eventually(async () => (await client.models.list()).data.some((model) => model.id === MODEL));
 
       const outcomes: Array<number> = [];
       const unexpected: string[] = [];
