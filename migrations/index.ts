@@ -14,6 +14,7 @@ import { QuotaHoldsWithoutRowid1795480000000 } from './1795480000000-quota-holds
 import { AuditLogs1795490000000 } from './1795490000000-audit-logs';
 import { Identity1795500000000 } from './1795500000000-identity';
 import { BudgetWindows1795510000000 } from './1795510000000-budget-windows';
+import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   AuditLogs1795490000000,
   Identity1795500000000,
   BudgetWindows1795510000000,
+  LogPartitions1795650000000,
 ];
