@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { postgresIndexes } from '../src/database/postgres-indexes';
 import {
   addMonths,
   monthsFromTo,
@@ -37,10 +38,9 @@ export class LogPartitions1795650000000 implements MigrationInterface {
     }
     // PostgreSQL cannot partition a table in place: a partitioned copy takes its name, its rows
     // and its id sequence; the indexes are built once the rows are in, on every partition.
-    const table = await queryRunner.getTable('logs');
-    const indices = (table?.indices ?? []).map((index) => index.clone());
+    const indexes = await postgresIndexes(queryRunner, 'logs');
     const [{ sequence }] = await queryRunner.query(`SELECT pg_get_serial_sequence('logs', 'id') AS sequence`);
-    for (const index of indices) await queryRunner.query(`DROP INDEX "${index.name}"`);
+    for (const index of indexes) await queryRunner.query(`DROP INDEX "${index.name}"`);
     await queryRunner.query('ALTER TABLE logs RENAME TO logs_unpartitioned');
     await queryRunner.query('CREATE TABLE logs (LIKE logs_unpartitioned INCLUDING DEFAULTS) PARTITION BY RANGE (created_at)');
     await queryRunner.query(`ALTER SEQUENCE ${sequence} OWNED BY logs.id`);
@@ -49,7 +49,7 @@ export class LogPartitions1795650000000 implements MigrationInterface {
     await queryRunner.query('INSERT INTO logs SELECT * FROM logs_unpartitioned');
     await queryRunner.query('DROP TABLE logs_unpartitioned');
     await queryRunner.query('ALTER TABLE logs ADD CONSTRAINT "PK_logs_id_created_at" PRIMARY KEY (id, created_at)');
-    for (const index of indices) await queryRunner.createIndex('logs', index);
+    for (const index of indexes) await queryRunner.query(index.definition);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -60,17 +60,16 @@ export class LogPartitions1795650000000 implements MigrationInterface {
       return;
     }
     if (dialect !== 'postgres') return;
-    const table = await queryRunner.getTable('logs');
-    const indices = (table?.indices ?? []).map((index) => index.clone());
+    const indexes = await postgresIndexes(queryRunner, 'logs');
     const [{ sequence }] = await queryRunner.query(`SELECT pg_get_serial_sequence('logs', 'id') AS sequence`);
-    for (const index of indices) await queryRunner.query(`DROP INDEX "${index.name}"`);
+    for (const index of indexes) await queryRunner.query(`DROP INDEX "${index.name}"`);
     await queryRunner.query('ALTER TABLE logs RENAME TO logs_partitioned');
     await queryRunner.query('CREATE TABLE logs (LIKE logs_partitioned INCLUDING DEFAULTS)');
     await queryRunner.query(`ALTER SEQUENCE ${sequence} OWNED BY logs.id`);
     await queryRunner.query('INSERT INTO logs SELECT * FROM logs_partitioned');
     await queryRunner.query('DROP TABLE logs_partitioned');
     await queryRunner.query('ALTER TABLE logs ADD PRIMARY KEY (id)');
-    for (const index of indices) await queryRunner.createIndex('logs', index);
+    for (const index of indexes) await queryRunner.query(index.definition);
   }
 }
 
