@@ -94,13 +94,13 @@ function startUpstream(): Promise<{ url: string; close(): void }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() })));
 }
 
-/** The log table's secondary indexes, each able to drop and rebuild itself. */
-async function secondaryIndexes(runner: QueryRunner, kind: DatabaseKind): Promise<Array<{ drop(): Promise<unknown>; create(): Promise<unknown> }>> {
+/** A table's secondary indexes, each able to drop and rebuild itself. */
+async function secondaryIndexes(runner: QueryRunner, kind: DatabaseKind, table: string): Promise<Array<{ drop(): Promise<unknown>; create(): Promise<unknown> }>> {
   if (kind === 'postgres') {
-    return (await postgresIndexes(runner, 'logs')).map((index) => ({ drop: () => runner.query(`DROP INDEX "${index.name}"`), create: () => runner.query(index.definition) }));
+    return (await postgresIndexes(runner, table)).map((index) => ({ drop: () => runner.query(`DROP INDEX "${index.name}"`), create: () => runner.query(index.definition) }));
   }
-  const indices = ((await runner.getTable('logs'))?.indices ?? []).map((index) => index.clone());
-  return indices.map((index) => ({ drop: () => runner.dropIndex('logs', index), create: () => runner.createIndex('logs', index) }));
+  const indices = ((await runner.getTable(table))?.indices ?? []).map((index) => index.clone());
+  return indices.map((index) => ({ drop: () => runner.dropIndex(table, index), create: () => runner.createIndex(table, index) }));
 }
 
 /** The SQL that differs per database in the seeding statements. */
@@ -157,7 +157,7 @@ async function seedLogs(dataSource: DataSource, kind: DatabaseKind, benchUserId:
   await runner.query(`CREATE TABLE bench_numbers AS SELECT a.n + 10 * b.n + 100 * c.n + 1000 * d.n + 10000 * e.n + 100000 * f.n AS n
     FROM bench_digits a, bench_digits b, bench_digits c, bench_digits d, bench_digits e, bench_digits f`);
   // Loading is much faster with the indexes built once at the end than kept up row by row.
-  const indices = await secondaryIndexes(runner, kind);
+  const indices = await secondaryIndexes(runner, kind, 'logs');
   for (const index of indices) await index.drop();
   try {
     for (let done = 0; done < ROWS; done += SEED_CHUNK) {
@@ -171,17 +171,25 @@ async function seedLogs(dataSource: DataSource, kind: DatabaseKind, benchUserId:
     await runner.release();
   }
   process.stdout.write(`\r  seeded ${ROWS.toLocaleString()} rows and built ${indices.length} indexes in ${Math.round((Date.now() - started) / 1000)} s\n`);
-  // The dashboard's table, as the aggregator would have filled it from the same usage: per user, and for all users (id 0).
+  // The dashboard's table, as the aggregator would have filled it from the same usage: per user,
+  // and for all users (id 0). Its indexes too are built once at the end, and PostgreSQL gets the
+  // memory to group in one hash table (its 4 MB default spills tens of millions of rows to disk).
   const count = dataSource.driver.escape('count');
-  await dataSource.query(
-    `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, ${count}, quota)
-     SELECT user_id, MIN(username), model_name, created_at - (created_at % 3600), SUM(prompt_tokens + completion_tokens), COUNT(*), SUM(quota)
-     FROM logs WHERE type = 2 GROUP BY user_id, model_name, created_at - (created_at % 3600)`,
-  );
-  await dataSource.query(
-    `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, ${count}, quota)
-     SELECT 0, '', model_name, created_at, SUM(token_used), SUM(${count}), SUM(quota) FROM quota_data GROUP BY model_name, created_at`,
-  );
+  const rollupIndexes = await secondaryIndexes(dataSource.createQueryRunner(), kind, 'quota_data');
+  for (const index of rollupIndexes) await index.drop();
+  await dataSource.transaction(async (manager) => {
+    if (kind === 'postgres') await manager.query("SET LOCAL work_mem = '1GB'");
+    await manager.query(
+      `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, ${count}, quota)
+       SELECT user_id, MIN(username), model_name, created_at - (created_at % 3600), SUM(prompt_tokens + completion_tokens), COUNT(*), SUM(quota)
+       FROM logs WHERE type = 2 GROUP BY user_id, model_name, created_at - (created_at % 3600)`,
+    );
+    await manager.query(
+      `INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, ${count}, quota)
+       SELECT 0, '', model_name, created_at, SUM(token_used), SUM(${count}), SUM(quota) FROM quota_data GROUP BY model_name, created_at`,
+    );
+  });
+  for (const index of rollupIndexes) await index.create();
   // Planner statistics (and PostgreSQL's visibility map, which index-only scans need), as a
   // settled database has them: InnoDB samples its own, autovacuum runs on PostgreSQL, and the
   // gateway runs SQLite's PRAGMA optimize at start and every few hours (a bulk load outruns all three).
