@@ -36,20 +36,16 @@ export class LogPartitions1795650000000 implements MigrationInterface {
       await queryRunner.query(`ALTER TABLE logs DROP PRIMARY KEY, ADD PRIMARY KEY (id, created_at) PARTITION BY RANGE (created_at) (${definitions.join(', ')})`);
       return;
     }
-    // PostgreSQL cannot partition a table in place: a partitioned copy takes its name, its rows
-    // and its id sequence; the indexes are built once the rows are in, on every partition.
-    const indexes = await postgresIndexes(queryRunner, 'logs');
-    const [{ sequence }] = await queryRunner.query(`SELECT pg_get_serial_sequence('logs', 'id') AS sequence`);
-    for (const index of indexes) await queryRunner.query(`DROP INDEX "${index.name}"`);
-    await queryRunner.query('ALTER TABLE logs RENAME TO logs_unpartitioned');
-    await queryRunner.query('CREATE TABLE logs (LIKE logs_unpartitioned INCLUDING DEFAULTS) PARTITION BY RANGE (created_at)');
-    await queryRunner.query(`ALTER SEQUENCE ${sequence} OWNED BY logs.id`);
-    for (const month of months) await queryRunner.query(postgresMonthPartition(month));
-    await queryRunner.query(`CREATE TABLE ${POSTGRES_DEFAULT_PARTITION} PARTITION OF logs DEFAULT`);
-    await queryRunner.query('INSERT INTO logs SELECT * FROM logs_unpartitioned');
-    await queryRunner.query('DROP TABLE logs_unpartitioned');
-    await queryRunner.query('ALTER TABLE logs ADD CONSTRAINT "PK_logs_id_created_at" PRIMARY KEY (id, created_at)');
-    for (const index of indexes) await queryRunner.query(index.definition);
+    // PostgreSQL cannot partition a table in place: a partitioned copy takes its place.
+    await replacePostgresLogs(
+      queryRunner,
+      [
+        'CREATE TABLE logs (LIKE logs_old INCLUDING DEFAULTS) PARTITION BY RANGE (created_at)',
+        ...months.map(postgresMonthPartition),
+        `CREATE TABLE ${POSTGRES_DEFAULT_PARTITION} PARTITION OF logs DEFAULT`,
+      ],
+      'CONSTRAINT "PK_logs_id_created_at" PRIMARY KEY (id, created_at)',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
@@ -59,18 +55,26 @@ export class LogPartitions1795650000000 implements MigrationInterface {
       await queryRunner.query('ALTER TABLE logs DROP PRIMARY KEY, ADD PRIMARY KEY (id)');
       return;
     }
-    if (dialect !== 'postgres') return;
-    const indexes = await postgresIndexes(queryRunner, 'logs');
-    const [{ sequence }] = await queryRunner.query(`SELECT pg_get_serial_sequence('logs', 'id') AS sequence`);
-    for (const index of indexes) await queryRunner.query(`DROP INDEX "${index.name}"`);
-    await queryRunner.query('ALTER TABLE logs RENAME TO logs_partitioned');
-    await queryRunner.query('CREATE TABLE logs (LIKE logs_partitioned INCLUDING DEFAULTS)');
-    await queryRunner.query(`ALTER SEQUENCE ${sequence} OWNED BY logs.id`);
-    await queryRunner.query('INSERT INTO logs SELECT * FROM logs_partitioned');
-    await queryRunner.query('DROP TABLE logs_partitioned');
-    await queryRunner.query('ALTER TABLE logs ADD PRIMARY KEY (id)');
-    for (const index of indexes) await queryRunner.query(index.definition);
+    if (dialect === 'postgres') await replacePostgresLogs(queryRunner, ['CREATE TABLE logs (LIKE logs_old INCLUDING DEFAULTS)'], 'PRIMARY KEY (id)');
   }
+}
+
+/**
+ * Moves the logs (as logs_old) into the table the `create` statements make under the name logs,
+ * with its rows, its id sequence and its indexes (built once the rows are in; on a partitioned
+ * table, on every partition).
+ */
+async function replacePostgresLogs(queryRunner: QueryRunner, create: string[], primaryKey: string): Promise<void> {
+  const indexes = await postgresIndexes(queryRunner, 'logs');
+  const [{ sequence }] = await queryRunner.query(`SELECT pg_get_serial_sequence('logs', 'id') AS sequence`);
+  for (const index of indexes) await queryRunner.query(`DROP INDEX "${index.name}"`);
+  await queryRunner.query('ALTER TABLE logs RENAME TO logs_old');
+  for (const statement of create) await queryRunner.query(statement);
+  await queryRunner.query(`ALTER SEQUENCE ${sequence} OWNED BY logs.id`);
+  await queryRunner.query('INSERT INTO logs SELECT * FROM logs_old');
+  await queryRunner.query('DROP TABLE logs_old');
+  await queryRunner.query(`ALTER TABLE logs ADD ${primaryKey}`);
+  for (const index of indexes) await queryRunner.query(index.definition);
 }
 
 /** Month starts from the oldest row's month (bounded by MONTHS_BACK_LIMIT) through MONTHS_AHEAD after now. */

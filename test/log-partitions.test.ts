@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { LogPartitions1795650000000 } from '../migrations/1795650000000-log-partitions';
 import { addMonths, monthPartitionName, monthStart, MONTHS_AHEAD, monthsFromTo } from '../src/modules/logs/log-months';
 import { LogPartitionsService } from '../src/modules/logs/log-partitions.service';
 import { LOG_TYPE_CONSUME } from '../src/modules/logs/entities/log.entity';
@@ -161,5 +162,27 @@ const dialect = testDatabaseType();
     await insertRows('clock-skew', lastMonth - 10 * DAY, 2);
     expect((await admin.delete(`/api/log/?target_timestamp=${cutoff}`)).body).toMatchObject({ success: true, data: 2 });
     expect((await admin.delete(`/api/log/?target_timestamp=${cutoff}`)).body).toMatchObject({ success: true, data: 0 });
+  });
+
+  it('the migration converts a filled table both ways, keeping its rows and ids', async () => {
+    const migration = new LogPartitions1795650000000();
+    const snapshot = async () => db.query('SELECT id, created_at, username FROM logs ORDER BY id') as Promise<Array<Record<string, unknown>>>;
+    const before = await snapshot();
+    const runner = db.createQueryRunner();
+    try {
+      await migration.down(runner);
+      expect(await partitions.list()).toEqual([]);
+      expect(await snapshot()).toEqual(before);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await snapshot()).toEqual(before);
+    const oldest = Math.min(...before.map((row) => Number(row.created_at)).filter((createdAt) => createdAt > 0));
+    expect(await names()).toEqual([...monthsFromTo(oldest, addMonths(now, MONTHS_AHEAD)).map(tableName), catchAll]);
+    // Ids go on from the same sequence.
+    await app.app.get(LogsService).recordSystem({ id: admin.id, username: admin.username }, 'after the conversion');
+    const [{ id }] = await db.query(testSql('SELECT id FROM logs WHERE content = ?'), ['after the conversion']);
+    expect(Number(id)).toBeGreaterThan(Math.max(...before.map((row) => Number(row.id))));
   });
 });
