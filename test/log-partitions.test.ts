@@ -12,7 +12,10 @@ const DAY = 86_400;
 const dialect = testDatabaseType();
 
 // SQLite keeps the logs in one table (it has no partitioning): nothing here applies to it.
-(dialect === 'sqlite' ? describe.skip : describe)('logs partitioned by month (MySQL/MariaDB and PostgreSQL)', () => {
+const describeOnServer = dialect === 'sqlite' ? describe.skip : describe;
+const title = dialect === 'sqlite' ? 'logs partitioned by month: skipped on SQLite, which keeps one logs table' : `logs partitioned by month (${dialect})`;
+
+describeOnServer(title, () => {
   let app: TestApp;
   let db: DataSource;
   let partitions: LogPartitionsService;
