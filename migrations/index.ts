@@ -18,6 +18,7 @@ import { SubscriptionPlans1795630000000 } from './1795630000000-subscription-pla
 import { LogDatabaseTables1795640000000 } from './1795640000000-log-database-tables';
 import { LogOutbox1795640000001 } from './1795640000001-log-outbox';
 import { LogDatabaseSubscriptionId1795640000002 } from './1795640000002-log-database-subscription-id';
+import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 
 /** Every migration, oldest first. Add new ones at the end. */
@@ -40,8 +41,9 @@ export const MIGRATIONS = [
   BudgetWindows1795510000000,
   SubscriptionPlans1795630000000,
   LogOutbox1795640000001,
+  LogPartitions1795650000000,
   ChannelKeyInfo1795660000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */
-export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002];
+export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002, LogPartitions1795650000000];

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AppError } from '../../common/errors/app-error';
 import { nowSeconds } from '../../database/columns';
+import { sqlDialect } from '../../database/dialect';
 import { LogDatabase } from '../../database/log-database';
 import type { Granularity } from './dto/data-query.dto';
 import { QuotaDataEntity } from './entities/quota-data.entity';
@@ -29,6 +30,13 @@ const BUCKET_SQL: Record<Granularity, string> = {
 /** (user_id, created_at, model_name, and every summed column): a window of one owner's buckets, read from the index alone. */
 const OWNER_WINDOW_INDEX = 'idx_quota_data_owner_window';
 
+/**
+ * PostgreSQL's memory for one sort or hash while the dashboard groups a window (set for that
+ * query alone): a month of everyone's hourly buckets is ~150,000 rows, which the 4 MB default
+ * sorts on disk (0.5 s instead of 0.1 s).
+ */
+const POSTGRES_GROUPING_MEMORY = '64MB';
+
 /** Reads the aggregated usage for the data dashboard, from the log database (LogDatabase). */
 @Injectable()
 export class DataService {
@@ -52,8 +60,16 @@ export class DataService {
     const start = window.start ?? end - DEFAULT_SPAN;
     if (start > end) throw new AppError('data.invalid_window');
     if (end - start > MAX_SPAN) throw new AppError('data.window_too_long');
+    if (sqlDialect(this.quotaData.manager) !== 'postgres') return this.readWith(this.quotaData.manager, window, owner, start, end);
+    return this.quotaData.manager.transaction(async (manager) => {
+      await manager.query(`SET LOCAL work_mem = '${POSTGRES_GROUPING_MEMORY}'`);
+      return this.readWith(manager, window, owner, start, end);
+    });
+  }
+
+  private async readWith(manager: EntityManager, window: DataWindow, owner: { column: 'username' | 'user_id'; value: string | number }, start: number, end: number): Promise<QuotaDataView[]> {
     const bucket = BUCKET_SQL[window.granularity ?? 'hour'];
-    const query = this.quotaData.createQueryBuilder('q');
+    const query = manager.createQueryBuilder(QuotaDataEntity, 'q');
     // MariaDB would take the unique bucket key on user_id alone and read every row behind it
     // (0.8 s for a month of everyone's buckets); the covering index holds the sums (MySQL only, SQLite picks it).
     if (owner.column === 'user_id') query.useIndex(OWNER_WINDOW_INDEX);

@@ -4,7 +4,9 @@ import { LogEntity } from './entities/log.entity';
 import { LogOutboxEntity } from './entities/log-outbox.entity';
 import { LogOutboxService } from './log-outbox.service';
 import { LogWriter } from './log-writer';
+import { LogPartitionsService } from './log-partitions.service';
 import { LogsController } from './logs.controller';
+import { LogsJobs } from './logs.jobs';
 import { LogsService } from './logs.service';
 
 /**
@@ -14,7 +16,7 @@ import { LogsService } from './logs.service';
 @Module({
   imports: [TypeOrmModule.forFeature([LogEntity, LogOutboxEntity])],
   controllers: [LogsController],
-  providers: [LogsService, LogWriter, LogOutboxService],
-  exports: [LogsService, LogWriter, LogOutboxService],
+  providers: [LogsService, LogWriter, LogOutboxService, LogPartitionsService, LogsJobs],
+  exports: [LogsService, LogWriter, LogOutboxService, LogPartitionsService],
 })
 export class LogsModule {}

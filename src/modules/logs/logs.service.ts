@@ -5,6 +5,7 @@ import { nowSeconds } from '../../database/columns';
 import { caseInsensitiveLike, likeCondition, queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { LogDatabase } from '../../database/log-database';
 import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, LogEntity } from './entities/log.entity';
+import { LogPartitionsService } from './log-partitions.service';
 import { toAdminLogView, toLogView } from './log.view';
 import { LogWriter } from './log-writer';
 import { AdminLogView, LogStat, LogView } from './log.wire';
@@ -72,6 +73,7 @@ export class LogsService {
   constructor(
     private readonly logDatabase: LogDatabase,
     private readonly writer: LogWriter,
+    private readonly partitions: LogPartitionsService,
   ) {
     this.logs = logDatabase.dataSource.getRepository(LogEntity);
   }
@@ -116,14 +118,16 @@ export class LogsService {
   }
 
   /**
-   * Removes entries created before the given unix time; answers how many. Millions of rows go
-   * in chunks of about DELETE_CHUNK of the oldest (a chunk ends at a second's boundary), each
+   * Removes entries created before the given unix time; answers how many. On MySQL and
+   * PostgreSQL every month partition wholly before it is dropped first (instant; its rows
+   * counted as LogPartitionsService.dropMonthsBefore says). What is left, the partial month
+   * (or everything, on SQLite), goes in chunks of about DELETE_CHUNK of the oldest (a chunk ends at a second's boundary), each
    * its own short statement with a pause between, so relay requests, settlement batches and
    * log reads are never held up for long. On SQLite each chunk's pages are checkpointed at
    * once: left to the timed checkpoint, a second of deleting would be copied in one blocking go.
    */
   async deleteBefore(targetTimestamp: number): Promise<number> {
-    let removed = 0;
+    let removed = await this.partitions.dropMonthsBefore(targetTimestamp);
     for (;;) {
       const started = performance.now();
       // The created_at of the chunk's last row, read from its index alone (no sort, no table).

@@ -10,6 +10,12 @@ export const LOG_TYPE_SYSTEM = 4;
 /** One usage, top-up, management or system event. Consume rows carry every quota unit charged. */
 @Entity('logs')
 export class LogEntity {
+  /**
+   * Unique by itself (AUTO_INCREMENT, or a sequence on PostgreSQL). On MySQL and PostgreSQL the
+   * table's primary key is (id, created_at), since a partitioned table's keys must hold the
+   * partition key (see the LogPartitions migration); rows are only ever inserted and deleted
+   * in bulk, never saved by id, so the entity keeps id alone.
+   */
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
