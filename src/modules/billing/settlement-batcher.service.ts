@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy, OnModul
 import { describeDatabaseError } from '../../database/database-unavailable';
 import { inLockOrder, RawSql, Statement } from '../../database/raw-sql';
 import { LogOutboxService } from '../logs/log-outbox.service';
-import { LogWriter, type LogRow } from '../logs/log-writer';
+import { LogWriter, type BatchedLogRow } from '../logs/log-writer';
 import type { WindowTake } from './budget-window.service';
 import { heldAmount, windowKey, type QuotaHold } from './quota-ledger.service';
 
@@ -16,8 +16,8 @@ export interface Settlement {
   tokenLimited: boolean;
   quota: number;
   channelId: number;
-  /** Present for a successful request; counted as a request and logged (when logging is on). Its subscription_id comes from the hold. */
-  log?: Omit<LogRow, 'subscription_id'>;
+  /** Present for a successful request; counted as a request and logged (when logging is on). Its subscription_id is set from the hold when the batch is written. */
+  log?: BatchedLogRow;
   success: boolean;
 }
 
@@ -181,7 +181,7 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     const tokens = new Map<number, Sums>();
     const users = new Map<number, Sums>();
     const channels = new Map<number, number>();
-    const logs: LogRow[] = [];
+    const logs: BatchedLogRow[] = [];
     const subscriptions = new Map<number, number>();
     const journal = new Map<string, { fromToken: number; fromUser: number; fromPlan: number }>();
     const windows = new Map<string, { take: WindowTake; delta: number }>();
@@ -218,7 +218,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       if (subscriptionId > 0) subscriptions.set(subscriptionId, (subscriptions.get(subscriptionId) ?? 0) + quota - taken);
       add(users, hold.userId, subscriptionId > 0 ? 0 : hold.fromUser - quota, quota, requests);
       if (item.channelId > 0 && quota !== 0) channels.set(item.channelId, (channels.get(item.channelId) ?? 0) + quota);
-      if (item.log) logs.push({ ...item.log, subscription_id: subscriptionId });
+      if (item.log) {
+        // Set on the item's own row rather than copied: the batcher owns it, and a copy per row showed in profiles.
+        item.log.subscription_id = subscriptionId;
+        logs.push(item.log);
+      }
     }
     const now = Math.floor(Date.now() / 1000);
     const statements: Statement[] = this.logWriter.insertStatements(logs);

@@ -7,6 +7,8 @@ import { LogOutboxEntity } from './entities/log-outbox.entity';
 
 /** A log row before it has an id. */
 export type LogRow = Omit<LogEntity, 'id'>;
+/** A row for the batched inserts: its subscription is the hold's, set by the batcher (0 for the wallet). */
+export type BatchedLogRow = Omit<LogRow, 'subscription_id'> & { subscription_id?: number };
 /** A row as callers give it: what they leave out takes the column's default. */
 export type NewLogRow = Partial<LogRow> & Pick<LogRow, 'type' | 'user_id' | 'created_at'>;
 
@@ -26,8 +28,14 @@ const LOG_ROW_DEFAULTS: LogRow = {
 const LOG_INSERT_CHUNK = 100;
 
 /** A row's values in LOG_COLUMNS order, as the raw inserts bind them. */
-export function logColumnValues(row: LogRow): unknown[] {
-  return LOG_COLUMNS.map((column) => (column === 'is_stream' ? (row.is_stream ? 1 : 0) : row[column]));
+export function logColumnValues(row: BatchedLogRow): unknown[] {
+  return pushColumnValues([], row);
+}
+
+/** Appends a row's values to `into`: a plain loop, since the settlement batches bind thousands per second. */
+function pushColumnValues(into: unknown[], row: BatchedLogRow): unknown[] {
+  for (const column of LOG_COLUMNS) into.push(column === 'is_stream' ? (row.is_stream ? 1 : 0) : column === 'subscription_id' ? (row.subscription_id ?? 0) : row[column]);
+  return into;
 }
 
 /**
@@ -58,15 +66,17 @@ export class LogWriter {
    * Multi-row inserts of `rows` for a RawSql transaction on the main database (the settlement
    * batches): TypeORM's insert builder costs more per row than the write itself.
    */
-  insertStatements(rows: readonly LogRow[]): Statement[] {
+  insertStatements(rows: readonly BatchedLogRow[]): Statement[] {
     const statements: Statement[] = [];
     for (let start = 0; start < rows.length; start += LOG_INSERT_CHUNK) {
       const chunk = rows.slice(start, start + LOG_INSERT_CHUNK);
-      statements.push(
-        this.logDatabase.separate
-          ? { sql: this.sql.insertSql('log_outbox', ['payload'], chunk.length), parameters: chunk.map((row) => JSON.stringify(row)) }
-          : { sql: this.sql.insertSql('logs', LOG_COLUMNS, chunk.length), parameters: chunk.flatMap(logColumnValues) },
-      );
+      if (this.logDatabase.separate) {
+        statements.push({ sql: this.sql.insertSql('log_outbox', ['payload'], chunk.length), parameters: chunk.map((row) => JSON.stringify(row)) });
+        continue;
+      }
+      const parameters: unknown[] = [];
+      for (const row of chunk) pushColumnValues(parameters, row);
+      statements.push({ sql: this.sql.insertSql('logs', LOG_COLUMNS, chunk.length), parameters });
     }
     return statements;
   }
