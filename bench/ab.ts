@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type Child, median, startChild, stats } from './process-stats';
 
 /**
- * `npm run bench:ab -- <checkout> [<checkout> …] [--stream]`: the relay's CPU per request of
+ * `npm run bench:ab -- <checkout> [<checkout> …] [--stream | --responses]`: the relay's CPU per request of
  * several builds side by side. Each checkout is a folder with this project built in it
  * (`npm run build:server`; a `git worktree` of an older commit, say). One mock upstream serves
  * them all; rounds interleave the builds, alternating their order, and the first two rounds
@@ -11,6 +11,8 @@ import { type Child, median, startChild, stats } from './process-stats';
  * ±0.08), so a change of one or two µs per request shows only when builds are compared in one
  * run like this. Prints the median CPU µs per request and req/s of each build, and each
  * build's CPU per request against the first's, as the median of the rounds' ratios.
+ * `--responses` measures the bench's converted case instead: a Responses client streaming
+ * through a Chat-only channel.
  */
 
 const ROUNDS = 9;
@@ -29,23 +31,28 @@ interface Build {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const stream = args.includes('--stream');
-  const folders = args.filter((arg) => arg !== '--stream').map((folder) => path.resolve(folder));
-  if (folders.length === 0) throw new Error('usage: npm run bench:ab -- <checkout> [<checkout> …] [--stream]');
+  const responses = args.includes('--responses');
+  const stream = responses || args.includes('--stream');
+  const folders = args.filter((arg) => !arg.startsWith('--')).map((folder) => path.resolve(folder));
+  if (folders.length === 0) throw new Error('usage: npm run bench:ab -- <checkout> [<checkout> …] [--stream | --responses]');
   const upstream = await startChild(path.join(__dirname, 'mock-upstream-server.js'));
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const builds: Build[] = [];
   for (const folder of folders) {
     builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], userMicros: [], rps: [] });
   }
-  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(stream ? { stream: true } : {}) });
+  const body = responses
+    ? JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true })
+    : JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(stream ? { stream: true } : {}) });
+  const route = responses ? '/v1/responses' : '/v1/chat/completions';
+  const mode = responses ? 'responses' : stream ? 'stream' : 'non-stream';
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? builds : [...builds].reverse();
       for (const build of order) {
         const before = await stats(build.gateway);
         const result = await autocannon({
-          url: `http://127.0.0.1:${build.gateway.port}/v1/chat/completions`,
+          url: `http://127.0.0.1:${build.gateway.port}${route}`,
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${build.gateway.apiKey}` },
           body,
@@ -63,7 +70,7 @@ async function main(): Promise<void> {
     for (const build of builds) {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
       const user = build.userMicros.length > 0 ? `, ${median(build.userMicros).toFixed(1)} of it user CPU` : '';
-      console.log(`${stream ? 'stream' : 'non-stream'} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+      console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
     }
     // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
     const [first, ...others] = builds;

@@ -1,6 +1,5 @@
 import type { JsonObject } from '../providers/adaptor';
 import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import { sseFrame } from '../providers/sse-decoder';
 import { fullUsage, type Usage } from '../providers/usage';
 import { RelayError } from '../relay-error';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
@@ -314,6 +313,10 @@ interface OpenItem {
   toolIndex?: number;
   callId?: unknown;
   name?: string;
+  /** The members every event of the item begins with (`{"item_id":…,"output_index":…`), serialized once when it opens. */
+  at: string;
+  /** The same followed by the delta's place, up to its value. */
+  deltaPrefix: string;
 }
 
 /**
@@ -374,7 +377,18 @@ class ResponsesStreamEncoder implements StreamEncoder {
   }
 
   private event(type: string, fields: JsonObject): string {
-    return sseFrame(JSON.stringify({ type, sequence_number: this.sequence++, ...fields }), type);
+    return this.frame(type, JSON.stringify(fields));
+  }
+
+  /**
+   * An event from its fields already serialized (an object's JSON text, `{…}`), with its type
+   * and sequence number put first. Events are most of a converted stream's cost: building the
+   * text directly saves copying every event's fields into a new object to serialize it again.
+   * `type` is always one of this encoder's own constants, so it needs no escaping.
+   */
+  private frame(type: string, fieldsJson: string): string {
+    const members = fieldsJson.length > 2 ? `,${fieldsJson.slice(1)}` : '}';
+    return `event: ${type}\ndata: {"type":"${type}","sequence_number":${this.sequence++}${members}\n\n`;
   }
 
   private start(chunk: JsonObject): string {
@@ -383,15 +397,17 @@ class ResponsesStreamEncoder implements StreamEncoder {
     this.base = idBase(chunk.id);
     this.id = `resp_${this.base}`;
     if (typeof chunk.created === 'number') this.createdAt = chunk.created;
-    const response = this.response('in_progress', [], null);
-    return this.event('response.created', { response }) + this.event('response.in_progress', { response });
+    const fields = JSON.stringify({ response: this.response('in_progress', [], null) });
+    return this.frame('response.created', fields) + this.frame('response.in_progress', fields);
   }
 
   private open(kind: OpenItem['kind'], tool?: Pick<OpenItem, 'toolIndex' | 'callId' | 'name'>): string {
     let out = this.close();
     const index = this.output.length;
     const id = kind === 'tool' && typeof tool?.callId === 'string' && tool.callId ? `fc_${idBase(tool.callId)}` : `${kind === 'reasoning' ? 'rs' : kind === 'message' ? 'msg' : 'fc'}_${this.base}_${index}`;
-    const item: OpenItem = { kind, index, id, text: '', ...tool };
+    const at = `{"item_id":${JSON.stringify(id)},"output_index":${index}`;
+    const deltaPrefix = kind === 'tool' ? `${at},"delta":` : kind === 'message' ? `${at},"content_index":0,"delta":` : `${at},"summary_index":0,"delta":`;
+    const item: OpenItem = { kind, index, id, text: '', ...tool, at, deltaPrefix };
     this.item = item;
     this.output.push({});
     if (kind === 'reasoning') {
@@ -415,13 +431,13 @@ class ResponsesStreamEncoder implements StreamEncoder {
   private reasoningDelta(delta: string): string {
     const item = this.item as OpenItem;
     item.text += delta;
-    return this.event('response.reasoning_summary_text.delta', { item_id: item.id, output_index: item.index, summary_index: 0, delta });
+    return this.frame('response.reasoning_summary_text.delta', `${item.deltaPrefix}${JSON.stringify(delta)}}`);
   }
 
   private textDelta(delta: string): string {
     const item = this.item as OpenItem;
     item.text += delta;
-    return this.event('response.output_text.delta', { item_id: item.id, output_index: item.index, content_index: 0, delta, logprobs: [] });
+    return this.frame('response.output_text.delta', `${item.deltaPrefix}${JSON.stringify(delta)},"logprobs":[]}`);
   }
 
   /** A function call's arguments stream as they come; a custom tool's input waits for the whole JSON, to be unwrapped. */
@@ -429,7 +445,7 @@ class ResponsesStreamEncoder implements StreamEncoder {
     const item = this.item as OpenItem;
     item.text += delta;
     if (this.isCustom(item)) return '';
-    return this.event('response.function_call_arguments.delta', { item_id: item.id, output_index: item.index, delta });
+    return this.frame('response.function_call_arguments.delta', `${item.deltaPrefix}${JSON.stringify(delta)}}`);
   }
 
   /** The closing events of the item being streamed, and its final shape kept for response.completed. */
@@ -437,30 +453,35 @@ class ResponsesStreamEncoder implements StreamEncoder {
     const item = this.item;
     if (!item) return '';
     this.item = undefined;
-    const at = { item_id: item.id, output_index: item.index };
+    const at = item.at;
     let out = '';
     let done: JsonObject;
     if (item.kind === 'reasoning') {
-      const part = { type: 'summary_text', text: item.text };
-      out += this.event('response.reasoning_summary_text.done', { ...at, summary_index: 0, text: item.text });
-      out += this.event('response.reasoning_summary_part.done', { ...at, summary_index: 0, part });
+      // The text is serialized once for its two events; the part is reasoningItem's summary part.
+      const text = JSON.stringify(item.text);
+      out += this.frame('response.reasoning_summary_text.done', `${at},"summary_index":0,"text":${text}}`);
+      out += this.frame('response.reasoning_summary_part.done', `${at},"summary_index":0,"part":{"type":"summary_text","text":${text}}}`);
       done = reasoningItem(item.id, item.text);
     } else if (item.kind === 'message') {
+      // As above; the part is messageItem's output_text part.
+      const text = JSON.stringify(item.text);
+      out += this.frame('response.output_text.done', `${at},"content_index":0,"text":${text},"logprobs":[]}`);
+      out += this.frame('response.content_part.done', `${at},"content_index":0,"part":{"type":"output_text","text":${text},"annotations":[],"logprobs":[]}}`);
       done = messageItem(item.id, item.text);
-      out += this.event('response.output_text.done', { ...at, content_index: 0, text: item.text, logprobs: [] });
-      out += this.event('response.content_part.done', { ...at, content_index: 0, part: (done.content as JsonObject[])[0] });
     } else {
       done = toolCallItem(item.id, item.callId, item.name ?? '', item.text || '{}', this.options);
       if (done.type === 'custom_tool_call') {
-        out += this.event('response.custom_tool_call_input.delta', { ...at, delta: done.input });
-        out += this.event('response.custom_tool_call_input.done', { ...at, input: done.input });
+        const input = JSON.stringify(done.input);
+        out += this.frame('response.custom_tool_call_input.delta', `${at},"delta":${input}}`);
+        out += this.frame('response.custom_tool_call_input.done', `${at},"input":${input}}`);
       } else {
-        out += this.event('response.function_call_arguments.done', { ...at, arguments: done.arguments });
+        out += this.frame('response.function_call_arguments.done', `${at},"arguments":${JSON.stringify(done.arguments)}}`);
       }
     }
     this.output[item.index] = done;
-    return out + this.event('response.output_item.done', { output_index: item.index, item: done });
+    return out + this.frame('response.output_item.done', `{"output_index":${item.index},"item":${JSON.stringify(done)}}`);
   }
+
 
   /** An in-stream error as response.failed, which ends the stream as OpenAI's does. */
   private error(error: JsonObject): string {
