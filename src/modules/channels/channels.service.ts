@@ -7,7 +7,7 @@ import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
 import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
-import { likeCondition } from '../../database/dialect';
+import { likeCondition, sqlDialect } from '../../database/dialect';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { OptionsService } from '../options/options.service';
@@ -40,6 +40,14 @@ const AUDITED_FIELDS = [
   'name', 'type', 'status', 'group', 'models', 'base_url', 'other', 'model_mapping', 'status_code_mapping', 'setting', 'param_override',
   'tag', 'priority', 'weight', 'auto_ban', 'test_model', 'openai_organization', 'max_input_tokens',
 ] as const satisfies readonly (keyof ChannelEntity)[];
+
+/**
+ * The columns an edit writes. The others are runtime state with writers of their own: used_quota
+ * (the ledger), balance (the balance job), response_time and test_time (the probes), other_info
+ * (the monitor's status reason). An edit that saved the whole row it had read would put back the
+ * values it read over what those wrote meanwhile (on PostgreSQL it did: test/channel-edit-races).
+ */
+const EDITED_COLUMNS = [...AUDITED_FIELDS, 'key', 'channel_info'] as const satisfies readonly (keyof ChannelEntity)[];
 
 export interface ChannelFilter {
   keyword?: string;
@@ -159,7 +167,8 @@ export class ChannelsService {
         test_time: 0,
         created_time: nowSeconds(),
       });
-      const [saved] = await this.saveWithAbilities(manager, [copy]);
+      const saved = await manager.save(copy);
+      await this.abilities.replaceForChannels(manager, [saved]);
       await this.audit.record(actor, { entity: 'channel', entityId: saved.id, action: 'copy', changes: { source: { from: null, to: id } } }, manager);
       return saved;
     });
@@ -171,7 +180,7 @@ export class ChannelsService {
   async update(dto: UpdateChannelDto, actor: AuthenticatedUser): Promise<ChannelView> {
     await this.assertBaseUrlAllowed(dto);
     const saved = await this.transactions.run(async (manager) => {
-      const channel = await this.load(manager, dto.id);
+      const channel = await this.load(manager, dto.id, true);
       assertSavableType(dto.type, channel.type);
       const before = { ...channel };
       this.applyFields(channel, dto);
@@ -194,10 +203,11 @@ export class ChannelsService {
       if (key && key !== storedKey) changes.key = secretChange();
       if (keyMode(newKeyInfo) !== keyMode(keyInfo)) changes.multi_key_mode = { from: keyMode(keyInfo), to: keyMode(newKeyInfo) };
       if (Object.keys(changes).length > 0) await this.audit.record(actor, { entity: 'channel', entityId: channel.id, action: 'update', changes }, manager);
-      return this.saveWithAbilities(manager, [channel]);
+      await this.writeEdits(manager, [before], [channel]);
+      return channel;
     });
     await this.invalidate();
-    return this.view(saved[0]);
+    return this.view(saved);
   }
 
   async delete(id: number, actor: AuthenticatedUser): Promise<void> {
@@ -266,7 +276,7 @@ export class ChannelsService {
         if (weight !== undefined) channel.weight = weight;
       }
       await this.recordEach(actor, 'edit_tag', before, tagged, manager);
-      await this.saveWithAbilities(manager, tagged);
+      await this.writeEdits(manager, before, tagged);
       return tagged.length;
     });
     await this.invalidate();
@@ -282,7 +292,7 @@ export class ChannelsService {
         channel.status = status;
       }
       await this.recordEach(actor, status === CHANNEL_STATUS_ENABLED ? 'enable_tag' : 'disable_tag', before, tagged, manager);
-      await this.saveWithAbilities(manager, tagged);
+      await this.writeEdits(manager, before, tagged);
       return tagged.length;
     });
     await this.invalidate();
@@ -408,10 +418,14 @@ export class ChannelsService {
     if (otherField?.required && !channel.other) throw new AppError('channel.other_required', { field: otherField.meaning });
   }
 
-  private async saveWithAbilities(manager: EntityManager, channels: ChannelEntity[]): Promise<ChannelEntity[]> {
-    for (const channel of channels) await manager.save(channel);
-    await this.abilities.replaceForChannels(manager, channels);
-    return channels;
+  /** Writes the edited columns that changed from `before` to `after` (index by index), and the channels' abilities. */
+  private async writeEdits(manager: EntityManager, before: ChannelEntity[], after: ChannelEntity[]): Promise<void> {
+    for (const [index, channel] of after.entries()) {
+      const changed: Partial<ChannelEntity> = {};
+      for (const column of EDITED_COLUMNS) if (channel[column] !== before[index][column]) Object.assign(changed, { [column]: channel[column] });
+      if (Object.keys(changed).length > 0) await manager.update(ChannelEntity, { id: channel.id }, changed);
+    }
+    await this.abilities.replaceForChannels(manager, after);
   }
 
   /** Deletes the channels the selector picks, with their abilities; answers how many. */
@@ -445,14 +459,15 @@ export class ChannelsService {
     }
   }
 
-  private async load(manager: EntityManager, id: number): Promise<ChannelEntity> {
-    const channel = await manager.findOneBy(ChannelEntity, { id });
+  /** `forEdit`: the row stays locked until the edit commits, so two edits of one channel take turns (their abilities too). */
+  private async load(manager: EntityManager, id: number, forEdit = false): Promise<ChannelEntity> {
+    const channel = await manager.findOne(ChannelEntity, { where: { id }, ...(forEdit && editLock(manager)) });
     if (!channel) throw new AppError('channel.not_found');
     return channel;
   }
 
   private async loadTag(manager: EntityManager, tag: string): Promise<ChannelEntity[]> {
-    const tagged = await manager.find(ChannelEntity, { where: { tag }, order: { id: 'ASC' } });
+    const tagged = await manager.find(ChannelEntity, { where: { tag }, order: { id: 'ASC' }, ...editLock(manager) });
     if (tagged.length === 0) throw new AppError('channel.tag_not_found');
     return tagged;
   }
@@ -460,6 +475,11 @@ export class ChannelsService {
   private invalidate(): Promise<void> {
     return this.cacheSync.invalidate(CACHE_NAMES.channels);
   }
+}
+
+/** Row locks for an edit's read; SQLite has none and needs none (it runs one write transaction at a time). */
+function editLock(manager: EntityManager): { lock?: { mode: 'pessimistic_write' } } {
+  return sqlDialect(manager) === 'sqlite' ? {} : { lock: { mode: 'pessimistic_write' } };
 }
 
 /**
