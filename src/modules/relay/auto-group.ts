@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../options/options.service';
 import { PricingService } from '../pricing/pricing.service';
-import { usableGroups } from '../users/usable-groups';
+import { AUTO_GROUP, usableGroups } from '../users/usable-groups';
 import { ChannelCacheService, type PriorityTier } from './caches/channel-cache.service';
 import type { RelayChannel } from './caches/relay-channel';
 
-/** The token group that routes through AutoGroups instead of one group of its own. */
-export const AUTO_GROUP = 'auto';
+export { AUTO_GROUP };
 
 /** One group an `auto` request may be served in, with what that group charges. */
 export interface AutoGroupCandidate {

@@ -5,6 +5,7 @@ import { clientIp, hopTrust, type HopTrust } from '../../common/http/client-ip';
 import { readCookie } from '../../common/http/cookies';
 import { OptionsService } from '../options/options.service';
 import { SESSION_COOKIE, SessionsService } from '../sessions/sessions.service';
+import { mayUseGroup } from '../users/usable-groups';
 import { UserCacheService } from './caches/user-cache.service';
 import { RelayError } from './relay-error';
 import type { RelayCaller } from './relay-caller';
@@ -40,8 +41,8 @@ export class PlaygroundAuthService {
 
   /** The group asked for in the body, if the user may use it. */
   chooseGroup(caller: RelayCaller, requested: unknown): string {
-    if (typeof requested !== 'string' || requested === '' || requested === caller.user.group) return caller.user.group;
-    if (!Object.hasOwn(this.options.get('UserUsableGroups'), requested)) {
+    if (typeof requested !== 'string' || requested === '') return caller.user.group;
+    if (!mayUseGroup(this.options, caller.user.group, requested)) {
       throw new RelayError('group_not_allowed', `The group ${requested} is not available to you`, 403);
     }
     return requested;

@@ -7,7 +7,7 @@ import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TOKEN_STATUS_EXHAUSTED, TO
 import { USER_STATUS_ENABLED } from '../users/entities/user.entity';
 import { CachedToken, ipAllowed, TokenCacheService } from './caches/token-cache.service';
 import { CachedUser, UserCacheService } from './caches/user-cache.service';
-import { AUTO_GROUP } from './auto-group';
+import { mayUseGroup } from '../users/usable-groups';
 import { RelayError } from './relay-error';
 import type { RelayCaller } from './relay-caller';
 
@@ -39,7 +39,7 @@ export class TokenAuthService {
     const user = await this.users.get(token.userId);
     checkUserActive(user);
     const group = token.group || user.group;
-    if (group !== user.group && !Object.hasOwn(this.options.get('UserUsableGroups'), group) && !(group === AUTO_GROUP && this.options.get('DefaultUseAutoGroup'))) {
+    if (!mayUseGroup(this.options, user.group, group)) {
       throw new RelayError('group_not_allowed', `The group ${group} of this API key is not available to its user`, 403);
     }
     return { user, token, tokenKey: key, group, ip };

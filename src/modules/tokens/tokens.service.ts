@@ -16,7 +16,7 @@ import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { budgetWindowsColumn } from '../billing/budget-fields';
 import { parseBudgetWindows } from '../billing/budget-periods';
 import { BudgetWindowService } from '../billing/budget-window.service';
-import { usableGroups } from '../users/usable-groups';
+import { mayUseGroup } from '../users/usable-groups';
 import { normaliseAllowIps } from './allow-ips';
 import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
 import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TokenEntity } from './entities/token.entity';
@@ -196,14 +196,12 @@ export class TokensService implements OnModuleInit {
 
   /**
    * Empty means "the user's own group" at request time. Otherwise the group must be one the
-   * user may use, or 'auto' when automatic group selection is on.
+   * user may use (mayUseGroup).
    */
   private checkGroup(actor: AuthenticatedUser, raw: string): string {
     const group = raw.trim();
     if (group === '') return group;
-    const allowed = new Set(Object.keys(usableGroups(this.options, actor.group)));
-    if (this.options.get('DefaultUseAutoGroup')) allowed.add('auto');
-    if (!allowed.has(group)) throw new AppError('token.group_not_allowed', { group: group.slice(0, 64) });
+    if (!mayUseGroup(this.options, actor.group, group)) throw new AppError('token.group_not_allowed', { group: group.slice(0, 64) });
     return group;
   }
 
