@@ -53,7 +53,8 @@ export class RelayDispatchStage {
     private readonly fallbacks: ModelFallbackService,
   ) {}
 
-  async dispatch(request: PreparedRequest, response: ClientResponse): Promise<Delivery> {
+  /** Not async: without a chain the model's dispatch promise goes back as it is, with no extra turn. */
+  dispatch(request: PreparedRequest, response: ClientResponse): Promise<Delivery> {
     const chain = this.fallbacks.chainFor(request);
     if (chain.length === 0) return this.dispatchModel(request, response, new Set(request.tried));
     // A fallback model starts afresh: a channel that failed the first model may serve the next.
