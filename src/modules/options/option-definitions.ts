@@ -84,6 +84,12 @@ export interface PayMethod {
   type: string;
   color?: string;
 }
+/** Model → the models to try, in order, when every channel of it failed (ModelFallbacks). */
+export type ModelFallbacks = Record<string, string[]>;
+/** The most fallback models one model may list: a chain is tried within one RELAY_TIMEOUT, so a long one only waits. */
+export const MAX_FALLBACK_MODELS = 10;
+const isModelName = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= 191;
+
 /** [request count, success count] per group; a count of 0 means unlimited. */
 export type RateLimitPair = [number, number];
 
@@ -111,6 +117,11 @@ export const shapes = {
     rule: 'option.shape.headers_by_model',
   },
   intMap: { test: (v): v is NumberMap => mapOf(v, isTokenCount), rule: 'option.shape.int_map' },
+  /** {"model": ["fallback", …]} */
+  modelFallbacks: {
+    test: (v): v is ModelFallbacks => mapOf(v, (chain): chain is string[] => listOf(chain, isModelName) && chain.length <= MAX_FALLBACK_MODELS),
+    rule: 'option.shape.model_fallbacks',
+  },
   /** {"group": [count, successCount]} */
   rateLimitByGroup: {
     test: (v): v is Record<string, RateLimitPair> =>
@@ -262,6 +273,8 @@ export const OPTION_DEFINITIONS = {
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
   DefaultUseAutoGroup: bool({ default: false, readBy: ['tokens', 'relay', 'console'], status: 'default_use_auto_group' }),
   AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'] }),
+  /** Model → fallback models tried in order once every channel of the model failed (5xx, 429, timeouts); a token's own list replaces it. */
+  ModelFallbacks: json({ default: {}, shape: shapes.modelFallbacks, readBy: ['relay'] }),
 
   /** The IANA zone of the day, week (from Monday) and month budget windows of tokens and users. */
   BudgetTimeZone: str({ default: 'UTC', readBy: ['relay', 'tokens', 'users'] }),

@@ -35,6 +35,7 @@ import { RelayBillingService } from './stages/billing-hold';
 import { CallerRateLimiterService } from './caller-rate-limit/caller-rate-limiter.service';
 import { RelayDeliverStage } from './stages/deliver.stage';
 import { RelayDispatchStage } from './stages/dispatch.stage';
+import { ModelFallbackService } from './fallback/model-fallback.service';
 import { RelayPrepareStage } from './stages/prepare.stage';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
@@ -68,6 +69,7 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     AutoGroupRouter,
     RelayPrepareStage,
     ChannelAffinityService,
+    ModelFallbackService,
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,

@@ -5,6 +5,19 @@ import { TokenView } from './token.wire';
 
 export const TOKEN_KEY_PREFIX = 'sk-';
 
+/** The model_fallbacks column as its list (comma-separated, in order). */
+export function splitModelFallbacks(column: string | null | undefined): string[] {
+  return (column ?? '')
+    .split(',')
+    .map((model) => model.trim())
+    .filter(Boolean);
+}
+
+/** A fallback list as its column: trimmed, without repeats or blanks; null when empty. */
+export function modelFallbacksColumn(models: readonly string[]): string | null {
+  return [...new Set(models.map((model) => model.trim()).filter(Boolean))].join(',') || null;
+}
+
 /** `usage`: the windows' state (BudgetWindowService.usage); none when the token has no window. */
 export function toTokenView(token: TokenEntity, usage: BudgetUsage[] = []): TokenView {
   return {
@@ -27,5 +40,6 @@ export function toTokenView(token: TokenEntity, usage: BudgetUsage[] = []): Toke
     budget_usage: usage,
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
+    model_fallbacks: splitModelFallbacks(token.model_fallbacks),
   };
 }

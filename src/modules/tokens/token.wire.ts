@@ -28,4 +28,9 @@ export interface TokenView {
   rpm_limit: number;
   /** Prompt plus completion tokens per minute; 0 means none. */
   tpm_limit: number;
+  /**
+   * Models tried in order when every channel of the requested model failed with a fault that
+   * is not the client's; replaces the ModelFallbacks setting for this token. Empty: the setting.
+   */
+  model_fallbacks: string[];
 }

@@ -20,7 +20,7 @@ import { mayUseGroup } from '../users/usable-groups';
 import { normaliseAllowIps } from './allow-ips';
 import { CreateTokenDto, UpdateTokenDto } from './dto/token.dto';
 import { TOKEN_STATUS_DISABLED, TOKEN_STATUS_ENABLED, TokenEntity } from './entities/token.entity';
-import { TOKEN_KEY_PREFIX, toTokenView } from './token.view';
+import { modelFallbacksColumn, TOKEN_KEY_PREFIX, toTokenView } from './token.view';
 import { TokenView } from './token.wire';
 
 const TOKEN_KEY_LENGTH = 48;
@@ -103,6 +103,7 @@ export class TokensService implements OnModuleInit {
       budget_windows: dto.budget_windows === undefined ? null : budgetWindowsColumn(dto.budget_windows),
       rpm_limit: dto.rpm_limit ?? 0,
       tpm_limit: dto.tpm_limit ?? 0,
+      model_fallbacks: modelFallbacksColumn(dto.model_fallbacks ?? []),
     };
     const count = dto.count ?? 1;
     const created = await this.transactions.run(async (manager) => {
@@ -138,6 +139,7 @@ export class TokensService implements OnModuleInit {
     if (dto.budget_windows !== undefined) changes.budget_windows = budgetWindowsColumn(dto.budget_windows);
     if (dto.rpm_limit !== undefined) changes.rpm_limit = dto.rpm_limit;
     if (dto.tpm_limit !== undefined) changes.tpm_limit = dto.tpm_limit;
+    if (dto.model_fallbacks !== undefined) changes.model_fallbacks = modelFallbacksColumn(dto.model_fallbacks);
     if (Object.keys(changes).length > 0) await this.tokens.update({ id: token.id, user_id: actor.id }, changes);
     if (dto.remain_quota !== undefined) await this.ledger.adjustTokenLimit(token.id, dto.original_remain_quota ?? token.remain_quota, dto.remain_quota);
     await this.invalidate(token);

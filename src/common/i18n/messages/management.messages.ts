@@ -51,6 +51,7 @@ export const managementMessages = {
   'token.invalid_status': { zh: '令牌状态只能设置为 1（启用）或 2（禁用）', en: 'A token status can only be set to 1 (enabled) or 2 (disabled)' },
   'token.invalid_ip': { zh: 'IP 白名单中的地址无效：{ip}', en: 'Invalid address in the IP allow list: {ip}' },
   'token.model_limits_too_long': { zh: '模型限制列表过长', en: 'The model limit list is too long' },
+  'token.invalid_model_fallbacks': { zh: '备用模型必须是最多 10 个模型名称组成的列表', en: 'The fallback models must be a list of at most 10 model names' },
   'token.group_not_allowed': { zh: '无权使用分组：{group}', en: 'You may not use the group: {group}' },
   'token.expired_cannot_enable': { zh: '令牌已过期，无法启用，请先修改令牌过期时间，或者设置为永不过期', en: 'The token has expired and cannot be enabled; change its expiry first, or set it to never expire' },
   'token.exhausted_cannot_enable': { zh: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度', en: 'The token quota is used up and it cannot be enabled; raise its remaining quota first, or make it unlimited' },

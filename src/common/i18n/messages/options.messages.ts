@@ -30,6 +30,10 @@ export const optionsMessages = {
     zh: '配置项 {key} 必须是 JSON 对象：分组 → [请求次数, 成功次数]，均为 0 到 100000000 的整数',
     en: '{key} must be a JSON object: group → [request count, success count], integers from 0 to 100000000',
   },
+  'option.shape.model_fallbacks': {
+    zh: '配置项 {key} 必须是 JSON 对象：模型 → [备用模型, …]，每个模型最多 10 个备用模型',
+    en: '{key} must be a JSON object: model → [fallback model, …], at most 10 fallback models each',
+  },
   'option.invalid_url': { zh: '配置项 {key} 必须以 http:// 或 https:// 开头', en: '{key} must start with http:// or https://' },
   'option.invalid_enum': { zh: '配置项 {key} 只能是 {values} 之一', en: '{key} must be one of {values}' },
   'option.too_long': { zh: '配置项 {key} 过长，最多 {max} 个字符', en: '{key} is too long: at most {max} characters' },

@@ -8,6 +8,7 @@ import { CacheSyncService } from '../../../common/cache/cache-sync.service';
 import { parseBudgetWindows } from '../../billing/budget-periods';
 import type { BudgetWindow } from '../../billing/budget.wire';
 import { TokenEntity } from '../../tokens/entities/token.entity';
+import { splitModelFallbacks } from '../../tokens/token.view';
 import { KeyedCache } from './keyed-cache';
 
 /** A token as authentication needs it. remainQuota is kept in step with our own billing. */
@@ -29,6 +30,8 @@ export interface CachedToken {
   /** 0: no limit. */
   rpmLimit: number;
   tpmLimit: number;
+  /** The token's own fallback chain; null when the ModelFallbacks setting applies. */
+  modelFallbacks: string[] | null;
 }
 
 /**
@@ -109,6 +112,7 @@ function toCachedToken(row: TokenEntity): CachedToken {
     budgetWindows: parseBudgetWindows(row.budget_windows),
     rpmLimit: row.rpm_limit ?? 0,
     tpmLimit: row.tpm_limit ?? 0,
+    modelFallbacks: row.model_fallbacks ? splitModelFallbacks(row.model_fallbacks) : null,
   };
 }
 

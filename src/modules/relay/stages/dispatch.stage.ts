@@ -15,6 +15,8 @@ import { ChannelAffinityService } from '../affinity/channel-affinity.service';
 import type { ProviderCapability } from '../../channels/channel-types';
 import { answerErrorText, hasOwnTransport, readsErrorAnswers, servesResponses, takesClientFormat, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../providers/adaptor';
 import { ProviderRegistry } from '../providers/provider-registry';
+import { ModelFallbackService } from '../fallback/model-fallback.service';
+import { budgetSpent } from '../fallback/model-fallbacks';
 import { statefulRequestRefusal } from '../formats/responses.format';
 import { RelayError } from '../relay-error';
 import { endpointCapability } from '../relay-endpoints';
@@ -31,7 +33,8 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 /**
  * The second stage: choose a channel, prepare the attempt for its provider (body, signed
  * headers), call it, and fail over to another channel on the channel's faults, RetryTimes
- * more at most, never the same channel twice.
+ * more at most, never the same channel twice. When every channel of the model failed, its
+ * fallback chain (ModelFallbackService) moves on to the next model.
  */
 @Injectable()
 export class RelayDispatchStage {
@@ -47,13 +50,23 @@ export class RelayDispatchStage {
     private readonly metrics: GatewayMetrics,
     private readonly health: ChannelHealthService,
     private readonly affinity: ChannelAffinityService,
+    private readonly fallbacks: ModelFallbackService,
   ) {}
 
-  async dispatch(request: PreparedRequest, response: ClientResponse): Promise<Delivery> {
+  /** Not async: without a chain the model's dispatch promise goes back as it is, with no extra turn. */
+  dispatch(request: PreparedRequest, response: ClientResponse): Promise<Delivery> {
+    const chain = this.fallbacks.chainFor(request);
+    if (chain.length === 0) return this.dispatchModel(request, response, new Set(request.tried));
+    // A fallback model starts afresh: a channel that failed the first model may serve the next.
+    return this.fallbacks.dispatch(request, response, chain, (sink, fallback) => this.dispatchModel(request, sink, fallback ? new Set() : new Set(request.tried)));
+  }
+
+  /** The request's model on its channels: `passed` holds the channels not to try (tried already). */
+  private async dispatchModel(request: PreparedRequest, response: ClientResponse, passed: Set<number>): Promise<Delivery> {
     const attempts = attemptsAllowed(this.options.get('RetryTimes'));
     const capability = endpointCapability(request.route.spec.endpoint);
     // Channels tried, and channels of a type that does not offer the endpoint (a rerank on a chat-only type): those are passed over without spending an attempt.
-    const passed = new Set(request.tried);
+    const triedBefore = request.tried.length;
     let passedUnoffered = false;
     // A Responses request that needs the upstream's stored state (previous_response_id) goes only to channels whose upstream serves Responses.
     const stateful = request.route.spec.endpoint === 'responses' ? statefulRequestRefusal(request.body) : undefined;
@@ -63,6 +76,10 @@ export class RelayDispatchStage {
     const affinityKey = this.affinity.enabled ? affinityKeyOf(request) : undefined;
     const preferred = affinityKey === undefined ? undefined : await this.affinity.channelFor(affinityKey);
     for (let attempt = 0; attempt < attempts; ) {
+      if (request.deadline !== undefined && performance.now() >= request.deadline) {
+        lastError ??= budgetSpent();
+        break;
+      }
       const channel = pickChannel(request.tiers, passed, { health: this.health, preferred });
       if (!channel) break;
       passed.add(channel.id);
@@ -108,8 +125,8 @@ export class RelayDispatchStage {
       if (channel.keyStatuses[keyIndex] !== CHANNEL_STATUS_ENABLED && channel.enabledKeys.length > 0) passed.delete(channel.id);
     }
     if (lastError) throw lastError;
-    if (stateful && passedStateless && request.tried.length === 0) throw stateful;
-    if (passedUnoffered && request.tried.length === 0) {
+    if (stateful && passedStateless && request.tried.length === triedBefore) throw stateful;
+    if (passedUnoffered && request.tried.length === triedBefore) {
       throw new RelayError('invalid_request', `No channel serving the model ${request.model} in group ${request.caller.group} offers ${request.route.spec.path}`, 400);
     }
     throw new RelayError('no_available_channel', `No channel serves the model ${request.model} in group ${request.caller.group}`, 503);
@@ -145,14 +162,16 @@ export class RelayDispatchStage {
       headers['content-type'] ??= body === request.rawBody ? request.contentType : 'application/json';
       // After signing: traceparent is not among the headers a signature covers.
       trace?.sending(target.upstreamModel, headers);
+      // A request with a fallback chain waits no longer than what is left of its one RELAY_TIMEOUT.
+      const timeoutMs = request.deadline === undefined ? this.config.relay.timeoutMs : Math.max(1, Math.ceil(request.deadline - performance.now()));
       const call = {
         url,
         method: 'POST' as const,
         headers,
         body,
         signal: request.abort,
-        headersTimeoutMs: this.config.relay.timeoutMs,
-        bodyTimeoutMs: request.stream ? this.config.relay.streamingTimeoutMs : this.config.relay.timeoutMs,
+        headersTimeoutMs: timeoutMs,
+        bodyTimeoutMs: request.stream ? this.config.relay.streamingTimeoutMs : timeoutMs,
       };
       answer = hasOwnTransport(adaptor) ? await adaptor.call(target, call) : await this.upstream.relay(call);
     } catch (error) {

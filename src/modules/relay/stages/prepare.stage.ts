@@ -17,6 +17,7 @@ import { SensitiveWordsService } from '../sensitive-words/sensitive-words.servic
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { estimatePromptTokens } from '../token-counter';
 import { UpstreamAbort } from '../upstream-client.service';
+import { fallbackChain } from '../fallback/model-fallbacks';
 import { BillingHold, RelayBillingService } from './billing-hold';
 import type { ClientResponse } from '../sse-passthrough';
 import type { PreparedRequest, RelayRoute } from './relay-request';
@@ -92,11 +93,14 @@ export class RelayPrepareStage {
 
     const autoGroups = caller.group === AUTO_GROUP ? this.autoGroupRoute(caller, model) : undefined;
     const tiers = autoGroups ? autoGroups.flatMap((candidate) => candidate.tiers) : this.channels.tiers(caller.group, model);
-    if (tiers.length === 0) throw this.unservedModel(model, caller.group);
+    if (tiers.length === 0) {
+      const unserved = this.unservedModel(model, caller.group);
+      // A model whose channels are all down now goes on to its fallbacks, when it has any: dispatch finds no channel for it.
+      if (unserved.code !== 'no_available_channel' || fallbackChain(caller, model, body, this.options.get('ModelFallbacks')).length === 0) throw unserved;
+    }
 
-    const { sheet, userGroupRatio } = this.priceSheet(caller, model);
-    const promptEstimate = body ? estimatePromptTokens(route.spec.endpoint, body) : 0;
-    const maxTokens = body ? numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) : 0;
+    const { sheet, userGroupRatio } = this.priceSheet(caller, caller.group, model);
+    const { promptEstimate, maxTokens } = requestSize(route, body);
     const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
     const rateLimit = this.rateLimiter.enabled ? await this.rateLimiter.admit(caller.user.id, caller.group) : undefined;
     let callerLimit;
@@ -144,6 +148,35 @@ export class RelayPrepareStage {
   }
 
   /**
+   * Moves a prepared request on to a fallback model, as prepare made it for the model asked
+   * for: its channels, its price and a hold sized at that price. The body names the new model.
+   * The new hold is taken before the old one is given back, so the request is never unheld;
+   * a refusal (the token may not use the model, no channel serves it now, it has no price, the
+   * payer cannot cover its hold) throws and leaves the request as it was.
+   */
+  async retarget(request: PreparedRequest, model: string): Promise<void> {
+    const { caller, route, body } = request;
+    checkModelAllowed(caller, model);
+    const autoGroups = request.autoGroups ? this.autoGroups.candidates(caller.user.group, model) : undefined;
+    const group = autoGroups?.[0]?.group ?? caller.group;
+    const tiers = autoGroups ? autoGroups.flatMap((candidate) => candidate.tiers) : this.channels.tiers(group, model);
+    if (tiers.length === 0) throw this.unservedModel(model, group);
+    const { sheet, userGroupRatio } = this.priceSheet(caller, group, model);
+    const { promptEstimate, maxTokens } = requestSize(route, body);
+    const billing = await this.billing.hold(caller, preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota')), model);
+    request.billing.refund();
+    caller.group = group;
+    Object.assign(request, { model, tiers, autoGroups, sheet, userGroupRatio, billing });
+    if (route.pathModel !== undefined) {
+      request.route = { ...route, pathModel: model };
+    } else if (body) {
+      // The body as if the client had asked for the model (pass-through channels, request pass-through mode).
+      request.body = { ...body, model };
+      request.rawBody = Buffer.from(JSON.stringify(request.body));
+    }
+  }
+
+  /**
    * For an `auto` token: the AutoGroups groups whose channels may serve, in turn; the caller
    * then runs in (and is priced at) the first of them.
    */
@@ -165,12 +198,13 @@ export class RelayPrepareStage {
     return new RelayError('no_available_channel', `No channel is available for the model ${model} in group ${group} now`, 503);
   }
 
-  private priceSheet(caller: RelayCaller, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
+  /** The model's prices for the caller served in `group`. */
+  private priceSheet(caller: RelayCaller, group: string, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
     const price = this.pricing.modelPricing(model);
     if (!price.priced && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its ratio or price`, 403);
     }
-    const group = this.pricing.groupRatio(caller.user.group, caller.group);
+    const ratio = this.pricing.groupRatio(caller.user.group, group);
     return {
       sheet: {
         quotaType: price.quota_type,
@@ -179,12 +213,18 @@ export class RelayPrepareStage {
         cacheRatio: price.cache_ratio,
         cacheWriteRatio: price.create_cache_ratio,
         modelPrice: price.model_price,
-        groupRatio: group.ratio,
+        groupRatio: ratio.ratio,
         quotaPerUnit: this.pricing.quotaPerUnit(),
       },
-      userGroupRatio: group.userGroupRatio,
+      userGroupRatio: ratio.userGroupRatio,
     };
   }
+}
+
+/** What the hold is sized by: the prompt's estimate and the output limit the body asks for. */
+function requestSize(route: RelayRoute, body: JsonObject | undefined): { promptEstimate: number; maxTokens: number } {
+  if (!body) return { promptEstimate: 0, maxTokens: 0 };
+  return { promptEstimate: estimatePromptTokens(route.spec.endpoint, body), maxTokens: numberField(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens) };
 }
 
 function numberField(value: unknown): number {

@@ -60,6 +60,10 @@ export interface PreparedRequest {
   clientGone: () => boolean;
   /** The request's span, when tracing is on (set only then, so the object keeps its shape otherwise). */
   trace?: RequestTrace;
+  /** When the request has a fallback chain: the performance.now() by which its one RELAY_TIMEOUT runs out. */
+  deadline?: number;
+  /** Set once a fallback model serves: the model the client asked for (`model` is then the fallback's). */
+  requestedModel?: string;
 }
 
 /** A successful attempt: what was delivered and how to bill it. */

@@ -113,6 +113,8 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
   if (request.route.inbound.wire === 'claude') json += ',"claude":true';
   if (delivery.channel.keys.length > 1) json += `,"key_index":${delivery.keyIndex}`;
+  // A fallback model served: model_name is the serving model (priced at it); these name both.
+  if (request.requestedModel !== undefined) json += `,"requested_model":${JSON.stringify(request.requestedModel)},"fallback_model":${JSON.stringify(request.model)}`;
   if (request.route.websocket) json += socketDetails(sheet, usage);
   if (request.clientGone()) json += ',"client_disconnected":true';
   return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;

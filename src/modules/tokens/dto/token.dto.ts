@@ -1,6 +1,7 @@
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { RowIdField } from '../../../common/http/query-fields';
 import { BudgetLimitsDto } from '../../billing/budget-fields';
+import { MAX_FALLBACK_MODELS } from '../../options/option-definitions';
 
 export const MAX_TOKEN_NAME = 30;
 export const MAX_TOKENS_PER_CREATE = 100;
@@ -51,6 +52,14 @@ class TokenFieldsDto extends BudgetLimitsDto {
   @IsString()
   @MaxLength(64)
   group?: string;
+
+  /** The token's own fallback chain, in order (replaces ModelFallbacks); empty: the setting's. */
+  @IsOptional()
+  @IsArray({ message: 'token.invalid_model_fallbacks' })
+  @ArrayMaxSize(MAX_FALLBACK_MODELS, { message: 'token.invalid_model_fallbacks' })
+  @IsString({ each: true, message: 'token.invalid_model_fallbacks' })
+  @MaxLength(191, { each: true, message: 'token.invalid_model_fallbacks' })
+  model_fallbacks?: string[];
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

@@ -73,4 +73,8 @@ export class TokenEntity {
   /** Prompt plus completion tokens per minute (sliding); 0 means no limit. */
   @Column({ type: 'integer', default: 0 })
   tpm_limit: number;
+
+  /** The token's own model fallback chain, comma-separated, in order; null: the ModelFallbacks setting applies. */
+  @Column({ type: 'text', nullable: true })
+  model_fallbacks: string | null;
 }

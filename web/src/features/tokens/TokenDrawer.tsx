@@ -22,9 +22,13 @@ interface TokenForm {
   model_limits_enabled: boolean;
   model_limits: string[];
   allow_ips: string;
+  model_fallbacks: string[];
   group: string;
   budget: BudgetForm;
 }
+
+/** The most fallback models a token may list (the server's MAX_FALLBACK_MODELS). */
+const MAX_FALLBACK_MODELS = 10;
 
 /** Quick quota picks: 1, 10, 50, 100, 500 and 1000 dollars at 500000 quota per dollar. */
 export const QUICK_QUOTAS = [500000, 5000000, 25000000, 50000000, 250000000, 500000000];
@@ -49,6 +53,7 @@ function blankToken(group: string): TokenForm {
     model_limits_enabled: false,
     model_limits: [],
     allow_ips: '',
+    model_fallbacks: [],
     group,
     budget: toBudgetForm(),
   };
@@ -64,6 +69,7 @@ function toForm(token: Token): TokenForm {
     model_limits_enabled: token.model_limits_enabled,
     model_limits: token.model_limits ? token.model_limits.split(',').filter(Boolean) : [],
     allow_ips: token.allow_ips ?? '',
+    model_fallbacks: token.model_fallbacks ?? [],
     group: token.group ?? '',
     budget: toBudgetForm(token),
   };
@@ -118,6 +124,7 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       model_limits_enabled: values.model_limits_enabled,
       model_limits: values.model_limits.join(','),
       allow_ips: values.allow_ips.trim(),
+      model_fallbacks: values.model_fallbacks,
       group: values.group,
       ...fromBudgetForm(values.budget),
     };
@@ -295,6 +302,31 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
               helperText={t('tokens:drawer.allowIpsHelp')}
               multiline
               minRows={2}
+            />
+            <Controller
+              name="model_fallbacks"
+              control={control}
+              rules={{ validate: (value) => value.length <= MAX_FALLBACK_MODELS || 'tokens:validation.modelFallbacks' }}
+              render={({ field, fieldState }) => (
+                <Autocomplete
+                  multiple
+                  freeSolo
+                  size="small"
+                  disableCloseOnSelect
+                  options={models}
+                  value={field.value}
+                  onChange={(_, next) => field.onChange(next.map((model) => model.trim()).filter(Boolean))}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      label={t('tokens:fields.modelFallbacks')}
+                      error={Boolean(fieldState.error)}
+                      helperText={t(fieldState.error?.message ?? 'tokens:drawer.modelFallbacksHelp')}
+                      slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, 'data-testid': 'token-model-fallbacks' } }}
+                    />
+                  )}
+                />
+              )}
             />
 
             <Divider textAlign="left">

@@ -21,6 +21,17 @@ function GlobalSection() {
   );
 }
 
+/** ModelFallbacks: model → the models tried in order once every channel of it failed. */
+function FallbackSection() {
+  const { t } = useTranslation();
+  const section = useOptionSection({ fields: { ModelFallbacks: 'json' } });
+  return (
+    <SettingsSection title={t('settings:models.fallbacks.title')} description={t('settings:models.fallbacks.description')} section={section} testId="settings-models-fallbacks">
+      <FormJsonField name={fieldPath('ModelFallbacks')} control={section.control} label={t('settings:models.fallbacks.chains')} helperText={t('settings:models.fallbacks.chainsHelp')} />
+    </SettingsSection>
+  );
+}
+
 function GeminiSection() {
   const { t } = useTranslation();
   const section = useOptionSection({ fields: { 'gemini.safety_settings': 'json', 'gemini.version_settings': 'json' } });
@@ -63,11 +74,12 @@ function ClaudeSection() {
   );
 }
 
-/** The models tab: the pass-through switch, then Gemini and Claude specifics. */
+/** The models tab: the pass-through switch, the fallback chains, then Gemini and Claude specifics. */
 export default function ModelSettings() {
   return (
     <Stack spacing={3}>
       <GlobalSection />
+      <FallbackSection />
       <GeminiSection />
       <ClaudeSection />
     </Stack>
