@@ -24,7 +24,9 @@ export class Scim1795710000000 implements MigrationInterface {
       }),
       true,
     );
-    await queryRunner.addColumn('users', new TableColumn({ name: 'scim_external_id', type: 'varchar', length: '191', default: "''" }));
+    // SCIM's externalId is case-exact; MySQL's default collation would match "ABC" to "abc".
+    const caseExact = queryRunner.connection.options.type === 'mysql' ? { charset: 'utf8mb4', collation: 'utf8mb4_bin' } : {};
+    await queryRunner.addColumn('users', new TableColumn({ name: 'scim_external_id', type: 'varchar', length: '191', default: "''", ...caseExact }));
     await queryRunner.createIndex('users', new TableIndex({ name: 'idx_users_scim_external_id', columnNames: ['scim_external_id'] }));
   }
 
