@@ -171,9 +171,10 @@ describe('SCIM 2.0 provisioning', () => {
     const apiKey = (await seed.createToken(Number(id))).apiKey;
     expect((await chat(apiKey)).status).toBe(200);
 
-    // Profile update: Okta sends the whole user with PUT.
-    const updated = await okta('PUT', `/Users/${id}`, { ...created.body, displayName: 'Test U. Renamed', name: { givenName: 'Test', familyName: 'Renamed' }, password: undefined });
+    // Profile update: Okta sends the whole user with PUT, with the same password when it syncs passwords: no sign-out.
+    const updated = await okta('PUT', `/Users/${id}`, { ...created.body, displayName: 'Test U. Renamed', name: { givenName: 'Test', familyName: 'Renamed' }, password: '1mz050nq-okta' });
     expect(updated).toMatchObject({ status: 200, body: { displayName: 'Test U. Renamed', active: true } });
+    expect((await person.get('/api/user/self')).body.data.display_name).toBe('Test U. Renamed');
 
     // Push group: Okta creates the group (an existing gateway group), renames it to itself, then adds and removes members.
     const pushed = await okta('POST', '/Groups', { schemas: [GROUP_SCHEMA], displayName: 'vip', members: [] });

@@ -231,7 +231,8 @@ export class ScimUsersService {
       columns.email = draft.email;
     }
     if (draft.externalId !== target.scim_external_id) columns.scim_external_id = draft.externalId;
-    if (draft.password !== undefined) columns.password = await this.users.hashPassword(draft.password);
+    // Okta sends the password with every profile push when it syncs passwords: only a different one is a change.
+    if (draft.password !== undefined && !(await this.users.passwordMatches(target, draft.password))) columns.password = await this.users.hashPassword(draft.password);
     if (Object.keys(columns).length > 0) {
       await this.users.updateColumns(target.id, columns);
       const changes = fieldChanges(target, { ...target, ...columns }, AUDITED_FIELDS);
