@@ -1,5 +1,6 @@
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { SCREENSHOT_DIR, closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 import { expectToast } from './operations-helpers';
 
 /** What an identity provider gets back from the gateway's SCIM endpoint with a token. */
@@ -52,6 +53,7 @@ describe('SCIM provisioning card (/setting, system tab)', () => {
     await card.getByText('令牌“Okta”只显示这一次').waitFor();
     expect(await scimStatus(server.baseUrl, token)).toBe(200);
     await watched.screenshot('scim-token-zh');
+    await card.screenshot({ path: path.join(SCREENSHOT_DIR, 'scim-card-zh-desktop.png') });
 
     await card.getByTestId('scim-token-saved').click();
     await card.getByTestId('scim-new-token').waitFor({ state: 'detached' });
@@ -89,6 +91,7 @@ describe('SCIM provisioning card (/setting, system tab)', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     const box = await card.getByTestId('scim-create').boundingBox();
     expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    await card.screenshot({ path: path.join(SCREENSHOT_DIR, 'scim-card-en-mobile.png') });
     await page.setViewportSize({ width: 1280, height: 860 });
     await watched.screenshot('scim-en');
     expect((await page.locator('body').textContent()) ?? '').not.toContain(token);
