@@ -21,6 +21,7 @@ import { LogDatabaseSubscriptionId1795640000002 } from './1795640000002-log-data
 import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 import { TokenModelFallbacks1795670000000 } from './1795670000000-token-model-fallbacks';
+import { Scim1795710000000 } from './1795710000000-scim';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -45,6 +46,7 @@ export const MIGRATIONS = [
   LogPartitions1795650000000,
   ChannelKeyInfo1795660000000,
   TokenModelFallbacks1795670000000,
+  Scim1795710000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

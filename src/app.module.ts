@@ -29,6 +29,7 @@ import { PaymentsModule } from './modules/payments/payments.module';
 import { PlansModule } from './modules/plans/plans.module';
 import { RedemptionByIdModule, RedemptionsModule } from './modules/redemptions/redemptions.module';
 import { RelayModule } from './modules/relay/relay.module';
+import { ScimModule } from './modules/scim/scim.module';
 import { TokenByIdModule } from './modules/tokens/token-by-id.module';
 import { TokensModule } from './modules/tokens/tokens.module';
 import { OptionsModule } from './modules/options/options.module';
@@ -71,6 +72,7 @@ export class AppModule {
         PaymentsModule,
         RelayModule,
         TasksModule,
+        ScimModule,
         PricingPageModule,
         MonitoringModule,
         DataModule,

@@ -6,7 +6,7 @@ import { nowSeconds } from '../../database/columns';
 import type { AuditEntity, AuditFieldChange, AuditLogView } from './audit.wire';
 import { AuditLogEntity } from './entities/audit-log.entity';
 
-export const AUDIT_ENTITIES: readonly AuditEntity[] = ['option', 'channel', 'user', 'token', 'redemption'];
+export const AUDIT_ENTITIES: readonly AuditEntity[] = ['option', 'channel', 'user', 'token', 'redemption', 'scim_token'];
 
 /** Who made a change: the signed-in administrator and the address the request came from. */
 export interface AuditActor {

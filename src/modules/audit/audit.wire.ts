@@ -1,5 +1,5 @@
-/** What was changed: a settings key, a channel, a user, a token, a redemption code. */
-export type AuditEntity = 'option' | 'channel' | 'user' | 'token' | 'redemption';
+/** What was changed: a settings key, a channel, a user, a token, a redemption code, a SCIM provisioning token. */
+export type AuditEntity = 'option' | 'channel' | 'user' | 'token' | 'redemption' | 'scim_token';
 
 /** A field's change: its old and new values, or only that it changed when the value is a secret. */
 export type AuditFieldChange = { from: unknown; to: unknown } | { changed: true };

@@ -28,7 +28,8 @@ export type OptionReader =
   | 'tasks'
   | 'monitoring'
   | 'outbound'
-  | 'audit';
+  | 'audit'
+  | 'scim';
 
 /** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
 export interface JsonShape<T> {
@@ -268,7 +269,7 @@ export const OPTION_DEFINITIONS = {
   AudioRatio: json({ default: DEFAULT_AUDIO_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   /** Realtime audio output tokens, as a multiple of the audio input price (unlisted models: the model's CompletionRatio). */
   AudioCompletionRatio: json({ default: DEFAULT_AUDIO_COMPLETION_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
-  GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users'] }),
+  GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users', 'scim'] }),
   UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
   DefaultUseAutoGroup: bool({ default: false, readBy: ['tokens', 'relay', 'console'], status: 'default_use_auto_group' }),
@@ -329,7 +330,7 @@ export const OPTION_DEFINITIONS = {
   SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'] }),
 
   // Server
-  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail'], status: 'server_address' }),
+  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail', 'scim'], status: 'server_address' }),
   /** The gateway's own fetches (images to inline, quota-alert webhooks, balances) go through this worker when set. */
   WorkerUrl: url({ ...ROOT, readBy: ['outbound'] }),
   WorkerValidKey: str({ ...SECRET, readBy: ['outbound'] }),

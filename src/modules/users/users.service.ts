@@ -19,7 +19,7 @@ const BCRYPT_ROUNDS = 10;
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 
 /** What profile, settings and admin edits may write. */
-export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting' | 'budget_windows' | 'rpm_limit' | 'tpm_limit';
+export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting' | 'budget_windows' | 'rpm_limit' | 'tpm_limit' | 'scim_external_id';
 
 /** Columns holding the id of a bound third-party account. */
 export type IdentityColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
@@ -35,6 +35,8 @@ export interface NewUser {
   email?: string;
   /** The third-party account the user signed up with. */
   identity?: { column: IdentityColumn; value: string };
+  /** The identity provider's id of an account provisioned over SCIM. */
+  scim_external_id?: string;
 }
 
 /** Name of the cache other modules keep of users (the relay's); invalidated with the user id. */
@@ -134,6 +136,7 @@ export class UsersService {
       quota: 0,
       inviter_id: input.inviter_id ?? 0,
       email: input.email ?? '',
+      scim_external_id: input.scim_external_id ?? '',
       ...(input.identity ? { [input.identity.column]: input.identity.value } : {}),
       aff_code: await this.newAffCode(manager),
       created_time: nowSeconds(),

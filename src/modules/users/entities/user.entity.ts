@@ -102,4 +102,8 @@ export class UserEntity {
   /** Prompt plus completion tokens per minute (sliding); 0 means no limit. */
   @Column({ type: 'integer', default: 0 })
   tpm_limit: number;
+
+  /** The identity provider's id of an account it provisioned over SCIM (`externalId`); '' otherwise. */
+  @Column({ type: 'varchar', length: 191, default: '' })
+  scim_external_id: string;
 }

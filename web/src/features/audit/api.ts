@@ -4,7 +4,7 @@ import { api, type Page } from '../../api/client';
 // Declared once, beside the server code that builds the answer.
 export type { AuditEntity, AuditFieldChange, AuditLogView };
 
-export const AUDIT_ENTITIES: readonly AuditEntity[] = ['option', 'channel', 'user', 'token', 'redemption'];
+export const AUDIT_ENTITIES: readonly AuditEntity[] = ['option', 'channel', 'user', 'token', 'redemption', 'scim_token'];
 
 /** The filters of the audit page; empty strings and 0 mean "any". */
 export interface AuditFilters {

@@ -1,6 +1,7 @@
 import { Stack } from '@mui/material';
 import { EmailRestrictionSection, LoginSection, SmtpSection } from './AccountSections';
 import { AuditLogSection, EpaySection, ServerSection, StripeSection } from './ServerAndPaymentSections';
+import { ScimSection } from './ScimSection';
 import { GitHubSection, LinuxDoSection, OidcSection, TelegramSection, TurnstileSection, WeChatSection } from './SignInProviderSections';
 
 /**
@@ -24,6 +25,7 @@ export default function SystemSettings() {
       <WeChatSection />
       <TelegramSection />
       <TurnstileSection />
+      <ScimSection />
     </Stack>
   );
 }
