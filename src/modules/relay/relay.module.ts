@@ -36,6 +36,7 @@ import { CallerRateLimiterService } from './caller-rate-limit/caller-rate-limite
 import { RelayDeliverStage } from './stages/deliver.stage';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
+import { ResponseCacheService } from './response-cache/response-cache.service';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 import { TokenCounterService } from './token-counter.service';
@@ -71,6 +72,7 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,
+    ResponseCacheService,
     TokenCounterService,
     ClaudeTokenCountService,
     RelayService,

@@ -27,5 +27,7 @@ export function toTokenView(token: TokenEntity, usage: BudgetUsage[] = []): Toke
     budget_usage: usage,
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
+    response_cache: Boolean(token.response_cache),
+    response_cache_nondeterministic: Boolean(token.response_cache_nondeterministic),
   };
 }

@@ -28,4 +28,8 @@ export interface TokenView {
   rpm_limit: number;
   /** Prompt plus completion tokens per minute; 0 means none. */
   tpm_limit: number;
+  /** The response cache answers repeated identical calls of this token (chats only at temperature 0). */
+  response_cache: boolean;
+  /** Chats above temperature 0, or without one, are cached too. */
+  response_cache_nondeterministic: boolean;
 }

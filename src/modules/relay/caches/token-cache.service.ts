@@ -29,6 +29,10 @@ export interface CachedToken {
   /** 0: no limit. */
   rpmLimit: number;
   tpmLimit: number;
+  /** The response cache answers this token's repeated calls (response-cache/). */
+  responseCache: boolean;
+  /** ...including chats sampled above temperature 0. */
+  responseCacheNondeterministic: boolean;
 }
 
 /**
@@ -109,6 +113,8 @@ function toCachedToken(row: TokenEntity): CachedToken {
     budgetWindows: parseBudgetWindows(row.budget_windows),
     rpmLimit: row.rpm_limit ?? 0,
     tpmLimit: row.tpm_limit ?? 0,
+    responseCache: Boolean(row.response_cache),
+    responseCacheNondeterministic: Boolean(row.response_cache_nondeterministic),
   };
 }
 

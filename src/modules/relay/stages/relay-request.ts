@@ -60,6 +60,8 @@ export interface PreparedRequest {
   clientGone: () => boolean;
   /** The request's span, when tracing is on (set only then, so the object keeps its shape otherwise). */
   trace?: RequestTrace;
+  /** Set only for a call the response cache looked up and missed: the key its answer is stored under once settled. */
+  responseCacheKey?: string;
 }
 
 /** A successful attempt: what was delivered and how to bill it. */
@@ -71,4 +73,7 @@ export interface Delivery {
   usage?: Usage;
   text: () => string;
   firstByteAt?: number;
+  /** A complete (not streamed) answer: the bytes the client got and their content type (what the response cache stores). */
+  answer?: Buffer;
+  answerType?: string;
 }

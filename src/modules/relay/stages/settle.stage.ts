@@ -8,6 +8,7 @@ import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
 import type { Usage } from '../providers/usage';
 import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
+import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
 import type { Delivery, PreparedRequest } from './relay-request';
 
@@ -22,6 +23,7 @@ export class RelaySettleStage {
     private readonly tokenCounter: TokenCounterService,
     private readonly settlements: SettlementBatcherService,
     private readonly metrics: GatewayMetrics,
+    private readonly responseCache: ResponseCacheService,
   ) {}
 
   /**
@@ -79,6 +81,7 @@ export class RelaySettleStage {
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
     request.callerLimit?.settle(usage.promptTokens + usage.completionTokens);
+    if (request.responseCacheKey !== undefined) this.responseCache.remember(request, delivery, usage);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }

@@ -51,6 +51,14 @@ class TokenFieldsDto extends BudgetLimitsDto {
   @IsString()
   @MaxLength(64)
   group?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  response_cache?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  response_cache_nondeterministic?: boolean;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

@@ -73,4 +73,12 @@ export class TokenEntity {
   /** Prompt plus completion tokens per minute (sliding); 0 means no limit. */
   @Column({ type: 'integer', default: 0 })
   tpm_limit: number;
+
+  /** Whether the response cache answers this token's repeated deterministic calls (chat at temperature 0, embeddings, rerank). */
+  @Column({ type: 'boolean', default: false })
+  response_cache: boolean;
+
+  /** With the cache on (by the token or its group): chats sampled above temperature 0 (or at the provider's default) are cached too. */
+  @Column({ type: 'boolean', default: false })
+  response_cache_nondeterministic: boolean;
 }
