@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Autocomplete, Box, Chip, Divider, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { useStatus } from '../status/StatusProvider';
@@ -23,6 +24,8 @@ interface TokenForm {
   model_limits: string[];
   allow_ips: string;
   group: string;
+  response_cache: boolean;
+  response_cache_nondeterministic: boolean;
   budget: BudgetForm;
 }
 
@@ -50,6 +53,8 @@ function blankToken(group: string): TokenForm {
     model_limits: [],
     allow_ips: '',
     group,
+    response_cache: false,
+    response_cache_nondeterministic: false,
     budget: toBudgetForm(),
   };
 }
@@ -65,6 +70,8 @@ function toForm(token: Token): TokenForm {
     model_limits: token.model_limits ? token.model_limits.split(',').filter(Boolean) : [],
     allow_ips: token.allow_ips ?? '',
     group: token.group ?? '',
+    response_cache: token.response_cache,
+    response_cache_nondeterministic: token.response_cache_nondeterministic,
     budget: toBudgetForm(token),
   };
 }
@@ -119,6 +126,8 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       model_limits: values.model_limits.join(','),
       allow_ips: values.allow_ips.trim(),
       group: values.group,
+      response_cache: values.response_cache,
+      response_cache_nondeterministic: values.response_cache_nondeterministic,
       ...fromBudgetForm(values.budget),
     };
     if (isNew) {
@@ -295,6 +304,20 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
               helperText={t('tokens:drawer.allowIpsHelp')}
               multiline
               minRows={2}
+            />
+
+            <Divider textAlign="left">
+              <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+                {t('tokens:drawer.sectionCache')}
+              </Typography>
+            </Divider>
+            <FormSwitch name="response_cache" control={control} label={t('tokens:fields.responseCache')} helperText={t('tokens:drawer.responseCacheHelp')} testId="token-response-cache" />
+            <FormSwitch
+              name="response_cache_nondeterministic"
+              control={control}
+              label={t('tokens:fields.responseCacheNondeterministic')}
+              helperText={t('tokens:drawer.responseCacheNondeterministicHelp')}
+              testId="token-response-cache-nondeterministic"
             />
 
             <Divider textAlign="left">
