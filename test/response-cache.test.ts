@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CHANNEL_TYPE } from '../src/modules/channels/channel-types';
 import { RoutingClock } from '../src/modules/channel-health/routing-clock';
 import { OptionsService } from '../src/modules/options/options.service';
-import { registerUser, setupRoot } from './support/accounts';
+import { registerUser, setupRoot, type Session } from './support/accounts';
 import { chatCompletion, chatStreamEvents, MockUpstream, type ReceivedRequest } from './support/mock-upstream';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { JINA_KEY, JINA_RERANK_TOKENS, jinaReply } from './support/mock-rerank-embedding';
@@ -57,6 +57,7 @@ describe('response cache in process', () => {
   let upstream: MockUpstream;
   let jina: MockUpstream;
   let seed: RelaySeed;
+  let root: Session;
   let rootId = 0;
   let nowMs = Date.now();
 
@@ -68,7 +69,8 @@ describe('response cache in process', () => {
     jina = await new MockUpstream().start();
     app = await startTestApp();
     seed = new RelaySeed(app);
-    rootId = (await setupRoot(app)).id;
+    root = await setupRoot(app);
+    rootId = root.id;
     await seed.setUserQuota(rootId, 100_000_000);
     for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
     await seed.createChannel({ name: 'openai', base_url: upstream.url, models: `${MODEL},${EMBEDDING_MODEL}` });
@@ -282,6 +284,19 @@ describe('response cache in process', () => {
     expect(array.cache).toBe('hit');
     expect((JSON.parse(array.text) as unknown[]).length).toBeGreaterThan(0);
     expect(upstream.requests).toHaveLength(3);
+  });
+
+  it("is turned on and off in the token's own settings", async () => {
+    const created = await root.post('/api/token/', { name: 'cached', remain_quota: 1_000_000, expired_time: -1, response_cache: true }).expect(200);
+    const token = created.body.data[0];
+    expect(token).toMatchObject({ response_cache: true, response_cache_nondeterministic: false });
+    expect((await chat(token.key, 'token settings')).cache).toBe('miss');
+    expect((await chat(token.key, 'token settings')).cache).toBe('hit');
+
+    const edited = await root.put('/api/token/', { id: token.id, response_cache: false }).expect(200);
+    expect(edited.body.data).toMatchObject({ response_cache: false });
+    await eventually(async () => (await chat(token.key, 'token settings')).cache === null);
+    await root.put('/api/token/', { id: token.id, response_cache: 'yes' }).expect((response) => expect(response.body.success).toBe(false));
   });
 
   it('leaves calls of tokens that did not opt in alone', async () => {
