@@ -52,6 +52,16 @@ function sseData(text: string): string[] {
     .filter((data): data is string => data !== undefined);
 }
 
+/** Root with quota, the prices, and an OpenAI channel at the mock for `models`. */
+async function seedGateway(app: TestApp, upstream: MockUpstream, models: string): Promise<{ seed: RelaySeed; root: Session }> {
+  const seed = new RelaySeed(app);
+  const root = await setupRoot(app);
+  await seed.setUserQuota(root.id, 100_000_000);
+  for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
+  await seed.createChannel({ name: 'openai', base_url: upstream.url, models });
+  return { seed, root };
+}
+
 describe('response cache in process', () => {
   let app: TestApp;
   let upstream: MockUpstream;
@@ -68,12 +78,8 @@ describe('response cache in process', () => {
     upstream = await new MockUpstream().start();
     jina = await new MockUpstream().start();
     app = await startTestApp();
-    seed = new RelaySeed(app);
-    root = await setupRoot(app);
+    ({ seed, root } = await seedGateway(app, upstream, `${MODEL},${EMBEDDING_MODEL}`));
     rootId = root.id;
-    await seed.setUserQuota(rootId, 100_000_000);
-    for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
-    await seed.createChannel({ name: 'openai', base_url: upstream.url, models: `${MODEL},${EMBEDDING_MODEL}` });
     await seed.createChannel({ name: 'jina', type: CHANNEL_TYPE.JINA, base_url: jina.url, key: JINA_KEY, models: RERANK_MODEL });
     jest.spyOn(app.app.get(RoutingClock), 'nowMs').mockImplementation(() => nowMs);
   });
@@ -325,12 +331,9 @@ const redisUrl = process.env.TEST_REDIS_URL;
     const redis = `${redisUrl!.replace(/\/\d*$/, '')}/${1 + Math.floor(Math.random() * 14)}`;
     first = await startTestApp({ REDIS_CONN_STRING: redis });
     second = await startTestApp({ ...sameDatabaseEnv(first.config), REDIS_CONN_STRING: redis });
-    seed = new RelaySeed(first);
-    const rootId = (await setupRoot(first)).id;
-    await seed.setUserQuota(rootId, 100_000_000);
-    for (const [key, value] of Object.entries(PRICES)) await seed.setOption(key, JSON.stringify(value));
-    await seed.createChannel({ name: 'openai', base_url: upstream.url, models: MODEL });
-    ({ apiKey, id: tokenId } = await seed.createToken(rootId, { response_cache: true }));
+    let root: Session;
+    ({ seed, root } = await seedGateway(first, upstream, MODEL));
+    ({ apiKey, id: tokenId } = await seed.createToken(root.id, { response_cache: true }));
     for (const app of [first, second]) jest.spyOn(app.app.get(RoutingClock), 'nowMs').mockImplementation(() => nowMs);
     // The second instance learns of the channel through Redis a moment later.
     await eventually(async () => (await post(second, '/v1/chat/completions', apiKey, chatBody('warm-up'))).status === 200);

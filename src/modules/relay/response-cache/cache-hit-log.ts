@@ -1,8 +1,7 @@
 import { translate } from '../../../common/i18n/catalogue';
 import type { BilledUsage } from '../../billing/billing-formula';
 import type { Settlement } from '../../billing/settlement-batcher.service';
-import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
-import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
+import { consumeLogRow } from '../stages/consume-log';
 import type { PreparedRequest } from '../stages/relay-request';
 
 /** What a hit's price came from: the hit ratio, and what the stored answer costs this caller at full price. */
@@ -17,7 +16,7 @@ export interface HitPrice {
  * `cache_hit: true`, the hit ratio and the full price it was taken from.
  */
 export function cacheHitLog(request: PreparedRequest, usage: BilledUsage, quota: number, price: HitPrice): NonNullable<Settlement['log']> {
-  const { caller, sheet } = request;
+  const { sheet } = request;
   const other = {
     cache_hit: true,
     cache_hit_ratio: price.ratio,
@@ -35,25 +34,14 @@ export function cacheHitLog(request: PreparedRequest, usage: BilledUsage, quota:
     ...(request.route.inbound.wire === 'claude' ? { claude: true } : {}),
     admin_info: { use_channel: [] },
   };
-  return {
-    user_id: caller.user.id,
-    created_at: Math.floor(Date.now() / 1000),
-    type: LOG_TYPE_CONSUME,
+  return consumeLogRow(request, {
     // In the source language, as every log row's text is.
     content: translate('log.consume_cache_hit', 'zh', { ratio: price.ratio, fullQuota: price.fullPrice }),
-    username: caller.user.username,
-    token_name: caller.token ? caller.token.name : PLAYGROUND_TOKEN_NAME,
-    token_id: caller.token?.id ?? 0,
-    model_name: request.model,
     quota,
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    use_time: Math.round((performance.now() - request.startedAt) / 1000),
-    is_stream: request.stream,
-    channel_id: 0,
-    channel_name: '',
-    group: caller.group,
-    ip: caller.ip,
+    usage,
+    channelId: 0,
+    channelName: '',
+    group: request.caller.group,
     other: JSON.stringify(other),
-  };
+  });
 }
