@@ -94,7 +94,7 @@ describe('response cache in the console', () => {
     // Out of bounds: refused in the form, nothing sent.
     await field(page, 'ResponseCacheHitRatio').fill('2');
     await section.getByRole('button', { name: /保存/ }).click();
-    await section.getByText('1', { exact: false }).first().waitFor();
+    await section.getByText('不能大于 1').waitFor();
     const after = Object.fromEntries((await apiFromPage<{ key: string; value: string }[]>(page, 'GET', '/api/option/')).data.map((option) => [option.key, option.value]));
     expect(after.ResponseCacheHitRatio).toBe('0.2');
     watched.expectNoConsoleErrors();
