@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     rpm_limit: 1_000_000_000,
     tpm_limit: 1_000_000_000,
   })).data as Array<{ key: string }>;
+  // The cache-hit case: every call of this token at temperature 0 after the first is answered from the response cache.
+  const cached = (await as('/api/token/', 'POST', { name: 'bench-cached', remain_quota: 1e15, expired_time: -1, response_cache: true })).data as Array<{ key: string }>;
 
   // The driver ends us with SIGTERM; leave no database behind in the temp folder.
   process.once('SIGTERM', () => {
@@ -59,7 +61,7 @@ async function main(): Promise<void> {
     process.exit(0);
   });
   answerStatsRequests();
-  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key, limitedApiKey: limited[0].key };
+  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key, limitedApiKey: limited[0].key, cachedApiKey: cached[0].key };
   process.send?.(ready);
 }
 

@@ -247,6 +247,18 @@ export const OPTION_DEFINITIONS = {
   /** Seconds an open breaker rests before one call probes the channel again. */
   ChannelBreakerCooldownSeconds: int({ default: 30, min: 1, max: 86_400, readBy: ['relay'] }),
 
+  // Response cache (relay/response-cache/): exact repeats of chats, embeddings and reranks answered without an upstream call
+  /** Groups whose calls are cached (comma-separated), besides the tokens that opt in with `response_cache`. */
+  ResponseCacheGroups: list({ readBy: ['relay'] }),
+  /** Seconds an answer stays in the cache. */
+  ResponseCacheTTLSeconds: int({ default: 3600, min: 1, max: 2_592_000, readBy: ['relay'] }),
+  /** The in-process cache's size (without Redis); an answer larger than an eighth of it is not cached. */
+  ResponseCacheMaxMB: int({ default: 64, min: 1, max: 16_384, readBy: ['relay'] }),
+  /** What a hit costs, as a share of what the call costs the caller now. */
+  ResponseCacheHitRatio: num({ default: 0.1, min: 0, max: 1, readBy: ['relay'] }),
+  /** Whether a user's calls may be answered with another user's cached answer (off: each user has a cache of their own). */
+  ResponseCacheSharedAcrossUsers: bool({ default: false, readBy: ['relay'] }),
+
   // Chat
   Chats: json({
     default: [

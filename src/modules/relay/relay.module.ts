@@ -37,6 +37,7 @@ import { RelayDeliverStage } from './stages/deliver.stage';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { ModelFallbackService } from './fallback/model-fallback.service';
 import { RelayPrepareStage } from './stages/prepare.stage';
+import { ResponseCacheService } from './response-cache/response-cache.service';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 import { TokenCounterService } from './token-counter.service';
@@ -73,6 +74,7 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,
+    ResponseCacheService,
     TokenCounterService,
     ClaudeTokenCountService,
     RelayService,

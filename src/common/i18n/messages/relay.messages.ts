@@ -13,4 +13,5 @@ export const relayMessages = {
   // The text of a consumption log row, in the source language like every other log row (new-api's wording).
   'log.consume_per_token': { zh: '模型倍率 {modelRatio}，补全倍率 {completionRatio}，分组倍率 {groupRatio}', en: 'Model ratio {modelRatio}, completion ratio {completionRatio}, group ratio {groupRatio}' },
   'log.consume_per_call': { zh: '模型价格 {modelPrice}，分组倍率 {groupRatio}', en: 'Model price {modelPrice}, group ratio {groupRatio}' },
+  'log.consume_cache_hit': { zh: '响应缓存命中，按原价 {fullQuota} 的 {ratio} 倍计费', en: 'Response cache hit, billed at {ratio} of the full price {fullQuota}' },
 } satisfies MessageTable;

@@ -103,7 +103,7 @@ export class RelayDeliverStage {
     const contentType = passThrough ? upstreamType || 'application/json' : 'application/json';
     response.writeHead(answer.statusCode, { 'content-type': contentType, 'content-length': reading.bytes.length, [REQUEST_ID_HEADER]: request.requestId });
     response.end(reading.bytes);
-    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt });
+    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt, answer: reading.bytes, answerType: contentType });
   }
 
   private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ClientResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {

@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { translate } from '../../../common/i18n/catalogue';
 import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
-import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
 import type { Usage } from '../providers/usage';
-import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
+import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
+import { consumeLogRow } from './consume-log';
 import type { Delivery, PreparedRequest } from './relay-request';
 
 /**
@@ -22,6 +22,7 @@ export class RelaySettleStage {
     private readonly tokenCounter: TokenCounterService,
     private readonly settlements: SettlementBatcherService,
     private readonly metrics: GatewayMetrics,
+    private readonly responseCache: ResponseCacheService,
   ) {}
 
   /**
@@ -56,29 +57,19 @@ export class RelaySettleStage {
     const quota = settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
     const log = this.options.get('LogConsumeEnabled')
-      ? {
-          user_id: caller.user.id,
-          created_at: Math.floor(Date.now() / 1000),
-          type: LOG_TYPE_CONSUME,
+      ? consumeLogRow(request, {
           content: describeCharge(sheet),
-          username: caller.user.username,
-          token_name: caller.token ? caller.token.name : PLAYGROUND_TOKEN_NAME,
-          token_id: caller.token?.id ?? 0,
-          model_name: request.model,
           quota,
-          prompt_tokens: usage.promptTokens,
-          completion_tokens: usage.completionTokens,
-          use_time: Math.round((performance.now() - request.startedAt) / 1000),
-          is_stream: request.stream,
-          channel_id: delivery.channel.id,
-          channel_name: delivery.channel.name,
+          usage,
+          channelId: delivery.channel.id,
+          channelName: delivery.channel.name,
           group,
-          ip: caller.ip,
           other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped),
-        }
+        })
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
     request.callerLimit?.settle(usage.promptTokens + usage.completionTokens);
+    if (request.responseCacheKey !== undefined) this.responseCache.remember(request, delivery, usage);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }
