@@ -1,6 +1,7 @@
 import { Stack } from '@mui/material';
 import { EmailRestrictionSection, LoginSection, SmtpSection } from './AccountSections';
 import { AuditLogSection, EpaySection, ServerSection, StripeSection } from './ServerAndPaymentSections';
+import { SamlSection } from './SamlSection';
 import { GitHubSection, LinuxDoSection, OidcSection, TelegramSection, TurnstileSection, WeChatSection } from './SignInProviderSections';
 
 /**
@@ -20,6 +21,7 @@ export default function SystemSettings() {
       <SmtpSection />
       <GitHubSection />
       <OidcSection />
+      <SamlSection />
       <LinuxDoSection />
       <WeChatSection />
       <TelegramSection />
