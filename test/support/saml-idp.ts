@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { signXml } from '@node-saml/node-saml/lib/xml';
-import { startMockHttp, type MockHttp } from './mock-http';
 
 /** A key pair and self-signed certificate made by the openssl CLI for this run. */
 export interface SigningKey {
@@ -47,18 +48,22 @@ export interface AssertionOptions {
   assertionId?: string;
 }
 
+/** Who the IdP's SSO page signs in (browser tests): the assertion's subject and what else it says. */
+export type SsoSignIn = Pick<AssertionOptions, 'nameId' | 'attributes' | 'signWith'>;
+
 /**
  * A SAML IdP for tests: metadata served on loopback (entity id, HTTP-Redirect SSO address, the
  * signing certificate), and Responses built and signed here with node-saml's own signer
  * (xml-crypto), an RSA-SHA256 enveloped signature on the assertion, as Okta and Keycloak send.
+ * Its SSO page answers an AuthnRequest at once for `nextSignIn`, with the auto-posting form of
+ * the HTTP-POST binding, as an IdP does once the user has signed in there.
  */
 export class TestSamlIdp {
   readonly key = generateSigningKey('test-idp');
-  private server?: MockHttp;
+  nextSignIn: SsoSignIn = { nameId: 'idp|user' };
+  private server?: http.Server;
+  url = '';
 
-  get url(): string {
-    return this.server?.url ?? '';
-  }
   get entityId(): string {
     return `${this.url}/idp`;
   }
@@ -70,11 +75,34 @@ export class TestSamlIdp {
   }
 
   async start(): Promise<void> {
-    this.server = await startMockHttp((request) => (request.path === '/metadata' ? { status: 200, text: this.metadataXml() } : { status: 404, text: 'not found' }));
+    const server = http.createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://idp');
+      if (url.pathname === '/metadata') {
+        response.writeHead(200, { 'Content-Type': 'application/samlmetadata+xml' }).end(this.metadataXml());
+      } else if (url.pathname === '/sso') {
+        response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(this.ssoPage(`${url.pathname}${url.search}`));
+      } else {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+    this.server = server;
+    this.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }
 
   async stop(): Promise<void> {
-    await this.server?.stop();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** The answer to an AuthnRequest: a form that posts the signed Response to the ACS the request named. */
+  private ssoPage(pathAndQuery: string): string {
+    const request = TestSamlIdp.readRequest(`${this.url}${pathAndQuery}`);
+    const acs = /AssertionConsumerServiceURL="([^"]+)"/.exec(request.xml)?.[1] ?? '';
+    const audience = /<saml:Issuer[^>]*>([^<]+)</.exec(request.xml)?.[1] ?? '';
+    const samlResponse = this.respond({ ...this.nextSignIn, inResponseTo: request.id, audience, recipient: acs });
+    return `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeXml(acs)}">
+<input type="hidden" name="SAMLResponse" value="${samlResponse}"/><input type="hidden" name="RelayState" value="${escapeXml(request.relayState)}"/>
+</form></body></html>`;
   }
 
   metadataXml(): string {
