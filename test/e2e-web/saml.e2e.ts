@@ -84,8 +84,7 @@ describe('SAML sign-in (/setting system tab, /login, /saml/callback)', () => {
     try {
       const { page } = phone;
       idp.nextSignIn = { nameId: 'idp|mallory', attributes: { login: 'mallory' }, signWith: generateSigningKey('attacker') };
-      await phone.goto('/login');
-      await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
+      await phone.context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
       await phone.goto('/login');
       await page.getByTestId('saml-login').getByText('Continue with SAML single sign-on').click();
       await page.waitForURL('**/saml/callback?error=saml.signature_invalid');

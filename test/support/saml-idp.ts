@@ -82,7 +82,8 @@ export class TestSamlIdp {
       } else if (url.pathname === '/sso') {
         response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(this.ssoPage(`${url.pathname}${url.search}`));
       } else {
-        response.writeHead(404).end();
+        // The browser asks the SSO page's host for a favicon.
+        response.writeHead(url.pathname === '/favicon.ico' ? 204 : 404).end();
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
