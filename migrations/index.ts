@@ -23,6 +23,7 @@ import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 import { TokenModelFallbacks1795670000000 } from './1795670000000-token-model-fallbacks';
 import { Scim1795710000000 } from './1795710000000-scim';
 import { TokenResponseCache1795680000000 } from './1795680000000-token-response-cache';
+import { Saml1795700000000 } from './1795700000000-saml';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -49,6 +50,7 @@ export const MIGRATIONS = [
   TokenModelFallbacks1795670000000,
   Scim1795710000000,
   TokenResponseCache1795680000000,
+  Saml1795700000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

@@ -25,6 +25,7 @@ function lazyConsolePage<Name extends string>(load: () => Promise<PageModule<Nam
 
 const LoginPage = lazyPage(() => import('./features/auth/LoginPage'), 'LoginPage');
 const OAuthCallbackPage = lazyPage(() => import('./features/auth/OAuthCallbackPage'), 'OAuthCallbackPage');
+const SamlCallbackPage = lazyPage(() => import('./features/auth/SamlCallbackPage'), 'SamlCallbackPage');
 const RegisterPage = lazyPage(() => import('./features/auth/RegisterPage'), 'RegisterPage');
 const ResetConfirmPage = lazyPage(() => import('./features/auth/ResetConfirmPage'), 'ResetConfirmPage');
 const ResetPasswordPage = lazyPage(() => import('./features/auth/ResetPasswordPage'), 'ResetPasswordPage');
@@ -68,6 +69,7 @@ export function App() {
                 <Route path="reset" element={<ResetPasswordPage />} />
                 <Route path="user/reset" element={<ResetConfirmPage />} />
                 <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
+                <Route path="saml/callback" element={<SamlCallbackPage />} />
                 {['user', 'user/edit', 'user/edit/:id'].map((path) => (
                   <Route
                     key={path}

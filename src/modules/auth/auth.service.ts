@@ -70,10 +70,23 @@ export class AuthService {
     return this.signIn(user, pending, client);
   }
 
+  /**
+   * The user of a session started by a browser redirect (SAML's ACS), as a sign-in answers it:
+   * the console's landing page asks for it, having had no answer of its own.
+   */
+  async signedInView(userId: number): Promise<SignedInUserView> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppError('user.not_found');
+    return this.viewOf(user, false);
+  }
+
   private async signIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
     const cookie = await this.startSession(user.id, client);
-    const view = { ...toUserView(user, 'owner'), require_password_change: pending.requirePasswordChange, require_2fa_setup: await this.twoFactor.enrolmentRequired(user) };
-    return { kind: 'signed_in', user: view, cookie };
+    return { kind: 'signed_in', user: await this.viewOf(user, pending.requirePasswordChange), cookie };
+  }
+
+  private async viewOf(user: UserEntity, requirePasswordChange: boolean): Promise<SignedInUserView> {
+    return { ...toUserView(user, 'owner'), require_password_change: requirePasswordChange, require_2fa_setup: await this.twoFactor.enrolmentRequired(user) };
   }
 
   async logout(sessionId: string | undefined): Promise<void> {

@@ -29,7 +29,8 @@ export type OptionReader =
   | 'monitoring'
   | 'outbound'
   | 'audit'
-  | 'scim';
+  | 'scim'
+  | 'saml';
 
 /** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
 export interface JsonShape<T> {
@@ -393,6 +394,21 @@ export const OPTION_DEFINITIONS = {
   TelegramOAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_oauth' }),
   TelegramBotToken: str({ ...SECRET, readBy: ['oauth'] }),
   TelegramBotName: str({ ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_bot_name' }),
+  // SAML 2.0 sign-in (system tab). The IdP's entity id, SSO address and certificates come from its metadata.
+  'saml.enabled': bool({ default: false, ...ROOT, readBy: ['saml', 'console'], status: 'saml_enabled' }),
+  /** Where the IdP publishes its metadata; fetched through the outbound guard. Takes precedence over the XML below. */
+  'saml.idp_metadata_url': url({ ...ROOT, readBy: ['saml'] }),
+  /** The IdP's metadata document pasted in, for an IdP whose metadata URL the gateway cannot reach. */
+  'saml.idp_metadata_xml': text({ ...ROOT, readBy: ['saml'] }),
+  /** The attribute whose value names a new account; empty: the NameID. */
+  'saml.username_attribute': str({ ...ROOT, readBy: ['saml'] }),
+  'saml.email_attribute': str({ default: 'email', ...ROOT, readBy: ['saml'] }),
+  /** The attribute listing the user's IdP groups; empty: groups are not mapped. */
+  'saml.group_attribute': str({ ...ROOT, readBy: ['saml'] }),
+  /** {"IdP group": "gateway group"}: the first IdP group listed here sets the user's group at every sign-in. */
+  'saml.group_mapping': json({ default: {}, shape: shapes.stringMap, ...ROOT, readBy: ['saml'] }),
+  /** A first SAML sign-in whose email matches an existing account signs into that account (instead of creating one). */
+  'saml.bind_by_email': bool({ default: false, ...ROOT, readBy: ['saml'] }),
   TurnstileCheckEnabled: bool({ default: false, ...ROOT, readBy: ['auth', 'console'], status: 'turnstile_check' }),
   TurnstileSiteKey: str({ ...ROOT, readBy: ['console'], status: 'turnstile_site_key' }),
   TurnstileSecretKey: str({ ...SECRET, readBy: ['auth'] }),
