@@ -20,6 +20,7 @@ import { LogOutbox1795640000001 } from './1795640000001-log-outbox';
 import { LogDatabaseSubscriptionId1795640000002 } from './1795640000002-log-database-subscription-id';
 import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
+import { Passkeys1795690000000 } from './1795690000000-passkeys';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   LogOutbox1795640000001,
   LogPartitions1795650000000,
   ChannelKeyInfo1795660000000,
+  Passkeys1795690000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

@@ -17,6 +17,7 @@ import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
@@ -61,6 +62,7 @@ export class AppModule {
         VerificationModule,
         AuthModule,
         OAuthModule,
+        PasskeysModule,
         PricingModule,
         ChannelsModule,
         TokensModule,
