@@ -1,0 +1,29 @@
+import { useEffect, useState } from 'react';
+import { Button } from '@mui/material';
+import KeyIcon from '@mui/icons-material/Key';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
+import { useTranslation } from 'react-i18next';
+import type { LoginUser } from '../auth/api';
+import { passkeysApi } from './api';
+import { usePasskeySignIn } from './usePasskeySignIn';
+
+const SECOND_FACTOR_CALLS = { options: passkeysApi.secondFactorOptions, submit: passkeysApi.secondFactor };
+
+/** On the login's code step: answer with one of the account's passkeys instead, when it has any. */
+export function PasskeySecondFactorButton({ onSignedIn }: { onSignedIn: (user: LoginUser) => void }) {
+  const { t } = useTranslation();
+  const [available, setAvailable] = useState(false);
+  const { busy, run } = usePasskeySignIn(SECOND_FACTOR_CALLS, onSignedIn);
+
+  useEffect(() => {
+    if (!browserSupportsWebAuthn()) return;
+    void passkeysApi.secondFactorAvailable().then((result) => setAvailable(result.ok && result.data.available));
+  }, []);
+
+  if (!available) return null;
+  return (
+    <Button variant="outlined" startIcon={<KeyIcon />} disabled={busy} onClick={() => void run()} data-testid="passkey-second-factor">
+      {t('identity:passkeys.useInstead')}
+    </Button>
+  );
+}

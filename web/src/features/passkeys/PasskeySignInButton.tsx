@@ -1,0 +1,21 @@
+import { Button } from '@mui/material';
+import KeyIcon from '@mui/icons-material/Key';
+import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
+import { useTranslation } from 'react-i18next';
+import type { LoginUser } from '../auth/api';
+import { passkeysApi } from './api';
+import { usePasskeySignIn } from './usePasskeySignIn';
+
+const SIGN_IN_CALLS = { options: passkeysApi.signInOptions, submit: passkeysApi.signIn };
+
+/** The login page's "sign in with a passkey": no username, the browser offers the passkeys it holds for this site. */
+export function PasskeySignInButton({ onSignedIn }: { onSignedIn: (user: LoginUser) => void }) {
+  const { t } = useTranslation();
+  const { busy, run } = usePasskeySignIn(SIGN_IN_CALLS, onSignedIn);
+  if (!browserSupportsWebAuthn()) return null;
+  return (
+    <Button variant="outlined" size="large" fullWidth startIcon={<KeyIcon />} disabled={busy} onClick={() => void run()} sx={{ mt: 2 }} data-testid="passkey-sign-in">
+      {t('identity:passkeys.signIn')}
+    </Button>
+  );
+}
