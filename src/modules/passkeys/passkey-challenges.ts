@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { AppError } from '../../common/errors/app-error';
 import { OneTimeCodesService } from '../verification/one-time-codes.service';
+import { relyingPartyIdOf } from './relying-party';
 
 /** Registration by a signed-in user, a passwordless sign-in, or the second step of one. */
 export type PasskeyCeremony = 'registration' | 'sign_in' | 'second_factor';
@@ -12,10 +13,11 @@ const CHALLENGE_TTL_SECONDS = 3 * 60;
 /** generateChallenge() makes 32 bytes, 43 base64url characters; anything far longer is not ours. */
 const MAX_CHALLENGE_LENGTH = 128;
 
-/** What a stored challenge was issued for: the origin the browser must have signed. */
-export interface ConsumedChallenge {
-  challenge: string;
-  origin: string;
+/** What the browser must have signed, in @simplewebauthn/server's words: the spent challenge, and the origin and RP ID it was issued for. */
+export interface CeremonyExpectations {
+  expectedChallenge: string;
+  expectedOrigin: string;
+  expectedRPID: string;
 }
 
 /**
@@ -32,11 +34,11 @@ export class PasskeyChallenges {
   }
 
   /** Uses up the challenge the browser signed; refuses one never issued, expired, already used or issued for another ceremony. */
-  async consume(credential: Record<string, unknown>, ceremony: PasskeyCeremony, userId: number): Promise<ConsumedChallenge> {
+  async consume(credential: Record<string, unknown>, ceremony: PasskeyCeremony, userId: number): Promise<CeremonyExpectations> {
     const challenge = signedChallenge(credential);
     const matched = challenge ? await this.codes.consume('passkey_challenge', challenge, binding(ceremony, userId), 1) : null;
     if (!challenge || !matched) throw new AppError('passkey.challenge_invalid');
-    return { challenge, origin: matched.data };
+    return { expectedChallenge: challenge, expectedOrigin: matched.data, expectedRPID: relyingPartyIdOf(matched.data) };
   }
 }
 

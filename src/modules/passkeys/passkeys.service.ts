@@ -20,7 +20,7 @@ import { CEREMONY_TIMEOUT_MS, PasskeyCeremony, PasskeyChallenges } from './passk
 import { toPasskeyView } from './passkey.view';
 import { PasskeysRepository } from './passkeys.repository';
 import type { PasskeyRegistrationOptionsView, PasskeySignInOptionsView, PasskeyView } from './passkeys.wire';
-import { RelyingParty, relyingPartyIdOf } from './relying-party';
+import { RelyingParty } from './relying-party';
 
 /** Enough for a phone, a laptop, security keys and a password manager or two. */
 const MAX_PASSKEYS_PER_USER = 20;
@@ -73,17 +73,11 @@ export class PasskeysService {
 
   /** Checks the browser's registration answer against its challenge and stores the new credential. */
   async register(user: AuthenticatedUser, response: Record<string, unknown>, name: string | undefined, userAgent: string): Promise<PasskeyView> {
-    const { challenge, origin } = await this.challenges.consume(response, 'registration', user.id);
+    const expectations = await this.challenges.consume(response, 'registration', user.id);
     if ((await this.passkeys.countByUser(user.id)) >= MAX_PASSKEYS_PER_USER) throw new AppError('passkey.limit_reached', { max: MAX_PASSKEYS_PER_USER });
+    // The account is signed in already; sign-in without a password asks for verification instead.
     const verification = await this.verified(() =>
-      verifyRegistrationResponse({
-        response: response as unknown as RegistrationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: relyingPartyIdOf(origin),
-        // The account is signed in already; sign-in without a password asks for verification instead.
-        requireUserVerification: false,
-      }),
+      verifyRegistrationResponse({ response: response as unknown as RegistrationResponseJSON, ...expectations, requireUserVerification: false }),
     );
     if (!verification.verified) throw new AppError('passkey.verification_failed');
     const { credential, credentialBackedUp } = verification.registrationInfo;
@@ -155,7 +149,7 @@ export class PasskeysService {
   }
 
   private async verifyAssertion(response: Record<string, unknown>, ceremony: PasskeyCeremony, userId: number): Promise<PasskeyEntity> {
-    const { challenge, origin } = await this.challenges.consume(response, ceremony, userId);
+    const expectations = await this.challenges.consume(response, ceremony, userId);
     const passkey = typeof response.id === 'string' ? await this.passkeys.getByCredentialId(response.id) : null;
     if (!passkey || (ceremony === 'second_factor' && passkey.user_id !== userId)) throw new AppError('passkey.unknown');
     // A discoverable passkey names its account too; it must be the one it was registered for.
@@ -164,9 +158,7 @@ export class PasskeysService {
     const verification = await this.verified(() =>
       verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,
-        expectedChallenge: challenge,
-        expectedOrigin: origin,
-        expectedRPID: relyingPartyIdOf(origin),
+        ...expectations,
         credential: { id: passkey.credential_id, publicKey: isoBase64URL.toBuffer(passkey.public_key), counter: passkey.counter, transports: transportsOf(passkey) },
         requireUserVerification: ceremony === 'sign_in',
       }),

@@ -5,15 +5,16 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import type { LoginUser } from '../auth/api';
 import { passkeysApi } from './api';
-import { usePasskeySignIn } from './usePasskeySignIn';
+import { presentPasskey } from './ceremony';
+import { usePasskeyCeremony } from './usePasskeyCeremony';
 
-const SECOND_FACTOR_CALLS = { options: passkeysApi.secondFactorOptions, submit: passkeysApi.secondFactor };
+const SECOND_FACTOR_CEREMONY = { options: passkeysApi.secondFactorOptions, prompt: presentPasskey, submit: passkeysApi.secondFactor };
 
 /** On the login's code step: answer with one of the account's passkeys instead, when it has any. */
 export function PasskeySecondFactorButton({ onSignedIn }: { onSignedIn: (user: LoginUser) => void }) {
   const { t } = useTranslation();
   const [available, setAvailable] = useState(false);
-  const { busy, run } = usePasskeySignIn(SECOND_FACTOR_CALLS, onSignedIn);
+  const { busy, run } = usePasskeyCeremony(SECOND_FACTOR_CEREMONY, onSignedIn);
 
   useEffect(() => {
     if (!browserSupportsWebAuthn()) return;

@@ -4,14 +4,15 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import type { LoginUser } from '../auth/api';
 import { passkeysApi } from './api';
-import { usePasskeySignIn } from './usePasskeySignIn';
+import { presentPasskey } from './ceremony';
+import { usePasskeyCeremony } from './usePasskeyCeremony';
 
-const SIGN_IN_CALLS = { options: passkeysApi.signInOptions, submit: passkeysApi.signIn };
+const SIGN_IN_CEREMONY = { options: passkeysApi.signInOptions, prompt: presentPasskey, submit: passkeysApi.signIn };
 
 /** The login page's "sign in with a passkey": no username, the browser offers the passkeys it holds for this site. */
 export function PasskeySignInButton({ onSignedIn }: { onSignedIn: (user: LoginUser) => void }) {
   const { t } = useTranslation();
-  const { busy, run } = usePasskeySignIn(SIGN_IN_CALLS, onSignedIn);
+  const { busy, run } = usePasskeyCeremony(SIGN_IN_CEREMONY, onSignedIn);
   if (!browserSupportsWebAuthn()) return null;
   return (
     <Button variant="outlined" size="large" fullWidth startIcon={<KeyIcon />} disabled={busy} onClick={() => void run()} sx={{ mt: 2 }} data-testid="passkey-sign-in">

@@ -12,12 +12,14 @@ import { toast } from '../../lib/toast';
 import { passkeysApi, type PasskeyView } from './api';
 import { createPasskey } from './ceremony';
 import { RenamePasskeyDialog } from './RenamePasskeyDialog';
+import { usePasskeyCeremony } from './usePasskeyCeremony';
+
+const REGISTRATION_CEREMONY = { options: passkeysApi.registrationOptions, prompt: createPasskey, submit: passkeysApi.register };
 
 /** The personal page's passkeys: add one from this browser or device, rename, delete. */
 export function PasskeysCard() {
   const { t } = useTranslation();
   const [passkeys, setPasskeys] = useState<PasskeyView[]>([]);
-  const [adding, setAdding] = useState(false);
   const [renaming, setRenaming] = useState<PasskeyView | null>(null);
   const [deleting, setDeleting] = useState<PasskeyView | null>(null);
   const supported = browserSupportsWebAuthn();
@@ -29,21 +31,10 @@ export function PasskeysCard() {
   useEffect(() => {
     void load();
   }, [load]);
-
-  async function add() {
-    setAdding(true);
-    try {
-      const options = await passkeysApi.registrationOptions();
-      if (!options.ok) return;
-      const response = await createPasskey(options.data, t);
-      if (!response) return;
-      const saved = await passkeysApi.register(response);
-      if (saved.ok) toast.success(saved.message);
-      await load();
-    } finally {
-      setAdding(false);
-    }
-  }
+  const registration = usePasskeyCeremony(REGISTRATION_CEREMONY, (_passkey, message) => {
+    toast.success(message);
+    void load();
+  });
 
   async function rename(name: string) {
     if (!renaming) return;
@@ -68,7 +59,7 @@ export function PasskeysCard() {
         title={t('identity:passkeys.title')}
         action={
           supported && (
-            <Button variant="contained" startIcon={<KeyIcon />} disabled={adding} onClick={() => void add()} data-testid="passkey-add">
+            <Button variant="contained" startIcon={<KeyIcon />} disabled={registration.busy} onClick={() => void registration.run()} data-testid="passkey-add">
               {t('identity:passkeys.add')}
             </Button>
           )
