@@ -1,11 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Button } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import type { LoginUser } from '../auth/api';
 import { passkeysApi } from './api';
-import { presentPasskey } from './ceremony';
+import { browserSupportsPasskeys, presentPasskey } from './ceremony';
 import { usePasskeyCeremony } from './usePasskeyCeremony';
 
 const SECOND_FACTOR_CEREMONY = { options: passkeysApi.secondFactorOptions, prompt: presentPasskey, submit: passkeysApi.secondFactor };
@@ -17,7 +16,7 @@ export function PasskeySecondFactorButton({ onSignedIn }: { onSignedIn: (user: L
   const { busy, run } = usePasskeyCeremony(SECOND_FACTOR_CEREMONY, onSignedIn);
 
   useEffect(() => {
-    if (!browserSupportsWebAuthn()) return;
+    if (!browserSupportsPasskeys()) return;
     void passkeysApi.secondFactorAvailable().then((result) => setAvailable(result.ok && result.data.available));
   }, []);
 

@@ -1,10 +1,9 @@
 import { Button } from '@mui/material';
 import KeyIcon from '@mui/icons-material/Key';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import type { LoginUser } from '../auth/api';
 import { passkeysApi } from './api';
-import { presentPasskey } from './ceremony';
+import { browserSupportsPasskeys, presentPasskey } from './ceremony';
 import { usePasskeyCeremony } from './usePasskeyCeremony';
 
 const SIGN_IN_CEREMONY = { options: passkeysApi.signInOptions, prompt: presentPasskey, submit: passkeysApi.signIn };
@@ -13,7 +12,7 @@ const SIGN_IN_CEREMONY = { options: passkeysApi.signInOptions, prompt: presentPa
 export function PasskeySignInButton({ onSignedIn }: { onSignedIn: (user: LoginUser) => void }) {
   const { t } = useTranslation();
   const { busy, run } = usePasskeyCeremony(SIGN_IN_CEREMONY, onSignedIn);
-  if (!browserSupportsWebAuthn()) return null;
+  if (!browserSupportsPasskeys()) return null;
   return (
     <Button variant="outlined" size="large" fullWidth startIcon={<KeyIcon />} disabled={busy} onClick={() => void run()} sx={{ mt: 2 }} data-testid="passkey-sign-in">
       {t('identity:passkeys.signIn')}

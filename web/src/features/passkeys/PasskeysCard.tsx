@@ -3,14 +3,13 @@ import { Alert, Box, Button, Card, CardContent, CardHeader, Chip, Divider, Stack
 import DeleteOutlinedIcon from '@mui/icons-material/DeleteOutlined';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import KeyIcon from '@mui/icons-material/Key';
-import { browserSupportsWebAuthn } from '@simplewebauthn/browser';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { RowIconAction } from '../../components/table/RowIconAction';
 import { formatTimestamp } from '../../lib/time';
 import { toast } from '../../lib/toast';
 import { passkeysApi, type PasskeyView } from './api';
-import { createPasskey } from './ceremony';
+import { browserSupportsPasskeys, createPasskey } from './ceremony';
 import { RenamePasskeyDialog } from './RenamePasskeyDialog';
 import { usePasskeyCeremony } from './usePasskeyCeremony';
 
@@ -22,7 +21,7 @@ export function PasskeysCard() {
   const [passkeys, setPasskeys] = useState<PasskeyView[]>([]);
   const [renaming, setRenaming] = useState<PasskeyView | null>(null);
   const [deleting, setDeleting] = useState<PasskeyView | null>(null);
-  const supported = browserSupportsWebAuthn();
+  const supported = browserSupportsPasskeys();
 
   const load = useCallback(async () => {
     const result = await passkeysApi.list();

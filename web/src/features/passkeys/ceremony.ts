@@ -1,19 +1,24 @@
-import {
-  startAuthentication,
-  startRegistration,
-  WebAuthnError,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 import type { TFunction } from 'i18next';
 import { toast } from '../../lib/toast';
 
-/** Why the browser's passkey prompt failed, as a message key; closing the prompt is not an error. */
+// @simplewebauthn/browser is loaded on the first prompt, not with the login page, whose cold load has a tight budget.
+
+/** Whether this browser can use passkeys at all (the check @simplewebauthn/browser makes, without loading it). */
+export function browserSupportsPasskeys(): boolean {
+  return typeof window.PublicKeyCredential === 'function';
+}
+
+/** Why the browser's passkey prompt failed, as a message key; null when the person closed it. */
 function failureKey(error: unknown): string | null {
-  const code = error instanceof WebAuthnError ? error.code : undefined;
   const name = error instanceof Error ? error.name : '';
+  // WebAuthnError (from @simplewebauthn/browser) says why in `code`.
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
   if (code === 'ERROR_CEREMONY_ABORTED' || name === 'NotAllowedError' || name === 'AbortError') return null;
   if (code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED') return 'identity:passkeys.errors.alreadyOnDevice';
   if (code === 'ERROR_INVALID_DOMAIN' || code === 'ERROR_INVALID_RP_ID' || name === 'SecurityError') return 'identity:passkeys.errors.wrongAddress';
@@ -28,11 +33,21 @@ function reportFailure(error: unknown, t: TFunction): null {
 }
 
 /** The browser's "create a passkey" prompt; null when it was closed or failed (a toast says which). */
-export function createPasskey(optionsJSON: PublicKeyCredentialCreationOptionsJSON, t: TFunction): Promise<RegistrationResponseJSON | null> {
-  return startRegistration({ optionsJSON }).catch((error: unknown) => reportFailure(error, t));
+export async function createPasskey(optionsJSON: PublicKeyCredentialCreationOptionsJSON, t: TFunction): Promise<RegistrationResponseJSON | null> {
+  try {
+    const { startRegistration } = await import('@simplewebauthn/browser');
+    return await startRegistration({ optionsJSON });
+  } catch (error) {
+    return reportFailure(error, t);
+  }
 }
 
 /** The browser's "use a passkey" prompt; null when it was closed or failed (a toast says which). */
-export function presentPasskey(optionsJSON: PublicKeyCredentialRequestOptionsJSON, t: TFunction): Promise<AuthenticationResponseJSON | null> {
-  return startAuthentication({ optionsJSON }).catch((error: unknown) => reportFailure(error, t));
+export async function presentPasskey(optionsJSON: PublicKeyCredentialRequestOptionsJSON, t: TFunction): Promise<AuthenticationResponseJSON | null> {
+  try {
+    const { startAuthentication } = await import('@simplewebauthn/browser');
+    return await startAuthentication({ optionsJSON });
+  } catch (error) {
+    return reportFailure(error, t);
+  }
 }
