@@ -24,6 +24,7 @@ import { TokenModelFallbacks1795670000000 } from './1795670000000-token-model-fa
 import { Scim1795710000000 } from './1795710000000-scim';
 import { TokenResponseCache1795680000000 } from './1795680000000-token-response-cache';
 import { Saml1795700000000 } from './1795700000000-saml';
+import { Passkeys1795690000000 } from './1795690000000-passkeys';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -51,6 +52,7 @@ export const MIGRATIONS = [
   Scim1795710000000,
   TokenResponseCache1795680000000,
   Saml1795700000000,
+  Passkeys1795690000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

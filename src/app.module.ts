@@ -18,6 +18,7 @@ import { MailModule } from './modules/mail/mail.module';
 import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
 import { SamlModule } from './modules/saml/saml.module';
+import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
@@ -64,6 +65,7 @@ export class AppModule {
         AuthModule,
         OAuthModule,
         SamlModule,
+        PasskeysModule,
         PricingModule,
         ChannelsModule,
         TokensModule,

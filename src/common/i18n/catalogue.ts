@@ -10,6 +10,7 @@ import { monitoringMessages } from './messages/monitoring.messages';
 import { identityMessages } from './messages/identity.messages';
 import { scimMessages } from './messages/scim.messages';
 import { samlMessages } from './messages/saml.messages';
+import { passkeysMessages } from './messages/passkeys.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -29,6 +30,7 @@ export const MESSAGES = {
   ...identityMessages,
   ...scimMessages,
   ...samlMessages,
+  ...passkeysMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

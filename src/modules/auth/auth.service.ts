@@ -59,7 +59,7 @@ export class AuthService {
    */
   async afterFirstFactor(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
     if (await this.twoFactor.isEnabled(user.id)) return { kind: 'second_factor', pending };
-    return this.signIn(user, pending, client);
+    return this.finishSignIn(user, pending, client);
   }
 
   /** The second step: the code for a pending sign-in, then a session. */
@@ -67,7 +67,7 @@ export class AuthService {
     await this.twoFactor.assertCode(pending.userId, code, client.ip);
     const user = await this.users.findById(pending.userId);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
-    return this.signIn(user, pending, client);
+    return this.finishSignIn(user, pending, client);
   }
 
   /**
@@ -80,7 +80,8 @@ export class AuthService {
     return this.viewOf(user, false);
   }
 
-  private async signIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
+  /** Every factor the sign-in needs is proven (a passkey with user verification counts for both): a session, and what the console asks next. */
+  async finishSignIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
     const cookie = await this.startSession(user.id, client);
     return { kind: 'signed_in', user: await this.viewOf(user, pending.requirePasswordChange), cookie };
   }

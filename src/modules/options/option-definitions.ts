@@ -343,7 +343,7 @@ export const OPTION_DEFINITIONS = {
   SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'] }),
 
   // Server
-  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail', 'scim'], status: 'server_address' }),
+  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail', 'scim', 'auth'], status: 'server_address' }),
   /** The gateway's own fetches (images to inline, quota-alert webhooks, balances) go through this worker when set. */
   WorkerUrl: url({ ...ROOT, readBy: ['outbound'] }),
   WorkerValidKey: str({ ...SECRET, readBy: ['outbound'] }),
