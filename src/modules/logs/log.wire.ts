@@ -38,33 +38,35 @@ export interface AdminLogView extends LogView {
  * language; the server catalogue holds the same message as `log.<key>` and writes the row's `content` from it in
  * Chinese. A spec (log-text.spec.ts) checks both sides have every key with the same parameters.
  */
-export type LogMessageKey =
-  | 'consume_per_token'
-  | 'consume_per_call'
-  | 'task_charged'
-  | 'task_submit_failed'
-  | 'task_submit_failed_because'
-  | 'task_submit_refused'
-  | 'task_not_recorded'
-  | 'task_not_recorded_because'
-  | 'task_failed_refunded'
-  | 'task_failed_refunded_because'
-  | 'hold_refunded_after_crash'
-  | 'new_user_quota'
-  | 'invitee_reward'
-  | 'inviter_reward'
-  | 'aff_transfer'
-  | 'root_initial_quota'
-  | 'admin_quota_changed'
-  | 'admin_quota_moved_meanwhile'
-  | 'redeemed'
-  | 'online_top_up'
-  | 'plan_bought'
-  | 'plan_renewed'
-  | 'plan_bought_paid'
-  | 'plan_renewed_paid'
-  | 'channel_disabled'
-  | 'channel_enabled';
+export const LOG_MESSAGE_KEYS = [
+  'consume_per_token',
+  'consume_per_call',
+  'task_charged',
+  'task_submit_failed',
+  'task_submit_failed_because',
+  'task_submit_refused',
+  'task_not_recorded',
+  'task_not_recorded_because',
+  'task_failed_refunded',
+  'task_failed_refunded_because',
+  'hold_refunded_after_crash',
+  'new_user_quota',
+  'invitee_reward',
+  'inviter_reward',
+  'aff_transfer',
+  'root_initial_quota',
+  'admin_quota_changed',
+  'admin_quota_moved_meanwhile',
+  'redeemed',
+  'online_top_up',
+  'plan_bought',
+  'plan_renewed',
+  'plan_bought_paid',
+  'plan_renewed_paid',
+  'channel_disabled',
+  'channel_enabled',
+] as const;
+export type LogMessageKey = (typeof LOG_MESSAGE_KEYS)[number];
 
 /** A message's parameters: numbers and names, and texts from elsewhere (an upstream's error) that stay as they came. */
 export type LogMessageParams = Record<string, string | number>;
