@@ -326,7 +326,7 @@ export function LogsPage() {
             <Chip color="secondary" variant="outlined" label={t('logs:stat.rpm', { value: stat?.rpm ?? '-' })} />
             <Chip color="secondary" variant="outlined" label={t('logs:stat.tpm', { value: stat?.tpm ?? '-' })} />
           </Stack>
-          <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
+          <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
             <Button color="inherit" startIcon={<RestartAltIcon />} onClick={reset}>
               {t('logs:reset')}
             </Button>
