@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
-import { apiFromPage, expectToast, rowId } from './operations-helpers';
+import { apiFromPage, chatThroughGateway, expectToast, rowId } from './operations-helpers';
 import { openScratchDb } from './scratch-db';
 
 type Language = 'zh' | 'en';
@@ -70,12 +70,7 @@ describe('usage log in the reader’s language', () => {
       codes[language] = { key, id: search.data.items[0].id, quota };
     }
     const token = await apiFromPage<{ key: string }[]>(page, 'POST', '/api/token/', { name: 'lang', remain_quota: 5_000_000 });
-    const call = await fetch(`${server.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.data[0].key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(call.status).toBe(200);
+    expect(await chatThroughGateway(server.baseUrl, token.data[0].key)).toBe(200);
     const db = openScratchDb(server.dbPath);
     db.prepare(`INSERT INTO logs (user_id, created_at, type, content, username, quota, other) VALUES (1, ?, 4, ?, 'root', 0, '')`).run(Math.floor(Date.now() / 1000), OLD_ROW_TEXT);
     db.close();
