@@ -11,6 +11,7 @@ import { identityMessages } from './messages/identity.messages';
 import { scimMessages } from './messages/scim.messages';
 import { samlMessages } from './messages/saml.messages';
 import { passkeysMessages } from './messages/passkeys.messages';
+import { logsMessages } from './messages/logs.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -31,6 +32,7 @@ export const MESSAGES = {
   ...scimMessages,
   ...samlMessages,
   ...passkeysMessages,
+  ...logsMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

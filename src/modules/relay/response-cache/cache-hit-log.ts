@@ -1,6 +1,6 @@
-import { translate } from '../../../common/i18n/catalogue';
 import type { BilledUsage } from '../../billing/billing-formula';
 import type { Settlement } from '../../billing/settlement-batcher.service';
+import { logText, logTextColumns } from '../../logs/log-text';
 import { consumeLogRow } from '../stages/consume-log';
 import type { PreparedRequest } from '../stages/relay-request';
 
@@ -34,14 +34,15 @@ export function cacheHitLog(request: PreparedRequest, usage: BilledUsage, quota:
     ...(request.route.inbound.wire === 'claude' ? { claude: true } : {}),
     admin_info: { use_channel: [] },
   };
+  // The text as every log row's: a message key the console renders in the reader's language, and `content` in Chinese.
+  const { content, other: otherJson } = logTextColumns(logText('consume_cache_hit', { ratio: price.ratio, fullQuota: price.fullPrice }), other);
   return consumeLogRow(request, {
-    // In the source language, as every log row's text is.
-    content: translate('log.consume_cache_hit', 'zh', { ratio: price.ratio, fullQuota: price.fullPrice }),
+    content,
     quota,
     usage,
     channelId: 0,
     channelName: '',
     group: request.caller.group,
-    other: JSON.stringify(other),
+    other: otherJson,
   });
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { translate } from '../../../common/i18n/catalogue';
 import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
+import { logContent, logText, logTextJsonMembers } from '../../logs/log-text';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
@@ -56,15 +56,16 @@ export class RelaySettleStage {
     const userGroupRatio = served ? served.userGroupRatio : request.userGroupRatio;
     const quota = settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
-    const log = this.options.get('LogConsumeEnabled')
+    const charge = this.options.get('LogConsumeEnabled') ? describeCharge(sheet) : undefined;
+    const log = charge
       ? consumeLogRow(request, {
-          content: describeCharge(sheet),
+          content: charge.content,
           quota,
           usage,
           channelId: delivery.channel.id,
           channelName: delivery.channel.name,
           group,
-          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped),
+          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, charge.otherMembers),
         })
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
@@ -93,7 +94,7 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
  * a fresh object walks its properties generically and cost twice as much on every request.
  * Numbers go through jsonNumber and strings through JSON.stringify, so the text is valid JSON.
  */
-function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean): string {
+function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, textMembers: string): string {
   const frt = delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt);
   let json = `{"frt":${jsonNumber(frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
   json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
@@ -108,7 +109,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   if (request.requestedModel !== undefined) json += `,"requested_model":${JSON.stringify(request.requestedModel)},"fallback_model":${JSON.stringify(request.model)}`;
   if (request.route.websocket) json += socketDetails(sheet, usage);
   if (request.clientGone()) json += ',"client_disconnected":true';
-  return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
+  return `${json},${textMembers},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }
 
 /** The usage counts beyond prompt, completion and cache reads, as more of chargeDetail's fields. */
@@ -142,20 +143,27 @@ function jsonNumber(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null';
 }
 
+/** A consume row's text: its stored `content`, and its message key and parameters as members of `other`'s JSON. */
+interface ChargeText {
+  content: string;
+  otherMembers: string;
+}
+
 /** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
-const chargeTexts = new Map<string, string>();
+const chargeTexts = new Map<string, ChargeText>();
 const CHARGE_TEXTS_KEPT = 1000;
 
-function describeCharge(sheet: PriceSheet): string {
+function describeCharge(sheet: PriceSheet): ChargeText {
   const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
-  let text = chargeTexts.get(key);
-  if (text === undefined) {
-    text =
+  let described = chargeTexts.get(key);
+  if (described === undefined) {
+    const text =
       sheet.quotaType === 1
-        ? translate('log.consume_per_call', 'zh', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
-        : translate('log.consume_per_token', 'zh', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+        ? logText('consume_per_call', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
+        : logText('consume_per_token', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+    described = { content: logContent(text), otherMembers: logTextJsonMembers(text) };
     if (chargeTexts.size >= CHARGE_TEXTS_KEPT) chargeTexts.clear();
-    chargeTexts.set(key, text);
+    chargeTexts.set(key, described);
   }
-  return text;
+  return described;
 }
