@@ -8,6 +8,7 @@ import { moneyMessages } from './messages/money.messages';
 import { outboundMessages } from './messages/outbound.messages';
 import { monitoringMessages } from './messages/monitoring.messages';
 import { identityMessages } from './messages/identity.messages';
+import { ratioSyncMessages } from './messages/ratio-sync.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -25,6 +26,7 @@ export const MESSAGES = {
   ...outboundMessages,
   ...monitoringMessages,
   ...identityMessages,
+  ...ratioSyncMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;
