@@ -90,7 +90,7 @@ export class RatioSyncService {
     try {
       const answer = await this.http.sendOwn({ url, method: 'GET', headers: { accept: 'application/json' }, signal, headersTimeoutMs: SOURCE_TIMEOUT_MS, bodyTimeoutMs: SOURCE_TIMEOUT_MS });
       if (answer.statusCode >= 400) {
-        answer.body.destroy();
+        discard(answer);
         throw new AppError('ratio_sync.http_status', { host, status: answer.statusCode });
       }
       text = await readLimited(answer, MAX_SOURCE_BYTES);
@@ -127,20 +127,24 @@ function sourceUrl(source: RatioSyncSource): URL {
 /** The body as text, refused past `limit` bytes (a declared length is refused before reading). */
 async function readLimited(answer: Dispatcher.ResponseData, limit: number): Promise<string> {
   if (Number(answer.headers['content-length'] ?? 0) > limit) {
-    answer.body.destroy();
+    discard(answer);
     throw new SourceTooLargeError();
   }
   const chunks: Buffer[] = [];
   let size = 0;
+  // Leaving the loop by the throw closes the body.
   for await (const chunk of answer.body) {
     size += (chunk as Buffer).length;
-    if (size > limit) {
-      answer.body.destroy();
-      throw new SourceTooLargeError();
-    }
+    if (size > limit) throw new SourceTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Drops an answer unread; the abort this causes is expected, not an error to report. */
+function discard(answer: Dispatcher.ResponseData): void {
+  answer.body.on('error', () => undefined);
+  answer.body.destroy();
 }
 
 function isTimeout(error: unknown): boolean {

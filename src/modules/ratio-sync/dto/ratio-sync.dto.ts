@@ -45,22 +45,20 @@ export class RatioSyncApplyDto {
 /** More rows than any price table holds. */
 const MAX_PICKS = 50_000;
 const isPickValue = (value: unknown): value is number | null => value === null || isRatio(value);
+const isPickFields = (fields: unknown): fields is RatioSyncPick['fields'] =>
+  typeof fields === 'object' &&
+  fields !== null &&
+  !Array.isArray(fields) &&
+  Object.keys(fields).length > 0 &&
+  Object.entries(fields).every(([field, value]) => RATIO_SYNC_FIELDS.includes(field as RatioSyncField) && isPickValue(value));
 
 /** The picked rows, each a model name and at least one known field set to a price value or null. */
 export function parsePicks(rows: unknown[]): RatioSyncPick[] {
   if (rows.length === 0) throw new AppError('ratio_sync.no_rows');
   if (rows.length > MAX_PICKS) throw new AppError('ratio_sync.invalid_pick', { index: MAX_PICKS });
   return rows.map((row, index) => {
-    const pick = row as { model?: unknown; fields?: unknown } | null;
-    const fields = pick?.fields;
-    const valid =
-      isModelName(pick?.model) &&
-      typeof fields === 'object' &&
-      fields !== null &&
-      !Array.isArray(fields) &&
-      Object.keys(fields).length > 0 &&
-      Object.entries(fields).every(([field, value]) => RATIO_SYNC_FIELDS.includes(field as RatioSyncField) && isPickValue(value));
-    if (!valid) throw new AppError('ratio_sync.invalid_pick', { index });
-    return { model: pick!.model as string, fields: fields as RatioSyncPick['fields'] };
+    const { model, fields } = (typeof row === 'object' && row !== null ? row : {}) as { model?: unknown; fields?: unknown };
+    if (!isModelName(model) || !isPickFields(fields)) throw new AppError('ratio_sync.invalid_pick', { index });
+    return { model, fields };
   });
 }
