@@ -105,9 +105,9 @@ export function RatioSync() {
     const result = await ratioSyncApi.apply({ source: diff?.source ?? source, rows: picks });
     setApplying(false);
     if (!result.ok) return;
-    toast.success(result.message);
-    // The other sub-tabs read the maps from the options; then the diff shows what is left.
+    // The other sub-tabs read the maps from the options (the whole settings page renders again: toast after it); then the diff shows what is left.
     await options.refresh();
+    toast.success(result.message);
     await fetchDiff(diff?.source ?? source);
   }
 

@@ -75,41 +75,46 @@ export function RatioSyncSources({ sources, onChange }: RatioSyncSourcesProps) {
           </TableBody>
         </Table>
       </TableContainer>
-      <Stack component="form" noValidate onSubmit={add} direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ alignItems: { md: 'flex-start' } }}>
-        <FormTextField
-          control={control}
-          name="name"
-          size="small"
-          label={t('settingsPricing:sync.sourceName')}
-          rules={{
-            validate: (name: string) =>
-              name.trim() === '' ? 'settingsPricing:sync.errors.nameRequired' : sources.some((item) => item.name === name.trim()) ? 'settingsPricing:sync.errors.duplicateName' : true,
-            maxLength: { value: 64, message: 'settingsPricing:sync.errors.nameTooLong' },
-          }}
-          slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-name' } }}
-        />
-        <FormSelect
-          control={control}
-          name="kind"
-          size="small"
-          label={t('settingsPricing:sync.sourceKind')}
-          choices={KINDS.map((kind) => ({ value: kind, label: t(`settingsPricing:sync.kinds.${kind}`) }))}
-          sx={{ minWidth: 180 }}
-          slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-kind' } }}
-        />
-        <FormTextField
-          control={control}
-          name="url"
-          size="small"
-          label={t('settingsPricing:sync.sourceUrl')}
-          helperText={t('settingsPricing:sync.sourceUrlHint')}
-          rules={{ validate: (url: string) => (/^https?:\/\/\S+$/i.test(url.trim()) ? true : 'settingsPricing:sync.errors.url') }}
-          sx={{ flex: 1 }}
-          slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-url' } }}
-        />
-        <Button type="submit" variant="outlined" startIcon={<AddIcon />} disabled={saving} data-testid="ratio-sync-source-add" sx={{ whiteSpace: 'nowrap' }}>
-          {t('settingsPricing:sync.addSource')}
-        </Button>
+      <Stack component="form" noValidate onSubmit={add} spacing={1.5}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+          <FormTextField
+            control={control}
+            name="name"
+            size="small"
+            label={t('settingsPricing:sync.sourceName')}
+            rules={{
+              validate: (name: string) =>
+                name.trim() === '' ? 'settingsPricing:sync.errors.nameRequired' : sources.some((item) => item.name === name.trim()) ? 'settingsPricing:sync.errors.duplicateName' : true,
+              maxLength: { value: 64, message: 'settingsPricing:sync.errors.nameTooLong' },
+            }}
+            sx={{ flex: 1 }}
+            slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-name' } }}
+          />
+          <FormSelect
+            control={control}
+            name="kind"
+            size="small"
+            label={t('settingsPricing:sync.sourceKind')}
+            choices={KINDS.map((kind) => ({ value: kind, label: t(`settingsPricing:sync.kinds.${kind}`) }))}
+            sx={{ flex: 1 }}
+            slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-kind' } }}
+          />
+        </Stack>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'flex-start' } }}>
+          <FormTextField
+            control={control}
+            name="url"
+            size="small"
+            label={t('settingsPricing:sync.sourceUrl')}
+            helperText={t('settingsPricing:sync.sourceUrlHint')}
+            rules={{ validate: (url: string) => (/^https?:\/\/\S+$/i.test(url.trim()) ? true : 'settingsPricing:sync.errors.url') }}
+            sx={{ flex: 1 }}
+            slotProps={{ htmlInput: { 'data-testid': 'ratio-sync-source-url' } }}
+          />
+          <Button type="submit" variant="outlined" startIcon={<AddIcon />} disabled={saving} data-testid="ratio-sync-source-add" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
+            {t('settingsPricing:sync.addSource')}
+          </Button>
+        </Stack>
       </Stack>
     </Stack>
   );
