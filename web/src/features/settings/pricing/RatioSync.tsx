@@ -143,7 +143,7 @@ export function RatioSync() {
             </MenuItem>
           ))}
         </TextField>
-        <Button variant="contained" startIcon={<CloudDownloadOutlinedIcon />} disabled={!source || loading} onClick={() => void fetchDiff()} data-testid="ratio-sync-fetch">
+        <Button variant="contained" startIcon={<CloudDownloadOutlinedIcon />} disabled={!source || loading} onClick={() => void fetchDiff()} data-testid="ratio-sync-fetch" sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
           {t('settingsPricing:sync.fetch')}
         </Button>
       </Stack>
