@@ -7,6 +7,7 @@ import type { AuditLogView } from '../src/modules/audit/audit.wire';
 import type { RatioSyncDiff, RatioSyncRow } from '../src/modules/ratio-sync/ratio-sync.wire';
 import { MAX_SOURCE_BYTES } from '../src/modules/ratio-sync/ratio-sync.service';
 import { createAdmin, setupRoot, type Session } from './support/accounts';
+import { connectionCounter } from './support/connection-counter';
 import { call, startGateway } from './support/child-gateway';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { scratchDatabase, startTestApp, TestApp } from './support/test-app';
@@ -100,21 +101,6 @@ async function startSources(): Promise<{ url: string; stop(): Promise<void> }> {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
-  };
-}
-
-/** A loopback port that counts the TCP connections it accepts: a refusal must leave it at 0. */
-async function connectionCounter(): Promise<{ url: string; connections: () => number; stop(): Promise<void> }> {
-  let count = 0;
-  const server = net.createServer((socket) => {
-    count++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
-    connections: () => count,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 

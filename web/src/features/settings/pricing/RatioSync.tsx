@@ -3,7 +3,6 @@ import {
   Alert,
   Box,
   Button,
-  Checkbox,
   Chip,
   Divider,
   FormControlLabel,
@@ -30,7 +29,7 @@ import { withToggled } from '../../../lib/sets';
 import { toast } from '../../../lib/toast';
 import { useOptions } from '../OptionsProvider';
 import { ratioSyncApi } from './api';
-import { PricingToolbar, useSearchedPage } from './PricingTableParts';
+import { PricingToolbar, SelectableModelCells, useSearchedPage } from './PricingTableParts';
 import { RatioSyncSources } from './RatioSyncSources';
 
 const FIELDS: RatioSyncField[] = ['model_price', 'model_ratio', 'completion_ratio', 'cache_ratio', 'create_cache_ratio'];
@@ -195,17 +194,7 @@ export function RatioSync() {
           <TableBody>
             {pageRows.map((row) => (
               <TableRow key={row.model} hover data-testid={`ratio-sync-row-${row.model}`}>
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    disabled={row.status === 'same'}
-                    checked={selected.has(row.model)}
-                    onChange={() => setSelected(withToggled(selected, row.model))}
-                    slotProps={{ input: { 'aria-label': row.model } }}
-                    data-testid={`ratio-sync-select-${row.model}`}
-                  />
-                </TableCell>
-                <TableCell sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{row.model}</TableCell>
+                <SelectableModelCells model={row.model} selected={selected} onChange={setSelected} testIdPrefix="ratio-sync-select-" disabled={row.status === 'same'} />
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   <Chip size="small" color={STATUS_COLOR[row.status]} label={t(`settingsPricing:sync.statuses.${row.status}`)} />
                   {row.served && <Chip size="small" variant="outlined" label={t('settingsPricing:sync.served')} sx={{ ml: 0.5 }} />}
