@@ -40,7 +40,8 @@ const MAX_MODEL_NAME = 191;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** A model name as the price maps can hold it (`__proto__` would not be a key there). */
-export const isModelName = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '' && value.length <= MAX_MODEL_NAME && value !== '__proto__';
+const isUsableName = (name: string): boolean => name.trim() !== '' && name.length <= MAX_MODEL_NAME && name !== '__proto__';
+export const isModelName = (value: unknown): value is string => typeof value === 'string' && isUsableName(value);
 
 /** Reads a fetched answer of the given kind of source. */
 export function readSource(kind: RatioSyncSourceKind, answer: unknown): UpstreamPrices {
@@ -59,7 +60,7 @@ export function readGatewayAnswer(answer: unknown): UpstreamPrices {
   const data = 'data' in answer ? answer.data : answer;
   if (Array.isArray(data)) {
     if (data.length > MAX_MODELS) throw new UnreadableSourceError('ratio_sync.unknown_format');
-    if (data.every((row) => isObject(row) && isModelName(row.model_name))) return readPricingList(data as Record<string, unknown>[]);
+    if (data.every((row) => isObject(row) && typeof row.model_name === 'string')) return readPricingList(data as Record<string, unknown>[]);
     if (data.length > 0 && data.every((row) => isObject(row) && typeof row.key === 'string' && typeof row.value === 'string')) return readOptionList(data as { key: string; value: string }[]);
   } else if (isObject(data) && RATIO_CONFIG_FIELDS.some((field) => isObject(data[field]))) {
     return fromMaps('ratio_config', Object.fromEntries(RATIO_CONFIG_FIELDS.map((field) => [field, data[field]])));
@@ -72,6 +73,10 @@ function readPricingList(rows: Record<string, unknown>[]): UpstreamPrices {
   const prices: UpstreamPrices = { format: 'pricing_list', models: new Map(), skipped: [] };
   for (const row of rows) {
     const model = row.model_name as string;
+    if (!isUsableName(model)) {
+      prices.skipped.push({ model: model.slice(0, MAX_MODEL_NAME), reason: 'invalid_value' });
+      continue;
+    }
     // This family marks a model nobody priced (its ratio is only the fallback a self-use gateway bills).
     if (row.price_set === false) {
       prices.skipped.push({ model, reason: 'unpriced' });
@@ -112,7 +117,10 @@ function fromMaps(format: RatioSyncFormat, maps: Record<string, unknown>): Upstr
   if (byModel.size > MAX_MODELS) throw new UnreadableSourceError('ratio_sync.unknown_format');
   const prices: UpstreamPrices = { format, models: new Map(), skipped: [] };
   for (const [model, fields] of byModel) {
-    if (!isModelName(model)) continue;
+    if (!isUsableName(model)) {
+      prices.skipped.push({ model: model.slice(0, MAX_MODEL_NAME), reason: 'invalid_value' });
+      continue;
+    }
     // A fixed price wins over ratios, as it does when billing.
     addModel(prices, model, fields.model_price !== undefined ? { model_price: fields.model_price } : fields);
   }
