@@ -26,6 +26,7 @@ import { TracingModule } from './modules/tracing/tracing.module';
 import { OpenApiModule } from './modules/openapi/openapi.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
+import { RatioSyncModule } from './modules/ratio-sync/ratio-sync.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { PlansModule } from './modules/plans/plans.module';
@@ -78,6 +79,7 @@ export class AppModule {
         TasksModule,
         ScimModule,
         PricingPageModule,
+        RatioSyncModule,
         MonitoringModule,
         DataModule,
         MetricsEndpointModule,

@@ -12,6 +12,7 @@ import { scimMessages } from './messages/scim.messages';
 import { samlMessages } from './messages/saml.messages';
 import { passkeysMessages } from './messages/passkeys.messages';
 import { logsMessages } from './messages/logs.messages';
+import { ratioSyncMessages } from './messages/ratio-sync.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -33,6 +34,7 @@ export const MESSAGES = {
   ...samlMessages,
   ...passkeysMessages,
   ...logsMessages,
+  ...ratioSyncMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

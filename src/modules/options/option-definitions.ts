@@ -1,4 +1,5 @@
 import type { MessageCode } from '../../common/i18n/catalogue';
+import type { RatioSyncSource } from '../ratio-sync/ratio-sync.wire';
 import { DEFAULT_AUDIO_COMPLETION_RATIO, DEFAULT_AUDIO_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
 /**
@@ -72,12 +73,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const MAX_RATIO = 1_000_000;
 /** Upper bound of a token count in the JSON maps (claude.default_max_tokens). */
 const MAX_TOKENS_SETTING = 100_000_000;
-const isRatio = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_RATIO;
+export const isRatio = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_RATIO;
 const isTokenCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TOKENS_SETTING;
 const isNonNegativeInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const mapOf = <T>(value: unknown, item: (v: unknown) => v is T): value is Record<string, T> => isPlainObject(value) && Object.values(value).every(item);
 const listOf = <T>(value: unknown, item: (v: unknown) => v is T): value is T[] => Array.isArray(value) && value.every(item);
+
+const isRatioSyncSource = (s: unknown): s is RatioSyncSource =>
+  isPlainObject(s) &&
+  isString(s.name) &&
+  s.name.trim() !== '' &&
+  s.name.length <= 64 &&
+  (s.kind === 'gateway' || s.kind === 'price_list') &&
+  isString(s.url) &&
+  s.url.length <= 2048 &&
+  /^https?:\/\/\S+$/i.test(s.url);
 
 export type NumberMap = Record<string, number>;
 export type StringMap = Record<string, string>;
@@ -129,6 +140,12 @@ export const shapes = {
     test: (v): v is Record<string, RateLimitPair> =>
       mapOf(v, (pair): pair is RateLimitPair => Array.isArray(pair) && pair.length === 2 && pair.every((n) => isNonNegativeInt(n) && n <= 100_000_000)),
     rule: 'option.shape.rate_limit_by_group',
+  },
+  /** [{name, kind, url}], names unique: where ratio sync reads prices. */
+  ratioSyncSources: {
+    test: (v): v is RatioSyncSource[] =>
+      listOf(v, isRatioSyncSource) && new Set(v.map((source) => source.name)).size === v.length,
+    rule: 'option.shape.ratio_sync_sources',
   },
 } satisfies Record<string, JsonShape<unknown>>;
 
@@ -289,6 +306,8 @@ export const OPTION_DEFINITIONS = {
   AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'] }),
   /** Model → fallback models tried in order once every channel of the model failed (5xx, 429, timeouts); a token's own list replaces it. */
   ModelFallbacks: json({ default: {}, shape: shapes.modelFallbacks, readBy: ['relay'] }),
+  /** Where ratio sync (/api/ratio_sync) reads prices: other gateways and published price lists. */
+  RatioSyncSources: json({ default: [], shape: shapes.ratioSyncSources, ...ROOT, readBy: ['pricing'] }),
 
   /** The IANA zone of the day, week (from Monday) and month budget windows of tokens and users. */
   BudgetTimeZone: str({ default: 'UTC', readBy: ['relay', 'tokens', 'users'] }),

@@ -44,4 +44,8 @@ export const managementRoutes: RouteAccessTable = {
   'GET /api/task': 'admin',
   'GET /api/task/self': 'user',
   'GET /api/pricing': 'public',
+  'GET /api/ratio_sync/sources': 'root',
+  'PUT /api/ratio_sync/sources': 'root',
+  'POST /api/ratio_sync/diff': 'root',
+  'POST /api/ratio_sync/apply': 'root',
 };
