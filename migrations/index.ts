@@ -22,6 +22,7 @@ import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 import { TokenModelFallbacks1795670000000 } from './1795670000000-token-model-fallbacks';
 import { Scim1795710000000 } from './1795710000000-scim';
+import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -47,6 +48,7 @@ export const MIGRATIONS = [
   ChannelKeyInfo1795660000000,
   TokenModelFallbacks1795670000000,
   Scim1795710000000,
+  ModelMetadata1795740000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

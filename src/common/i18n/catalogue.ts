@@ -9,6 +9,7 @@ import { outboundMessages } from './messages/outbound.messages';
 import { monitoringMessages } from './messages/monitoring.messages';
 import { identityMessages } from './messages/identity.messages';
 import { scimMessages } from './messages/scim.messages';
+import { modelsMessages } from './messages/models.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -27,6 +28,7 @@ export const MESSAGES = {
   ...monitoringMessages,
   ...identityMessages,
   ...scimMessages,
+  ...modelsMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;
