@@ -38,7 +38,7 @@ export interface ModelMetaFromSource {
   icon?: string;
 }
 
-/** What the public pricing answer needs: metadata by served model name, and the vendors it names. */
+/** What the public pricing answer needs: metadata by served model name, and the vendors it names (by name). */
 export interface PublicModelCatalogue {
   metaFor(modelName: string): PublicModelMeta | undefined;
   vendors: PublicVendor[];
@@ -110,7 +110,7 @@ export class ModelMetaService {
 
   /** One read of the metadata of the given model names (an exact name first, else case-insensitively) and of their vendors. */
   async publicCatalogue(modelNames: readonly string[]): Promise<PublicModelCatalogue> {
-    const [rows, vendorRows] = await Promise.all([this.models.find(), this.vendorRows.find({ order: { name: 'ASC' } })]);
+    const [rows, vendorRows] = await Promise.all([this.models.find(), this.vendorRows.find()]);
     const exact = new Map(rows.map((row) => [row.model_name, row]));
     const folded = new Map(rows.map((row) => [row.model_name.toLowerCase(), row]));
     const metaByName = new Map<string, PublicModelMeta>();
@@ -121,7 +121,11 @@ export class ModelMetaService {
     const namedVendors = new Set([...metaByName.values()].map((meta) => meta.vendor_id));
     return {
       metaFor: (modelName) => metaByName.get(modelName),
-      vendors: vendorRows.filter((vendor) => namedVendors.has(vendor.id)).map((vendor) => ({ id: vendor.id, name: vendor.name, icon: vendor.icon })),
+      // Sorted here, not by the database, so every dialect's collation gives the same order.
+      vendors: vendorRows
+        .filter((vendor) => namedVendors.has(vendor.id))
+        .sort((a, b) => a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }))
+        .map((vendor) => ({ id: vendor.id, name: vendor.name, icon: vendor.icon })),
     };
   }
 
