@@ -141,7 +141,7 @@ describe('model metadata: the admin editor, the pricing page and the playground 
       await page.getByTestId('model-meta-edit-e2e-plain-model').click();
       const drawer = page.getByTestId('model-meta-drawer');
       expect(await drawer.getByTestId('model-meta-context').inputValue()).toBe('32768');
-      await drawer.getByText('Context length (tokens)').waitFor();
+      await drawer.getByLabel('Context length (tokens)').waitFor();
       await drawer.getByTestId('model-meta-context').fill('65536');
       await drawer.getByTestId('model-meta-submit').click();
       await expectToast(page, 'success', 'Model metadata saved');

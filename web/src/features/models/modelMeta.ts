@@ -29,7 +29,7 @@ export function formatTokenCount(tokens: number): string {
   if (!tokens) return '';
   if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
   // Powers of two read in binary thousands (65536 → 64K), the rest in decimal ones (128000 → 128K).
-  if (tokens >= 1000) return `${tokens % 1024 === 0 ? tokens / 1024 : Math.round(tokens / 1000)}K`;
+  if (tokens >= 1000) return `${(tokens & (tokens - 1)) === 0 ? tokens / 1024 : Math.round(tokens / 1000)}K`;
   return String(tokens);
 }
 
