@@ -6,25 +6,10 @@ export type ModelTag = 'chat' | 'vision' | 'tools' | 'reasoning' | 'embedding' |
 /** What a model takes in or gives back. */
 export type Modality = 'text' | 'image' | 'audio' | 'video' | 'file' | 'embedding';
 
-/**
- * The metadata of one model name, as administrators edit it.
- * `icon`: empty (use the vendor's), one of the built-in icon keys, or an https URL the browser loads
- * (the server never fetches it).
- */
-export interface ModelMetaView {
+/** The metadata of one model name, as administrators edit it. */
+export interface ModelMetaView extends PublicModelMeta {
   id: number;
   model_name: string;
-  description: string;
-  /** 0: no vendor. */
-  vendor_id: number;
-  tags: ModelTag[];
-  /** Tokens; 0 when unknown. */
-  context_length: number;
-  /** Tokens; 0 when unknown. */
-  max_output: number;
-  input_modalities: Modality[];
-  output_modalities: Modality[];
-  icon: string;
   created_time: number;
   updated_time: number;
 }
@@ -38,12 +23,19 @@ export interface VendorView {
   model_count: number;
 }
 
-/** The metadata fields the public pricing answer adds to each row (empty values where none is set). */
+/**
+ * A model's metadata fields, which the public pricing answer adds to each row (empty values where none is set).
+ * `icon`: empty (use the vendor's), one of the built-in icon keys, or an https URL the browser loads
+ * (the server never fetches it).
+ */
 export interface PublicModelMeta {
   description: string;
+  /** 0: no vendor. */
   vendor_id: number;
   tags: ModelTag[];
+  /** Tokens; 0 when unknown. */
   context_length: number;
+  /** Tokens; 0 when unknown. */
   max_output: number;
   input_modalities: Modality[];
   output_modalities: Modality[];

@@ -6,7 +6,7 @@ import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { modelsApi, type Modality, type ModelMeta, type ModelMetaWrite, type ModelTag, type Vendor } from './api';
-import { isIconValue } from './iconValue';
+import { IconField } from './IconField';
 import { MODALITIES, MODEL_TAGS } from './modelMeta';
 
 interface ModelMetaForm {
@@ -166,14 +166,7 @@ export function ModelMetaDrawer({ target, vendors, onClose, onSaved }: { target:
               </FormTextField>
             ))}
           </Stack>
-          <FormTextField
-            control={control}
-            name="icon"
-            label={t('models:fields.icon')}
-            helperText={t('models:drawer.iconHelp')}
-            rules={{ validate: (value) => isIconValue(String(value)) || 'models:validation.icon' }}
-            slotProps={{ htmlInput: { 'data-testid': 'model-meta-icon', maxLength: 255 } }}
-          />
+          <IconField control={control} name="icon" testId="model-meta-icon" />
         </Stack>
       )}
     </SideDrawer>

@@ -6,7 +6,7 @@ import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, SideDrawer } from '../../components/SideDrawer';
 import { toast } from '../../lib/toast';
 import { modelsApi, type Vendor } from './api';
-import { isIconValue } from './iconValue';
+import { IconField } from './IconField';
 
 interface VendorForm {
   name: string;
@@ -47,14 +47,7 @@ export function VendorDrawer({ target, onClose, onSaved }: { target: 'add' | Ven
           rules={{ validate: (value) => (String(value).trim().length >= 1 && String(value).trim().length <= 64) || 'models:validation.vendorName' }}
           slotProps={{ htmlInput: { 'data-testid': 'vendor-name', maxLength: 64 } }}
         />
-        <FormTextField
-          control={control}
-          name="icon"
-          label={t('models:fields.icon')}
-          helperText={t('models:drawer.iconHelp')}
-          rules={{ validate: (value) => isIconValue(String(value)) || 'models:validation.icon' }}
-          slotProps={{ htmlInput: { 'data-testid': 'vendor-icon', maxLength: 255 } }}
-        />
+        <IconField control={control} name="icon" testId="vendor-icon" />
       </Stack>
     </SideDrawer>
   );
