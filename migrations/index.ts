@@ -25,6 +25,7 @@ import { Scim1795710000000 } from './1795710000000-scim';
 import { TokenResponseCache1795680000000 } from './1795680000000-token-response-cache';
 import { Saml1795700000000 } from './1795700000000-saml';
 import { Passkeys1795690000000 } from './1795690000000-passkeys';
+import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -49,10 +50,11 @@ export const MIGRATIONS = [
   LogPartitions1795650000000,
   ChannelKeyInfo1795660000000,
   TokenModelFallbacks1795670000000,
-  Scim1795710000000,
   TokenResponseCache1795680000000,
-  Saml1795700000000,
   Passkeys1795690000000,
+  Saml1795700000000,
+  Scim1795710000000,
+  ModelMetadata1795740000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

@@ -25,6 +25,7 @@ import { HealthModule } from './modules/health/health.module';
 import { TracingModule } from './modules/tracing/tracing.module';
 import { OpenApiModule } from './modules/openapi/openapi.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
+import { ModelMetaByIdModule, ModelsModule } from './modules/models/models.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
 import { RatioSyncModule } from './modules/ratio-sync/ratio-sync.module';
 import { PricingModule } from './modules/pricing/pricing.module';
@@ -78,6 +79,7 @@ export class AppModule {
         RelayModule,
         TasksModule,
         ScimModule,
+        ModelsModule,
         PricingPageModule,
         RatioSyncModule,
         MonitoringModule,
@@ -90,6 +92,7 @@ export class AppModule {
         ChannelByIdModule,
         TokenByIdModule,
         RedemptionByIdModule,
+        ModelMetaByIdModule,
         // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
         UserByIdModule,
       ],

@@ -49,6 +49,7 @@ const PricingPage = lazyConsolePage(() => import('./features/pricing/PricingPage
 const TokensPage = lazyConsolePage(() => import('./features/tokens/TokensPage'), 'TokensPage');
 const RedemptionsPage = lazyConsolePage(() => import('./features/redemptions/RedemptionsPage'), 'RedemptionsPage');
 const PlansPage = lazyConsolePage(() => import('./features/plans/PlansPage'), 'PlansPage');
+const ModelsPage = lazyConsolePage(() => import('./features/models/ModelsPage'), 'ModelsPage');
 const AuditPage = lazyConsolePage(() => import('./features/audit/AuditPage'), 'AuditPage');
 const TopUpReturnPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'TopUpReturnPage');
 const WalletPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'WalletPage');
@@ -122,6 +123,14 @@ export function App() {
                   element={
                     <RequireAdmin>
                       <PlansPage />
+                    </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="models"
+                  element={
+                    <RequireAdmin>
+                      <ModelsPage />
                     </RequireAdmin>
                   }
                 />

@@ -13,6 +13,7 @@ import { samlMessages } from './messages/saml.messages';
 import { passkeysMessages } from './messages/passkeys.messages';
 import { logsMessages } from './messages/logs.messages';
 import { ratioSyncMessages } from './messages/ratio-sync.messages';
+import { modelsMessages } from './messages/models.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -35,6 +36,7 @@ export const MESSAGES = {
   ...passkeysMessages,
   ...logsMessages,
   ...ratioSyncMessages,
+  ...modelsMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;
