@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { guardCostMicros } from './guard-cost';
 import { type Child, median, request, startChild, stats } from './process-stats';
+import { databaseKinds, DATABASE_SERVERS, flag, reachable, scratchDatabase, type DatabaseKind } from './bench-databases';
 import type { SensitiveCheckMessage } from './sensitive-check-child';
 
 /**
@@ -52,8 +53,38 @@ function body(mode: Mode, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(mode === 'stream' ? { stream: true } : {}), ...extra });
 }
 
+/**
+ * `--db sqlite,mysql,postgres` (default sqlite): the whole measure once per database, the
+ * gateways each on a scratch database of that kind (see bench-databases.ts), then a summary of
+ * the ratios per database. A server that does not answer is skipped.
+ */
 async function main(): Promise<void> {
+  const summaries: Array<{ db: DatabaseKind; result: BenchResult }> = [];
+  for (const kind of databaseKinds(flag('db') ?? 'sqlite')) {
+    if (!(await reachable(kind))) {
+      console.log(`\n${kind}: ${DATABASE_SERVERS[kind]} does not answer; skipped`);
+      continue;
+    }
+    console.log(`\ngateway on ${kind}`);
+    summaries.push({ db: kind, result: await measure(kind) });
+  }
+  if (summaries.length > 1) {
+    console.log('\ndatabase   ratio non-stream  ratio stream  gateway CPU µs/req non-stream / stream');
+    for (const { db, result } of summaries) {
+      console.log(`${db.padEnd(10)} ${String(result.ratio.nonstream).padStart(16)} ${String(result.ratio.stream).padStart(13)}  ${result.nonstream.gateway.cpuMicrosPerRequest} / ${result.stream.gateway.cpuMicrosPerRequest}`);
+    }
+  }
+  process.exit(0);
+}
+
+type BenchResult = Awaited<ReturnType<typeof measure>>;
+
+/** One full measure with the gateways on `kind`: prints its table and figures, and answers them. */
+async function measure(kind: DatabaseKind) {
   const startedAt = Date.now();
+  // Each gateway process has a scratch database of its own (on SQLite, in the process's temp folder).
+  const databases = kind === 'sqlite' ? [] : [await scratchDatabase(kind, ''), await scratchDatabase(kind, '')];
+  const databaseEnv = (index: number): Record<string, string> => databases[index]?.env ?? {};
   // In a process of its own, started first; sampled before the servers start and between load rounds, so nothing else competes for the CPU.
   const checker = await start('sensitive-check-child.js');
   let sensitiveChecks: SensitiveCheckMessage = { kind: 'sensitive-check', english: 0, chinese: 0 };
@@ -64,9 +95,9 @@ async function main(): Promise<void> {
   const upstream = await start('mock-upstream-server.js');
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
-  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
+  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, ...databaseEnv(0) });
   // The same gateway with Prometheus metrics on, measured in the same rounds (issue 27: its ratio at most 0.02 below).
-  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true' });
+  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true', ...databaseEnv(1) });
   const targets: Record<Caller, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
@@ -140,6 +171,7 @@ async function main(): Promise<void> {
   };
   const guard = await guardCostMicros();
   const result = {
+    database: kind,
     connections: CONNECTIONS,
     durationSeconds: DURATION_S,
     rounds: ROUNDS,
@@ -203,7 +235,9 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(result));
 
   for (const child of [upstream, floor, gateway, gatewayWithMetrics, checker]) child.process.kill();
-  process.exit(0);
+  await Promise.all([upstream, floor, gateway, gatewayWithMetrics, checker].map((child) => new Promise((resolve) => (child.process.exitCode === null ? child.process.once('exit', resolve) : resolve(undefined)))));
+  for (const database of databases) await database.drop();
+  return result;
 }
 
 /** Median latency of sequential non-streamed requests over one connection, interleaved per target. */
