@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner, Table, TableColumn, TableIndex } from 'typeorm';
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
  * SCIM 2.0 provisioning: the bearer tokens an identity provider calls /scim/v2 with (stored
@@ -25,14 +25,16 @@ export class Scim1795710000000 implements MigrationInterface {
       true,
     );
     // SCIM's externalId is case-exact; MySQL's default collation would match "ABC" to "abc".
-    const caseExact = queryRunner.connection.options.type === 'mysql' ? { charset: 'utf8mb4', collation: 'utf8mb4_bin' } : {};
-    await queryRunner.addColumn('users', new TableColumn({ name: 'scim_external_id', type: 'varchar', length: '191', default: "''", ...caseExact }));
-    await queryRunner.createIndex('users', new TableIndex({ name: 'idx_users_scim_external_id', columnNames: ['scim_external_id'] }));
+    const caseExact = queryRunner.connection.options.type === 'mysql' ? ' CHARACTER SET utf8mb4 COLLATE utf8mb4_bin' : '';
+    // Plain ADD COLUMN on every dialect: TypeORM's addColumn rebuilds the whole table on SQLite,
+    // which drops the case-insensitive unique index on usernames (an expression index it does not know).
+    await queryRunner.query(`ALTER TABLE users ADD COLUMN scim_external_id varchar(191)${caseExact} NOT NULL DEFAULT ''`);
+    await queryRunner.query('CREATE INDEX idx_users_scim_external_id ON users (scim_external_id)');
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('users', 'idx_users_scim_external_id');
-    await queryRunner.dropColumn('users', 'scim_external_id');
+    await queryRunner.query('ALTER TABLE users DROP COLUMN scim_external_id');
     await queryRunner.dropTable('scim_tokens', true);
   }
 }
