@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { translate } from '../../../common/i18n/catalogue';
-import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
+import { isBelievableUsage, mediaQuota, settleQuota, type BilledUsage, type MediaCharge, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
 import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
@@ -32,6 +32,8 @@ export class RelaySettleStage {
   settle(request: PreparedRequest, delivery: Delivery): void {
     const reported = reportedUsage(delivery);
     if (reported) return this.charge(request, delivery, reported);
+    // A media call is billed per unit: its tokens are not counted.
+    if (request.media) return this.charge(request, delivery, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 });
     const charged = this.countedUsage(request, delivery).then((usage) => this.charge(request, delivery, usage));
     // A count that failed charges nothing (the batcher logs it); the request's span still ends.
     if (request.trace) charged.catch(() => request.trace?.finish());
@@ -53,14 +55,15 @@ export class RelaySettleStage {
     const sheet = served ? { ...request.sheet, groupRatio: served.groupRatio } : request.sheet;
     const group = served ? served.group : caller.group;
     const userGroupRatio = served ? served.userGroupRatio : request.userGroupRatio;
-    const quota = settleQuota(sheet, usage);
+    const media = billedMedia(request.media, delivery);
+    const quota = media ? mediaQuota(media, sheet.groupRatio, sheet.quotaPerUnit) : settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
     const log = this.options.get('LogConsumeEnabled')
       ? {
           user_id: caller.user.id,
           created_at: Math.floor(Date.now() / 1000),
           type: LOG_TYPE_CONSUME,
-          content: describeCharge(sheet),
+          content: media ? describeMediaCharge(media, sheet.groupRatio) : describeCharge(sheet),
           username: caller.user.username,
           token_name: caller.token ? caller.token.name : PLAYGROUND_TOKEN_NAME,
           token_id: caller.token?.id ?? 0,
@@ -74,7 +77,7 @@ export class RelaySettleStage {
           channel_name: delivery.channel.name,
           group,
           ip: caller.ip,
-          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped),
+          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, media),
         }
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
@@ -82,6 +85,12 @@ export class RelaySettleStage {
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }
+}
+
+/** The request's media charge, its seconds taken from the answer when the answer reported them. */
+function billedMedia(media: MediaCharge | undefined, delivery: Delivery): MediaCharge | undefined {
+  if (!media || delivery.mediaSeconds === undefined) return media;
+  return { ...media, count: delivery.mediaSeconds, basis: 'answer' };
 }
 
 /** The upstream's usage, when it reported a believable one. */
@@ -102,7 +111,7 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
  * a fresh object walks its properties generically and cost twice as much on every request.
  * Numbers go through jsonNumber and strings through JSON.stringify, so the text is valid JSON.
  */
-function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean): string {
+function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, media: MediaCharge | undefined): string {
   const frt = delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt);
   let json = `{"frt":${jsonNumber(frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
   json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
@@ -116,6 +125,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   // A fallback model served: model_name is the serving model (priced at it); these name both.
   if (request.requestedModel !== undefined) json += `,"requested_model":${JSON.stringify(request.requestedModel)},"fallback_model":${JSON.stringify(request.model)}`;
   if (request.route.websocket) json += socketDetails(sheet, usage);
+  if (media) json += `,"media_price":${JSON.stringify(media)}`;
   if (request.clientGone()) json += ',"client_disconnected":true';
   return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }
@@ -154,6 +164,11 @@ function jsonNumber(value: number): string {
 /** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
 const chargeTexts = new Map<string, string>();
 const CHARGE_TEXTS_KEPT = 1000;
+
+/** A media call's log text: unit price × count, and the group ratio. */
+function describeMediaCharge(media: MediaCharge, groupRatio: number): string {
+  return translate('log.consume_media', 'zh', { price: media.price, unit: translate(`log.media_unit.${media.unit}`, 'zh'), count: media.count, groupRatio });
+}
 
 function describeCharge(sheet: PriceSheet): string {
   const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
