@@ -1,4 +1,5 @@
-import { MIDJOURNEY_PLATFORM, MJ_ACTIONS } from '../tasks/midjourney/midjourney-actions';
+import { MIDJOURNEY_PLATFORM, MJ_ACTIONS, modelForAction } from '../tasks/midjourney/midjourney-actions';
+import type { MediaPrices } from './pricing.wire';
 
 /**
  * Per-unit prices for media, declared beside the ratio maps (ImagePrices, AudioPrices,
@@ -30,6 +31,32 @@ export const TASK_PRICE_ACTIONS: Readonly<Record<string, readonly string[]>> = {
   suno: ['MUSIC', 'LYRICS'],
 };
 
+/** The model name each task action is served and listed under (mj_imagine, swap_face, suno_music), by platform. */
+const TASK_ACTION_MODELS = new Map<string, { platform: string; action: string }>([
+  ...MJ_ACTIONS.map((action): [string, { platform: string; action: string }] => [modelForAction(action), { platform: MIDJOURNEY_PLATFORM, action }]),
+  ...TASK_PRICE_ACTIONS.suno.map((action): [string, { platform: string; action: string }] => [`suno_${action.toLowerCase()}`, { platform: 'suno', action }]),
+]);
+
+/** The media tables, as the options hold them. */
+export interface MediaPriceTables {
+  ImagePrices: ImagePrices;
+  AudioPrices: AudioPrices;
+  VideoPrices: VideoPrices;
+  TaskActionPrices: TaskActionPrices;
+}
+
+/** A model's entries in the media tables, for the pricing page; undefined when it has none. */
+export function mediaPricesOf(model: string, tables: MediaPriceTables): MediaPrices | undefined {
+  const prices: MediaPrices = {};
+  if (Object.prototype.hasOwnProperty.call(tables.ImagePrices, model)) prices.image = tables.ImagePrices[model];
+  if (Object.prototype.hasOwnProperty.call(tables.AudioPrices, model)) prices.audio = tables.AudioPrices[model];
+  if (Object.prototype.hasOwnProperty.call(tables.VideoPrices, model)) prices.video = tables.VideoPrices[model];
+  const task = TASK_ACTION_MODELS.get(model);
+  const call = task && tables.TaskActionPrices[task.platform]?.[task.action];
+  if (call !== undefined) prices.call = call;
+  return Object.keys(prices).length > 0 ? prices : undefined;
+}
+
 /** Upper bound of one unit price (USD): far above any real one, low enough that a bill stays a finite number. */
 const MAX_UNIT_PRICE = 1_000_000;
 /** Longest size, quality, resolution or model key: the options table's key column width. */
@@ -58,10 +85,9 @@ function nestedProblem(value: unknown, depth: number, path: string[] = []): stri
 
 /** Model → size → price, or model → size → quality → price. */
 export function imagePricesProblem(value: unknown): string | undefined {
-  const shape = nestedProblem(value, 1);
-  if (shape !== undefined) return shape;
-  for (const [model, sizes] of Object.entries(value as Record<string, unknown>)) {
-    if (!isPlainObject(sizes)) return model;
+  if (!isPlainObject(value)) return describePath([]);
+  for (const [model, sizes] of Object.entries(value)) {
+    if (!isPlainObject(sizes) || model.trim() === '' || model.length > MAX_KEY_LENGTH) return describePath([JSON.stringify(model).slice(1, -1)]);
     for (const [size, price] of Object.entries(sizes)) {
       const problem = isUnitPrice(price) ? undefined : nestedProblem(price, 1, [model, size]);
       if (problem !== undefined) return problem;

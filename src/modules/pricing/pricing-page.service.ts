@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AbilitiesRepository } from '../channels/abilities.repository';
 import { OptionsService } from '../options/options.service';
 import { usableGroups } from '../users/usable-groups';
+import { mediaPricesOf } from './media-prices';
 import { PricingService } from './pricing.service';
 import { PricingPage, PricingRow } from './pricing.wire';
 
@@ -16,8 +17,10 @@ export class PricingPageService {
 
   async build(viewerGroup: string | undefined): Promise<PricingPage> {
     const groupsByModel = await this.abilities.enabledGroupsByModel();
+    const tables = this.pricing.mediaPriceTables();
     const models = [...groupsByModel.entries()].map(([model, groups]): PricingRow => {
       const price = this.pricing.modelPricing(model);
+      const media = mediaPricesOf(model, tables);
       return {
         model_name: model,
         quota_type: price.quota_type,
@@ -25,7 +28,8 @@ export class PricingPageService {
         completion_ratio: price.completion_ratio,
         model_price: price.model_price,
         enable_groups: groups,
-        price_set: price.priced,
+        price_set: price.priced || media !== undefined,
+        ...(media ? { media_prices: media } : {}),
       };
     });
     const usable = usableGroups(this.options, viewerGroup ?? '');
