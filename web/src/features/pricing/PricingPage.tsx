@@ -28,6 +28,7 @@ import { usePaging } from '../../components/table/PagedTablePagination';
 import { useSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
+import { MediaPriceLines } from './MediaPriceLines';
 import { comparePricing, fetchPricing, fuzzyMatch, type PricingData, type PricingModel } from './api';
 
 const DEFAULT_GROUP = 'default';
@@ -73,6 +74,7 @@ export function PricingPage() {
   }
 
   function priceCell(model: PricingModel) {
+    if (model.media_prices) return <MediaPriceLines prices={model.media_prices} format={(usd) => displayPrice(usd * groupRatio)} testId={`pricing-media-${model.model_name}`} />;
     if (model.quota_type === 1) return t('pricing:price.perCall', { price: displayPrice(model.model_price * groupRatio) });
     const prompt = model.model_ratio * 2 * groupRatio;
     return (
@@ -124,7 +126,11 @@ export function PricingPage() {
       key: 'billing',
       header: 'pricing:columns.billing',
       render: (model) => (
-        <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+        model.media_prices ? (
+          <Chip size="small" color="success" variant="outlined" label={t('pricing:billing.perUnit')} />
+        ) : (
+          <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+        )
       ),
     },
     {
@@ -197,6 +203,7 @@ export function PricingPage() {
           </Typography>
           <Typography variant="body2">{t('pricing:formula.perToken')}</Typography>
           <Typography variant="body2">{t('pricing:formula.prices')}</Typography>
+          <Typography variant="body2">{t('pricing:formula.media')}</Typography>
         </Alert>
       )}
       <Card>

@@ -11,6 +11,7 @@ import { SettingsSection } from '../SettingsSection';
 import { fieldPath, useOptionSection } from '../useOptionSection';
 import { pricingSettingsApi } from './api';
 import { changedMaps, parseNumberMap, PRICING_MAP_KEYS, type PricingMapKey, type PricingMaps } from './pricingRows';
+import { MediaPriceSettings } from './MediaPriceSettings';
 import { UnpricedModels } from './UnpricedModels';
 import { VisualPricingEditor } from './VisualPricingEditor';
 
@@ -18,8 +19,8 @@ import { VisualPricingEditor } from './VisualPricingEditor';
 const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const;
 const FIELDS = Object.fromEntries(JSON_KEYS.map((key) => [key, 'json'])) as Record<(typeof JSON_KEYS)[number], 'json'>;
 
-type SubTab = 'json' | 'visual' | 'unpriced';
-const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced'];
+type SubTab = 'json' | 'visual' | 'unpriced' | 'media';
+const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced', 'media'];
 
 /**
  * The pricing area: the price maps as JSON, the same maps as a table of models, and the models
@@ -122,6 +123,7 @@ export default function PricingSettings() {
         )}
         {panel('visual', <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />)}
         {panel('unpriced', <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />)}
+        {panel('media', <MediaPriceSettings />)}
       </CardContent>
       <ConfirmDialog
         open={confirmReset}
