@@ -37,7 +37,8 @@ describe('media prices: images, audio and task actions billed per unit', () => {
   let bed: NativeRelayTestbed;
 
   beforeAll(async () => {
-    bed = await startNativeRelayTestbed({ ImagePrices: IMAGE_PRICES, AudioPrices: AUDIO_PRICES, TaskActionPrices: TASK_ACTION_PRICES });
+    bed = await startNativeRelayTestbed({});
+    for (const [key, table] of Object.entries({ ImagePrices: IMAGE_PRICES, AudioPrices: AUDIO_PRICES, TaskActionPrices: TASK_ACTION_PRICES })) await bed.seed.setOption(key, JSON.stringify(table));
     await bed.seed.createChannel({ name: 'media', base_url: bed.openaiUpstream.url, models: 'dall-e-3,dall-e-2,tts-1,whisper-1' });
     bed.openaiUpstream.handler = (request) => {
       if (request.path === '/v1/images/generations') return { status: 200, json: { created: 1, data: Array.from({ length: Number(request.body.n ?? 1) }, (_, i) => ({ url: `https://img.invalid/${i}.png` })) } };
