@@ -7,11 +7,12 @@ import { createGatewayApp } from '../src/app.factory';
 import { loadAppConfig } from '../src/config/app-config';
 import { answerStatsRequests, type ReadyMessage } from './process-stats';
 
-/** The gateway under test, on a fresh SQLite database, set up through its management API. */
+/** The gateway under test, on a fresh database (SQL_DSN when the bench gives one, else SQLite), set up through its management API. */
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'gw-bench-'));
   // METRICS_ENABLED passes through, so the same benchmark measures the relay with metrics on and off.
-  const config = loadAppConfig({ SQLITE_PATH: path.join(dir, 'bench.db'), DATA_DIR: dir, SESSION_SECRET: 'bench-secret', WEB_DIST_DIR: path.join(dir, 'no-web'), METRICS_ENABLED: process.env.METRICS_ENABLED ?? '' });
+  const database = process.env.SQL_DSN ? { SQL_DSN: process.env.SQL_DSN } : { SQLITE_PATH: path.join(dir, 'bench.db') };
+  const config = loadAppConfig({ ...database, DATA_DIR: dir, SESSION_SECRET: 'bench-secret', WEB_DIST_DIR: path.join(dir, 'no-web'), METRICS_ENABLED: process.env.METRICS_ENABLED ?? '' });
   const gateway = await createGatewayApp(config, ['error']);
   await new Promise<void>((resolve) => gateway.server.listen(0, '127.0.0.1', () => resolve()));
   const port = (gateway.server.address() as AddressInfo).port;
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     rpm_limit: 1_000_000_000,
     tpm_limit: 1_000_000_000,
   })).data as Array<{ key: string }>;
+  // The cache-hit case: every call of this token at temperature 0 after the first is answered from the response cache.
+  const cached = (await as('/api/token/', 'POST', { name: 'bench-cached', remain_quota: 1e15, expired_time: -1, response_cache: true })).data as Array<{ key: string }>;
 
   // The driver ends us with SIGTERM; leave no database behind in the temp folder.
   process.once('SIGTERM', () => {
@@ -59,7 +62,7 @@ async function main(): Promise<void> {
     process.exit(0);
   });
   answerStatsRequests();
-  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key, limitedApiKey: limited[0].key };
+  const ready: ReadyMessage = { kind: 'ready', port, apiKey: tokens[0].key, limitedApiKey: limited[0].key, cachedApiKey: cached[0].key };
   process.send?.(ready);
 }
 

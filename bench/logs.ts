@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { DataSource, QueryRunner } from 'typeorm';
 import { Agent, fetch } from 'undici';
 import { createGatewayApp, GatewayApp } from '../src/app.factory';
@@ -13,6 +12,7 @@ import { postgresIndexes } from '../src/database/postgres-indexes';
 import { addMonths, monthStart } from '../src/modules/logs/log-months';
 import { LogPartitionsService } from '../src/modules/logs/log-partitions.service';
 
+import { databaseKinds, DATABASE_KINDS, DATABASE_SERVERS, flag, reachable, scratchDatabase, type DatabaseKind } from './bench-databases';
 /**
  * `npm run bench:logs [-- --rows 20000000] [--databases mysql,postgres] [--keep]`: the log and dashboard
  * queries on a big log table, on SQLite, MySQL/MariaDB (BENCH_MYSQL_URL, default
@@ -27,17 +27,9 @@ import { LogPartitionsService } from '../src/modules/logs/log-partitions.service
  * The last line printed is JSON.
  */
 
-type DatabaseKind = 'sqlite' | 'mysql' | 'postgres';
-const DATABASE_KINDS: DatabaseKind[] = ['sqlite', 'mysql', 'postgres'];
-
-/** `--name value` from the command line. */
-function flag(name: string): string | undefined {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-}
 
 const ROWS = Number(flag('rows') ?? process.env.LOG_BENCH_ROWS ?? 5_000_000);
-const DATABASES = (flag('databases') ?? DATABASE_KINDS.join(',')).split(',') as DatabaseKind[];
+const DATABASES = databaseKinds(flag('databases') ?? DATABASE_KINDS.join(','));
 /** `--keep`: leave the seeded databases (their DSN is printed) to look into a query plan. */
 const KEEP = process.argv.includes('--keep');
 const USERS = 2000;
@@ -319,42 +311,10 @@ async function clearings(kind: DatabaseKind, baseUrl: string, admin: Session, da
   return { 'drop the first month': firstMonth, 'drop a whole month': wholeMonth, 'clear a partial day': day };
 }
 
-/** A scratch database on the server, and how to drop it. */
-async function scratchDatabase(kind: DatabaseKind, serverUrl: string, dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const name = `gw_bench_logs_${randomBytes(4).toString('hex')}`;
-  if (kind === 'mysql') {
-    const mysql = await import('mysql2/promise');
-    const onServer = async (sql: string) => {
-      const connection = await mysql.createConnection(serverUrl);
-      await connection.query(sql);
-      await connection.end();
-    };
-    await onServer(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    return { env: { SQL_DSN: `${serverUrl.replace(/\/+$/, '')}/${name}` }, drop: () => onServer(`DROP DATABASE IF EXISTS \`${name}\``) };
-  }
-  if (kind === 'postgres') {
-    const { Client } = await import('pg');
-    const onServer = async (sql: string) => {
-      const client = new Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
-    await onServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { env: { SQL_DSN: url.toString() }, drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-  }
-  return { env: { SQLITE_PATH: path.join(dir, 'bench.db') }, drop: async () => undefined };
-}
-
-async function benchDatabase(kind: DatabaseKind, serverUrl: string): Promise<DatabaseFigures> {
+async function benchDatabase(kind: DatabaseKind): Promise<DatabaseFigures> {
   console.log(`\n${kind}: ${ROWS.toLocaleString()} log rows, ${USERS} users, ${MODELS} models, ${DAYS} days`);
   const dir = mkdtempSync(path.join(tmpdir(), 'gw-bench-logs-'));
-  const database = await scratchDatabase(kind, serverUrl, dir);
+  const database = await scratchDatabase(kind, dir, 'gw_bench_logs');
   const config = loadAppConfig({ ...database.env, SESSION_SECRET: 'bench-logs', DATA_DIR: dir, CRITICAL_RATE_LIMIT: '100000', WEB_DIST_DIR: path.join(dir, 'no-web') });
   let gateway: GatewayApp | undefined;
   const upstream = await startUpstream();
@@ -389,36 +349,14 @@ async function benchDatabase(kind: DatabaseKind, serverUrl: string): Promise<Dat
   }
 }
 
-async function reachable(kind: DatabaseKind, url: string): Promise<boolean> {
-  try {
-    if (kind === 'mysql') {
-      const mysql = await import('mysql2/promise');
-      await (await mysql.createConnection(url)).end();
-    } else if (kind === 'postgres') {
-      const { Client } = await import('pg');
-      const client = new Client({ connectionString: url });
-      await client.connect();
-      await client.end();
-    }
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function main(): Promise<void> {
-  const servers: Record<DatabaseKind, string> = {
-    sqlite: '',
-    mysql: process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306',
-    postgres: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432',
-  };
   const result: Record<string, unknown> = { rows: ROWS };
-  for (const kind of DATABASE_KINDS.filter((name) => DATABASES.includes(name))) {
-    if (!(await reachable(kind, servers[kind]))) {
-      console.log(`\n${kind}: ${servers[kind]} does not answer; skipped`);
+  for (const kind of DATABASES) {
+    if (!(await reachable(kind))) {
+      console.log(`\n${kind}: ${DATABASE_SERVERS[kind]} does not answer; skipped`);
       continue;
     }
-    const measured = await benchDatabase(kind, servers[kind]);
+    const measured = await benchDatabase(kind);
     result[kind] = { ...measured.figures, clearings: measured.clearings };
   }
   console.log(JSON.stringify(result));

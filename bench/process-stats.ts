@@ -8,6 +8,8 @@ export interface ReadyMessage {
   apiKey?: string;
   /** A key with two budget windows and RPM and TPM limits (none of them reached): the limited case. */
   limitedApiKey?: string;
+  /** A key with the response cache on: the cache-hit case. */
+  cachedApiKey?: string;
 }
 
 export interface StatsMessage {
@@ -37,6 +39,7 @@ export interface Child {
   port: number;
   apiKey?: string;
   limitedApiKey?: string;
+  cachedApiKey?: string;
 }
 
 /** Forks `script` and resolves once it reports that it listens. */
@@ -48,7 +51,7 @@ export function startChild(script: string, env: Record<string, string> = {}): Pr
     const onMessage = (message: ReadyMessage) => {
       if (message.kind !== 'ready') return;
       child.off('message', onMessage);
-      resolve({ process: child, port: message.port, apiKey: message.apiKey, limitedApiKey: message.limitedApiKey });
+      resolve({ process: child, port: message.port, apiKey: message.apiKey, limitedApiKey: message.limitedApiKey, cachedApiKey: message.cachedApiKey });
     };
     child.on('message', onMessage);
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { guardCostMicros } from './guard-cost';
 import { type Child, median, request, startChild, stats } from './process-stats';
+import { databaseKinds, DATABASE_SERVERS, flag, reachable, scratchDatabase, type DatabaseKind } from './bench-databases';
 import type { SensitiveCheckMessage } from './sensitive-check-child';
 
 /**
@@ -23,8 +24,8 @@ const IDLE_CPU_SHARE = 0.05;
 const IDLE_WAIT_MS = 3000;
 
 type Target = 'direct' | 'floor' | 'gateway';
-/** A target, or the gateway called with the limited token. */
-type Caller = Target | 'limited';
+/** A target, or the gateway called with the limited token, or with the token whose calls the response cache answers. */
+type Caller = Target | 'limited' | 'cached';
 type Mode = 'nonstream' | 'stream';
 
 interface RunFigures {
@@ -45,12 +46,45 @@ const NATIVE_MODEL = 'bench-claude';
 /** The Responses case: a Responses client streaming through a Chat-only channel, converted both ways. */
 const RESPONSES_BODY = JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true });
 
+/** The cache-hit case's call: at temperature 0, so the response cache may answer it. */
+const CACHED_CALL = { temperature: 0 };
+
 function body(mode: Mode, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(mode === 'stream' ? { stream: true } : {}), ...extra });
 }
 
+/**
+ * `--db sqlite,mysql,postgres` (default sqlite): the whole measure once per database, the
+ * gateways each on a scratch database of that kind (see bench-databases.ts), then a summary of
+ * the ratios per database. A server that does not answer is skipped.
+ */
 async function main(): Promise<void> {
+  const summaries: Array<{ db: DatabaseKind; result: BenchResult }> = [];
+  for (const kind of databaseKinds(flag('db') ?? 'sqlite')) {
+    if (!(await reachable(kind))) {
+      console.log(`\n${kind}: ${DATABASE_SERVERS[kind]} does not answer; skipped`);
+      continue;
+    }
+    console.log(`\ngateway on ${kind}`);
+    summaries.push({ db: kind, result: await measure(kind) });
+  }
+  if (summaries.length > 1) {
+    console.log('\ndatabase   ratio non-stream  ratio stream  gateway CPU µs/req non-stream / stream');
+    for (const { db, result } of summaries) {
+      console.log(`${db.padEnd(10)} ${String(result.ratio.nonstream).padStart(16)} ${String(result.ratio.stream).padStart(13)}  ${result.nonstream.gateway.cpuMicrosPerRequest} / ${result.stream.gateway.cpuMicrosPerRequest}`);
+    }
+  }
+  process.exit(0);
+}
+
+type BenchResult = Awaited<ReturnType<typeof measure>>;
+
+/** One full measure with the gateways on `kind`: prints its table and figures, and answers them. */
+async function measure(kind: DatabaseKind) {
   const startedAt = Date.now();
+  // Each gateway process has a scratch database of its own (on SQLite, in the process's temp folder).
+  const databases = kind === 'sqlite' ? [] : [await scratchDatabase(kind, ''), await scratchDatabase(kind, '')];
+  const databaseEnv = (index: number): Record<string, string> => databases[index]?.env ?? {};
   // In a process of its own, started first; sampled before the servers start and between load rounds, so nothing else competes for the CPU.
   const checker = await start('sensitive-check-child.js');
   let sensitiveChecks: SensitiveCheckMessage = { kind: 'sensitive-check', english: 0, chinese: 0 };
@@ -61,15 +95,17 @@ async function main(): Promise<void> {
   const upstream = await start('mock-upstream-server.js');
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
-  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl });
+  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, ...databaseEnv(0) });
   // The same gateway with Prometheus metrics on, measured in the same rounds (issue 27: its ratio at most 0.02 below).
-  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true' });
+  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true', ...databaseEnv(1) });
   const targets: Record<Caller, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     gateway: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.apiKey}` } },
     // The same gateway, called with a token that has two budget windows and RPM and TPM limits.
     limited: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.limitedApiKey}` } },
+    // The same gateway, called with a token whose repeated calls (at temperature 0) the response cache answers.
+    cached: { child: gateway, url: `http://127.0.0.1:${gateway.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gateway.cachedApiKey}` } },
   };
 
   const withMetrics = { child: gatewayWithMetrics, url: `http://127.0.0.1:${gatewayWithMetrics.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gatewayWithMetrics.apiKey}` } };
@@ -94,12 +130,14 @@ async function main(): Promise<void> {
   await runOnce('gateway', 'stream', 1, { model: NATIVE_MODEL });
   await runOnce('gateway', 'stream', 1, {}, true);
   await runOnce('limited', 'nonstream', 1);
+  await runOnce('cached', 'nonstream', 1, CACHED_CALL);
   for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(withMetrics, mode, 1);
 
   const nativeStream: RunFigures[] = [];
   const metricsOn: Record<Mode, RunFigures[]> = { nonstream: [], stream: [] };
   const responsesStream: RunFigures[] = [];
   const limited: RunFigures[] = [];
+  const cacheHits: RunFigures[] = [];
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
@@ -108,6 +146,7 @@ async function main(): Promise<void> {
     }
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
     limited.push(await runOnce('limited', 'nonstream', DURATION_S));
+    cacheHits.push(await runOnce('cached', 'nonstream', DURATION_S, CACHED_CALL));
     responsesStream.push(await runOnce('gateway', 'stream', DURATION_S, {}, true));
     await idle([upstream, floor, gateway, gatewayWithMetrics]);
     await sampleSensitiveChecks();
@@ -132,6 +171,7 @@ async function main(): Promise<void> {
   };
   const guard = await guardCostMicros();
   const result = {
+    database: kind,
     connections: CONNECTIONS,
     durationSeconds: DURATION_S,
     rounds: ROUNDS,
@@ -157,7 +197,11 @@ async function main(): Promise<void> {
       sensitive_check_cjk: sensitiveCheckChinese,
       /** Non-streamed, with a token of two budget windows and RPM and TPM limits; against `nonstream.gateway.cpuMicrosPerRequest`. */
       limited: average(limited).cpuMicrosPerRequest,
+      /** Non-streamed calls the response cache answers (no upstream call), against the same calls passed through: `passthrough_nonstream`. */
+      cache_hit: average(cacheHits).cpuMicrosPerRequest,
+      passthrough_nonstream: summary.nonstream.gateway.cpuMicrosPerRequest,
     },
+    cacheHit: average(cacheHits),
     nativeStream: average(nativeStream),
     responsesConvertedStream: average(responsesStream),
     latencyOneConnectionMs: latency,
@@ -165,7 +209,7 @@ async function main(): Promise<void> {
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
     guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { limitedCpuAtMostTimesPlain: 1.1, sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { cacheHitCpuBelowPassthrough: true, limitedCpuAtMostTimesPlain: 1.1, sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -180,6 +224,7 @@ async function main(): Promise<void> {
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`Responses stream (Responses in, Chat-only channel): ${result.responsesConvertedStream.rps} req/s, CPU ${result.cpu_us_per_req.responses_converted_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`limited token (two budget windows, RPM and TPM): CPU ${result.cpu_us_per_req.limited} µs/req vs ${summary.nonstream.gateway.cpuMicrosPerRequest} without (target ≤ 1.1×)`);
+  console.log(`response cache hit: ${result.cacheHit.rps} req/s, CPU ${result.cpu_us_per_req.cache_hit} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_nonstream} (target: below)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
   console.log(`with metrics on: non-stream ${result.ratio_metrics_on.nonstream}, stream ${result.ratio_metrics_on.stream} of the floor; CPU ${result.cpu_us_per_req.metrics_on_nonstream} / ${result.cpu_us_per_req.metrics_on_stream} µs/req (target: ratios at most 0.02 below the ones above)`);
@@ -190,7 +235,9 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(result));
 
   for (const child of [upstream, floor, gateway, gatewayWithMetrics, checker]) child.process.kill();
-  process.exit(0);
+  await Promise.all([upstream, floor, gateway, gatewayWithMetrics, checker].map((child) => new Promise((resolve) => (child.process.exitCode === null ? child.process.once('exit', resolve) : resolve(undefined)))));
+  for (const database of databases) await database.drop();
+  return result;
 }
 
 /** Median latency of sequential non-streamed requests over one connection, interleaved per target. */

@@ -22,6 +22,10 @@ import { LogPartitions1795650000000 } from './1795650000000-log-partitions';
 import { ChannelKeyInfo1795660000000 } from './1795660000000-channel-key-info';
 import { TokenModelFallbacks1795670000000 } from './1795670000000-token-model-fallbacks';
 import { Scim1795710000000 } from './1795710000000-scim';
+import { TokenResponseCache1795680000000 } from './1795680000000-token-response-cache';
+import { Saml1795700000000 } from './1795700000000-saml';
+import { Passkeys1795690000000 } from './1795690000000-passkeys';
+import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -46,7 +50,11 @@ export const MIGRATIONS = [
   LogPartitions1795650000000,
   ChannelKeyInfo1795660000000,
   TokenModelFallbacks1795670000000,
+  TokenResponseCache1795680000000,
+  Passkeys1795690000000,
+  Saml1795700000000,
   Scim1795710000000,
+  ModelMetadata1795740000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

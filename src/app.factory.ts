@@ -26,8 +26,8 @@ import { RelaySocketsService } from './modules/relay/websocket/relay-sockets.ser
 
 /** Payment webhooks whose signature covers the exact bytes: their raw body is kept as `request.rawBody`. */
 const SIGNED_BODY_PATHS = ['/api/user/stripe/webhook'];
-/** Callbacks that payment providers post as forms; every other /api body must be JSON. */
-const FORM_BODY_PATHS = ['/api/user/epay/notify'];
+/** Callbacks posted as forms (payment providers, the SAML IdP's HTTP-POST binding); every other /api body must be JSON. */
+const FORM_BODY_PATHS = ['/api/user/epay/notify', '/api/saml/acs'];
 
 function refuseDeepJsonKeepingSignedBodies(request: IncomingMessage, response: unknown, body: Buffer): void {
   refuseDeepJson(request, response, body);

@@ -17,13 +17,17 @@ import { LogsModule } from './modules/logs/logs.module';
 import { MailModule } from './modules/mail/mail.module';
 import { VerificationModule } from './modules/verification/verification.module';
 import { OAuthModule } from './modules/oauth/oauth.module';
+import { SamlModule } from './modules/saml/saml.module';
+import { PasskeysModule } from './modules/passkeys/passkeys.module';
 import { MonitoringModule } from './modules/monitoring/monitoring.module';
 import { MetricsEndpointModule, MetricsModule } from './modules/metrics/metrics.module';
 import { HealthModule } from './modules/health/health.module';
 import { TracingModule } from './modules/tracing/tracing.module';
 import { OpenApiModule } from './modules/openapi/openapi.module';
 import { AuditJobsModule, AuditModule } from './modules/audit/audit.module';
+import { ModelMetaByIdModule, ModelsModule } from './modules/models/models.module';
 import { PricingPageModule } from './modules/pricing/pricing-page.module';
+import { RatioSyncModule } from './modules/ratio-sync/ratio-sync.module';
 import { PricingModule } from './modules/pricing/pricing.module';
 import { PaymentsModule } from './modules/payments/payments.module';
 import { PlansModule } from './modules/plans/plans.module';
@@ -62,6 +66,8 @@ export class AppModule {
         VerificationModule,
         AuthModule,
         OAuthModule,
+        SamlModule,
+        PasskeysModule,
         PricingModule,
         ChannelsModule,
         TokensModule,
@@ -73,7 +79,9 @@ export class AppModule {
         RelayModule,
         TasksModule,
         ScimModule,
+        ModelsModule,
         PricingPageModule,
+        RatioSyncModule,
         MonitoringModule,
         DataModule,
         MetricsEndpointModule,
@@ -84,6 +92,7 @@ export class AppModule {
         ChannelByIdModule,
         TokenByIdModule,
         RedemptionByIdModule,
+        ModelMetaByIdModule,
         // Must stay last: its GET /api/user/:id would shadow static /api/user/* paths.
         UserByIdModule,
       ],

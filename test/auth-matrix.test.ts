@@ -46,8 +46,9 @@ describe('authorization matrix', () => {
     const destructive = new Set(['GET /api/user/logout', 'DELETE /api/user/self', 'GET /api/user/token']);
     // Payment providers' callbacks answer in the provider's own wire format (Epay wants the bare word `success`).
     const providerWire = new Set(['GET /api/user/epay/notify', 'POST /api/user/epay/notify', 'POST /api/user/stripe/webhook']);
-    // The OpenAPI document and the Swagger UI page are read by tools and browsers as they are, not enveloped.
-    const notEnveloped = new Set(['GET /api/openapi.json', 'GET /api/docs']);
+    // The OpenAPI document and the Swagger UI page are read by tools and browsers as they are, not enveloped;
+    // SAML's SP metadata is XML for the IdP, and its login is a browser navigation answered with a redirect.
+    const notEnveloped = new Set(['GET /api/openapi.json', 'GET /api/docs', 'GET /api/saml/metadata', 'GET /api/saml/login']);
     for (const route of mappedRoutes(app)) {
       const access = table[route];
       const [method, routePath] = route.split(' ');

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { LogPartitions1795650000000 } from '../migrations/1795650000000-log-partitions';
 import { addMonths, monthPartitionName, monthStart, MONTHS_AHEAD, monthsFromTo } from '../src/modules/logs/log-months';
 import { LogPartitionsService } from '../src/modules/logs/log-partitions.service';
-import { LOG_TYPE_CONSUME } from '../src/modules/logs/entities/log.entity';
+import { LOG_TYPE_CONSUME, LOG_TYPE_SYSTEM } from '../src/modules/logs/entities/log.entity';
 import { LogsJobs } from '../src/modules/logs/logs.jobs';
 import { LogsService } from '../src/modules/logs/logs.service';
 import { createAdmin, Session, setupRoot } from './support/accounts';
@@ -83,8 +83,8 @@ describeOnServer(title, () => {
 
   it('puts each row in its month, generates ids, and takes rows past the last month in the catch-all', async () => {
     const logs = app.app.get(LogsService);
-    await logs.recordSystem({ id: admin.id, username: admin.username }, 'first');
-    await logs.recordSystem({ id: admin.id, username: admin.username }, 'second');
+    await logs.record({ type: LOG_TYPE_SYSTEM, user_id: admin.id, username: admin.username, content: 'first' });
+    await logs.record({ type: LOG_TYPE_SYSTEM, user_id: admin.id, username: admin.username, content: 'second' });
     const ids: Array<{ id: number }> = await db.query(testSql('SELECT id FROM logs WHERE content IN (?, ?) ORDER BY id'), ['first', 'second']);
     expect(ids).toHaveLength(2);
     expect(Number(ids[1].id)).toBeGreaterThan(Number(ids[0].id));
@@ -184,7 +184,7 @@ describeOnServer(title, () => {
     const oldest = Math.min(...before.map((row) => Number(row.created_at)).filter((createdAt) => createdAt > 0));
     expect(await names()).toEqual([...monthsFromTo(oldest, addMonths(now, MONTHS_AHEAD)).map(tableName), catchAll]);
     // Ids go on from the same sequence.
-    await app.app.get(LogsService).recordSystem({ id: admin.id, username: admin.username }, 'after the conversion');
+    await app.app.get(LogsService).record({ type: LOG_TYPE_SYSTEM, user_id: admin.id, username: admin.username, content: 'after the conversion' });
     const [{ id }] = await db.query(testSql('SELECT id FROM logs WHERE content = ?'), ['after the conversion']);
     expect(Number(id)).toBeGreaterThan(Math.max(...before.map((row) => Number(row.id))));
   });

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { LOG_TYPE_CONSUME, LOG_TYPE_TOPUP } from '../src/modules/logs/entities/log.entity';
+import { logText } from '../src/modules/logs/log-text';
 import { LogsService } from '../src/modules/logs/logs.service';
 import { createAdmin, registerUser, Session, setupRoot } from './support/accounts';
 import { startTestApp, TestApp, testSql } from './support/test-app';
@@ -51,7 +52,7 @@ describe('usage logs', () => {
     await consume(alice, { model_name: 'claude-3-5-sonnet-20241022', quota: 300 }, now() - 7200);
     await consume(bob, { model_name: 'gpt-4o', quota: 1000, prompt_tokens: 100, completion_tokens: 50 });
     await consume(bob, { model_name: '100%_model', quota: 1 });
-    await app.app.get(LogsService).recordTopUp({ id: alice.id, username: alice.username }, 'redeemed a code', 500000);
+    await app.app.get(LogsService).recordTopUp({ id: alice.id, username: alice.username }, logText('redeemed', { quota: 500000, id: 7 }), 500000);
   });
   afterAll(() => app.stop());
 
@@ -143,7 +144,7 @@ describe('usage logs', () => {
     await root.put('/api/user/', { id: alice.id, quota: 123456 });
     expect((await admin.get('/api/log/?type=3&username=alice')).body.data.total).toBe(1);
     expect((await alice.get('/api/log/self/?type=3')).body.data.total).toBe(1);
-    expect((await alice.get(`/api/log/self/?type=${LOG_TYPE_TOPUP}`)).body.data.items[0]).toMatchObject({ content: 'redeemed a code', quota: 500000 });
+    expect((await alice.get(`/api/log/self/?type=${LOG_TYPE_TOPUP}`)).body.data.items[0]).toMatchObject({ content: '通过兑换码充值 500000 额度，兑换码 ID 7', quota: 500000 });
   });
 
   it('deletes entries older than a timestamp and answers the count', async () => {

@@ -71,6 +71,8 @@ describe('media prices: images, audio and task actions billed per unit', () => {
       const log = await bed.lastLog();
       expect(log).toMatchObject({ model_name: 'dall-e-3', quota: expected, prompt_tokens: 0, completion_tokens: 0 });
       expect(log.other).toMatchObject({ group_ratio: 1.5, media_price: { unit: 'image', count: 2, price: 0.08, size: '1024x1024', quality: 'hd' } });
+      // The console renders the key in the reader's language; content stays the Chinese text.
+      expect(log.other).toMatchObject({ message_key: 'consume_media_image', message_params: { price: 0.08, count: 2, groupRatio: 1.5 } });
       expect(log.content).toBe('单价 0.08 / 张 × 2，分组倍率 1.5');
       const after = await balances();
       expect(before.user - after.user).toBe(expected);
@@ -112,7 +114,7 @@ describe('media prices: images, audio and task actions billed per unit', () => {
     // 150 characters → 10 s × $0.0005 × 500000
     let log = await bed.lastLog();
     expect(log).toMatchObject({ model_name: 'tts-1', quota: 2_500 });
-    expect(log.other).toMatchObject({ media_price: { unit: 'second', count: 10, price: 0.0005, basis: 'text' } });
+    expect(log.other).toMatchObject({ media_price: { unit: 'second', count: 10, price: 0.0005, basis: 'text' }, message_key: 'consume_media_second' });
     expect(before.user - (await balances()).user).toBe(2_500);
 
     // Chinese at 4 characters a second, at double speed: 40 characters → 10 s → 5 s.

@@ -32,7 +32,7 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
 
   const submit = (key: string, path: string, body: object) => app.http.post(path).set('Authorization', `Bearer ${key}`).send(body);
   const fetchTask = (key: string, id: string) => app.http.get(`/mj/task/${id}/fetch`).set('mj-api-secret', key);
-  const systemLogs = async (userId: number) => app.app.get(DataSource).query(testSql('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId]);
+  const systemLogs = async (userId: number) => app.app.get(DataSource).query(testSql('SELECT quota, content, other FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId]);
 
   beforeAll(async () => {
     mj = await new MockMidjourneyProxy().start();
@@ -79,7 +79,8 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     expect((await seed.userQuota(alice.id)).quota).toBe(userBefore.quota - IMAGINE_PRICE);
     expect((await seed.tokenQuota(aliceToken.id)).remain_quota).toBe(tokenBefore.remain_quota - IMAGINE_PRICE);
     const [log] = (await seed.consumeLogs({ userId: alice.id })).slice(-1);
-    expect(log).toMatchObject({ model_name: 'mj_imagine', quota: IMAGINE_PRICE, channel_id: channelId });
+    expect(log).toMatchObject({ model_name: 'mj_imagine', quota: IMAGINE_PRICE, channel_id: channelId, content: expect.stringMatching(new RegExp(`^模型价格 .+，任务 ${taskId}$`)) });
+    expect(log.other).toMatchObject({ message_key: 'task_charged', message_params: { taskId } });
 
     expect((await fetchTask(aliceToken.apiKey, taskId)).body).toMatchObject({ id: taskId, action: 'IMAGINE', status: 'SUBMITTED', progress: '0%' });
     await poller.pollOnce();
@@ -150,7 +151,8 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
     const logs = await systemLogs(alice.id);
     expect(logs).toHaveLength(logsBefore + 1);
-    expect(logs[logs.length - 1].content).toContain('refused (code 4: banned prompt)');
+    expect(logs[logs.length - 1].content).toBe(`Midjourney 拒绝了任务提交（4: banned prompt），退还预扣额度 ${IMAGINE_PRICE}`);
+    expect(JSON.parse(logs[logs.length - 1].other)).toMatchObject({ message_key: 'task_submit_refused', message_params: { platform: 'Midjourney', detail: '4: banned prompt', quota: IMAGINE_PRICE } });
   });
 
   it('refunds a task that fails later, exactly once even when polls overlap', async () => {
@@ -168,6 +170,7 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     const refunds = (await systemLogs(alice.id)).filter((row: { content: string }) => row.content.includes(taskId));
     expect(refunds).toHaveLength(1);
     expect(Number(refunds[0].quota)).toBe(IMAGINE_PRICE);
+    expect(JSON.parse(refunds[0].other)).toMatchObject({ message_key: 'task_failed_refunded_because', message_params: { platform: 'Midjourney', taskId, detail: 'job banned by moderator', quota: IMAGINE_PRICE } });
   });
 
   it('refunds once when two pollers race over the same failed task, undoing every total with one log row', async () => {

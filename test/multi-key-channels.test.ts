@@ -1,6 +1,6 @@
 import OpenAI, { APIError } from 'openai';
 import type { ChannelKeyList } from '../src/modules/channels/channel.wire';
-import { ChannelProbeService } from '../src/modules/relay/channel-probe.service';
+import { ChannelProbeService } from '../src/modules/monitoring/channel-probe.service';
 import { registerUser, setupRoot, type Session } from './support/accounts';
 import { MOCK_REPLY_TEXT, MockUpstream, type ReceivedRequest } from './support/mock-upstream';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';

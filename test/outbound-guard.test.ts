@@ -1,26 +1,11 @@
-import net from 'node:net';
 import OpenAI, { APIError } from 'openai';
 import { OutboundGuardService } from '../src/modules/outbound/outbound-guard.service';
 import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
+import { connectionCounter } from './support/connection-counter';
 import { MOCK_REPLY_TEXT, MockUpstream } from './support/mock-upstream';
 import { serviceAccountKey } from './support/mock-vertex';
 import { openaiClient, RelaySeed } from './support/mock-upstream-seed';
 import { startTestApp, TestApp } from './support/test-app';
-
-/** A loopback port that counts the TCP connections it accepts: a refusal must leave it at 0. */
-async function connectionCounter(): Promise<{ port: number; connections: () => number; stop(): Promise<void> }> {
-  let count = 0;
-  const server = net.createServer((socket) => {
-    count++;
-    socket.destroy();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    connections: () => count,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('outbound guard (SSRF)', () => {
   let app: TestApp;

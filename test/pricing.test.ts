@@ -47,7 +47,8 @@ describe('public pricing', () => {
     expect(response.body).toMatchObject({ success: true, message: '' });
     const rows = rowsOf(response.body);
     expect([...rows.keys()].sort()).toEqual(['claude-sonnet-4-20250514', 'dall-e-3', 'gpt-4o', 'my-unpriced-model']);
-    expect(rows.get('gpt-4o')).toEqual({ model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, completion_ratio: 4, model_price: -1, enable_groups: ['default', 'svip', 'vip'], price_set: true });
+    // The model's metadata rides along (test/model-metadata.test.ts).
+    expect(rows.get('gpt-4o')).toMatchObject({ model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, completion_ratio: 4, model_price: -1, enable_groups: ['default', 'svip', 'vip'], price_set: true, context_length: 128000 });
     expect(rows.get('dall-e-3')).toMatchObject({ quota_type: 1, model_price: 0.04, enable_groups: ['default', 'vip'] });
     expect(rows.get('claude-sonnet-4-20250514')).toMatchObject({ quota_type: 0, model_ratio: 1.5, completion_ratio: 5, enable_groups: ['svip'] });
     // Shown with the fallback ratio it is billed at where allowed, and marked as having no price.

@@ -11,9 +11,11 @@ import { SocketClient, socketUrl } from './support/socket-client';
  */
 const REALTIME_MODEL = 'gpt-4o-realtime-preview';
 const AZURE_MODEL = 'gpt-4o-realtime-azure';
+/** Served by two channels, the first of which refuses upgrades in the breaker test. */
+const SHARED_MODEL = 'gpt-4o-realtime-shared';
 const RESPONSE_QUOTA = 3000;
 const PRICES = {
-  ModelRatio: { [REALTIME_MODEL]: 2.5, [AZURE_MODEL]: 2.5, 'gpt-chat-only': 1 },
+  ModelRatio: { [REALTIME_MODEL]: 2.5, [AZURE_MODEL]: 2.5, [SHARED_MODEL]: 2.5, 'gpt-chat-only': 1 },
   CompletionRatio: { [REALTIME_MODEL]: 4, [AZURE_MODEL]: 4, 'gpt-chat-only': 1 },
   AudioRatio: { [REALTIME_MODEL]: 8, [AZURE_MODEL]: 8 },
   AudioCompletionRatio: { [REALTIME_MODEL]: 2, [AZURE_MODEL]: 2 },
@@ -75,6 +77,28 @@ describe('Realtime (/v1/realtime)', () => {
     expect(logs[0].other).toMatchObject({ ws: true, audio: true, text_input: 40, text_output: 10, audio_input: 60, audio_output: 40, audio_ratio: 8, audio_completion_ratio: 2, request_path: '/realtime' });
     const quotaAfter = await bed.seed.tokenQuota(bed.token.id);
     expect(quotaBefore.remain_quota - quotaAfter.remain_quota).toBe(2 * RESPONSE_QUOTA);
+  });
+
+  it('fails over to another channel when an upgrade is refused with a 5xx, and rests a channel whose breaker opened', async () => {
+    const failing = await new MockSocketUpstream().start();
+    failing.refuseUpgradesWith = 503;
+    try {
+      await bed.seed.setOption('ChannelBreakerFailures', 2);
+      await bed.seed.setOption('RetryTimes', 1);
+      // The same tier and weight: without the breaker, about half the sessions would try the failing channel first.
+      await bed.seed.createChannel({ name: 'failing-realtime', type: 1, base_url: failing.url, models: SHARED_MODEL, priority: 5 });
+      await bed.seed.createChannel({ name: 'healthy-realtime', type: 1, base_url: openaiUpstream.url, models: SHARED_MODEL, priority: 5 });
+      for (let session = 0; session < 12; session++) {
+        const client = await SocketClient.open(realtimeUrl(SHARED_MODEL), { headers: auth });
+        await client.until((event) => event.type === 'session.created');
+        await client.close();
+      }
+      // Two refusals open the breaker; after that the failing channel rests through its cool-down.
+      expect(failing.upgrades).toHaveLength(2);
+    } finally {
+      await bed.seed.setOption('RetryTimes', 0);
+      await failing.stop();
+    }
   });
 
   it('takes the key from the subprotocol browsers use, and never answers it back', async () => {

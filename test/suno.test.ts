@@ -27,7 +27,7 @@ describe('Suno relay: submit, poll, bill, refund', () => {
   const submit = (key: string, action: string, body: object) => app.http.post(`/suno/submit/${action}`).set('Authorization', `Bearer ${key}`).send(body);
   const fetchTask = (key: string, id: string) => app.http.get(`/suno/fetch/${id}`).set('Authorization', `Bearer ${key}`);
   const refundLogs = async (userId: number, taskId: string) =>
-    (await app.app.get(DataSource).query(testSql('SELECT quota, content FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId])).filter((row: { content: string }) => row.content.includes(taskId));
+    (await app.app.get(DataSource).query(testSql('SELECT quota, content, other FROM logs WHERE type = 4 AND user_id = ? ORDER BY id'), [userId])).filter((row: { content: string }) => row.content.includes(taskId));
 
   beforeAll(async () => {
     suno = await new MockSunoApi().start();
@@ -97,8 +97,10 @@ describe('Suno relay: submit, poll, bill, refund', () => {
     await seed.flush();
     expect(await seed.userQuota(alice.id)).toEqual(userBefore);
     expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
-    const [row] = await refundLogs(alice.id, 'Suno submit refused (prompt refused)');
+    // Stored in Chinese like every log row, with its message for the console to show in the reader's language.
+    const [row] = await refundLogs(alice.id, 'Suno 拒绝了任务提交（prompt refused）');
     expect(Number(row.quota)).toBe(MUSIC_PRICE);
+    expect(JSON.parse(row.other)).toMatchObject({ message_key: 'task_submit_refused', message_params: { platform: 'Suno', detail: 'prompt refused', quota: MUSIC_PRICE } });
   });
 
   it('refunds a task that fails later exactly once, even when two pollers race over it', async () => {
@@ -117,6 +119,8 @@ describe('Suno relay: submit, poll, bill, refund', () => {
     const refunds = await refundLogs(alice.id, taskId);
     expect(refunds).toHaveLength(1);
     expect(Number(refunds[0].quota)).toBe(MUSIC_PRICE);
+    expect(refunds[0].content).toBe(`Suno 任务 ${taskId} 失败：generation failed，退还 ${MUSIC_PRICE} 额度`);
+    expect(JSON.parse(refunds[0].other)).toMatchObject({ message_key: 'task_failed_refunded_because', message_params: { platform: 'Suno', taskId, detail: 'generation failed', quota: MUSIC_PRICE } });
   });
 
   it('survives an upstream that times out', async () => {

@@ -2,16 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, searchForWorkspaceRoot } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The channel-type table is shared with the server rather than copied (see tsconfig.json `paths`).
+// The channel-type table and the money ↔ ratio rule are shared with the server rather than copied (see tsconfig.json `paths`).
 // `@shared/*.wire` needs no alias: the wire files hold types only, imported with `import type` and erased before
 // bundling. A value import would build (rolldown reads tsconfig `paths`) but not load in dev: alias and allow it first.
 const sharedChannelTypes = fileURLToPath(new URL('../src/modules/channels/channel-types.ts', import.meta.url));
+const sharedPriceConversion = fileURLToPath(new URL('../src/modules/pricing/price-conversion.ts', import.meta.url));
 
 // The API server listens on 3000 in development; the console proxies /api, /v1 and the playground's /pg to it.
 export default defineConfig({
   plugins: [react()],
   resolve: {
-    alias: { '@shared/channel-types': sharedChannelTypes },
+    alias: { '@shared/channel-types': sharedChannelTypes, '@shared/price-conversion': sharedPriceConversion },
   },
   server: {
     proxy: {
@@ -19,8 +20,8 @@ export default defineConfig({
       '/v1': 'http://localhost:3000',
       '/pg': 'http://localhost:3000',
     },
-    // The dev server only serves files under the console; let it reach the one shared server file.
-    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sharedChannelTypes] },
+    // The dev server only serves files under the console; let it reach the shared server files.
+    fs: { allow: [searchForWorkspaceRoot(process.cwd()), sharedChannelTypes, sharedPriceConversion] },
   },
   build: {
     outDir: 'dist',

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
-import { apiFromPage, expectToast, rowId } from './operations-helpers';
+import { apiFromPage, chatThroughGateway, expectToast, rowId } from './operations-helpers';
 
 /**
  * What a new operator's first hour turned up: the usage log's top-up, admin and system rows said
@@ -29,12 +29,7 @@ describe('first hour: what a new operator reads', () => {
     expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' })).success).toBe(true);
     expect((await apiFromPage(page, 'POST', '/api/channel/', { name: 'mock', type: 1, key: 'sk-mock', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' })).success).toBe(true);
     const token = await apiFromPage<{ key: string }[]>(page, 'POST', '/api/token/', { name: 'first', remain_quota: 5_000_000 });
-    const call = await fetch(`${server.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.data[0].key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(call.status).toBe(200);
+    expect(await chatThroughGateway(server.baseUrl, token.data[0].key)).toBe(200);
   });
   afterAll(async () => {
     await closeSession({ watched, browser, server });

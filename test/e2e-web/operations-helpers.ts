@@ -34,3 +34,14 @@ export async function rowId(page: Page, prefix: string, hasText: string): Promis
 export async function readClipboard(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
+
+/** One chat completion through the gateway with an API key, as a client would make it; answers the HTTP status. */
+export async function chatThroughGateway(baseUrl: string, apiKey: string, model = 'gpt-4o-mini'): Promise<number> {
+  const response = await fetch(`${baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}

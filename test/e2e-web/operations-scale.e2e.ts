@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
-import { apiFromPage } from './operations-helpers';
+import { apiFromPage, chatThroughGateway } from './operations-helpers';
 import { cloneRows, openScratchDb } from './scratch-db';
 
 const ROWS = 10_000;
@@ -71,12 +71,7 @@ describe('operations tables stay usable with 10,000 rows', () => {
     expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' })).success).toBe(true);
     const channel = await apiFromPage<{ id: number }[]>(page, 'POST', '/api/channel/', { name: 'seed', type: 1, key: 'sk-seed', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' });
     const token = await apiFromPage<{ id: number; key: string }[]>(page, 'POST', '/api/token/', { name: 'seed', remain_quota: 5_000_000 });
-    const call = await fetch(`${server.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token.data[0].key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(call.status).toBe(200);
+    expect(await chatThroughGateway(server.baseUrl, token.data[0].key)).toBe(200);
     const db = openScratchDb(server.dbPath);
     let logId = 0;
     for (let attempt = 0; attempt < 40 && !logId; attempt += 1) {

@@ -19,6 +19,11 @@ export class BrowserSession {
     return this.keep(await this.withHeaders(this.app.http.post(path), language).send(body));
   }
 
+  /** Submits an HTML form (application/x-www-form-urlencoded), as an IdP's auto-posting page does. */
+  async postForm(path: string, fields: Record<string, string>, language = 'en'): Promise<request.Response> {
+    return this.keep(await this.withHeaders(this.app.http.post(path), language).type('form').send(fields));
+  }
+
   /** Signs in with a password, as the login page does. */
   async login(username: string, password: string): Promise<void> {
     const response = await this.post('/api/user/login', { username, password });

@@ -43,6 +43,8 @@ export class MockSocketUpstream extends MockUpstream {
   readonly frames: Array<Record<string, unknown>> = [];
   /** Answer Responses upgrades with 404, as an upstream without WebSocket mode does. */
   refuseResponsesUpgrade = false;
+  /** Answer every upgrade with this status (an overloaded upstream: 503), when set. */
+  refuseUpgradesWith?: number;
   /** Answers a response.create with these events instead of the fixed ones (a tool loop). */
   respond?: (frame: Record<string, unknown>) => object[] | undefined;
   private readonly sockets = new WebSocketServer({ noServer: true });
@@ -64,6 +66,7 @@ export class MockSocketUpstream extends MockUpstream {
     this.upgrades.push({ path, headers: request.headers });
     const pathname = path.split('?')[0];
     const refuse = (status: number): void => void socket.end(`HTTP/1.1 ${status} Refused\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    if (this.refuseUpgradesWith) return refuse(this.refuseUpgradesWith);
     if (pathname === '/v1/responses') {
       if (this.refuseResponsesUpgrade) return refuse(404);
       if (request.headers.authorization !== 'Bearer sk-upstream-secret-key') return refuse(401);

@@ -25,6 +25,7 @@ function lazyConsolePage<Name extends string>(load: () => Promise<PageModule<Nam
 
 const LoginPage = lazyPage(() => import('./features/auth/LoginPage'), 'LoginPage');
 const OAuthCallbackPage = lazyPage(() => import('./features/auth/OAuthCallbackPage'), 'OAuthCallbackPage');
+const SamlCallbackPage = lazyPage(() => import('./features/auth/SamlCallbackPage'), 'SamlCallbackPage');
 const RegisterPage = lazyPage(() => import('./features/auth/RegisterPage'), 'RegisterPage');
 const ResetConfirmPage = lazyPage(() => import('./features/auth/ResetConfirmPage'), 'ResetConfirmPage');
 const ResetPasswordPage = lazyPage(() => import('./features/auth/ResetPasswordPage'), 'ResetPasswordPage');
@@ -48,6 +49,7 @@ const PricingPage = lazyConsolePage(() => import('./features/pricing/PricingPage
 const TokensPage = lazyConsolePage(() => import('./features/tokens/TokensPage'), 'TokensPage');
 const RedemptionsPage = lazyConsolePage(() => import('./features/redemptions/RedemptionsPage'), 'RedemptionsPage');
 const PlansPage = lazyConsolePage(() => import('./features/plans/PlansPage'), 'PlansPage');
+const ModelsPage = lazyConsolePage(() => import('./features/models/ModelsPage'), 'ModelsPage');
 const AuditPage = lazyConsolePage(() => import('./features/audit/AuditPage'), 'AuditPage');
 const TopUpReturnPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'TopUpReturnPage');
 const WalletPage = lazyConsolePage(() => import('./features/wallet/WalletPage'), 'WalletPage');
@@ -68,6 +70,7 @@ export function App() {
                 <Route path="reset" element={<ResetPasswordPage />} />
                 <Route path="user/reset" element={<ResetConfirmPage />} />
                 <Route path="oauth/:provider" element={<OAuthCallbackPage />} />
+                <Route path="saml/callback" element={<SamlCallbackPage />} />
                 {['user', 'user/edit', 'user/edit/:id'].map((path) => (
                   <Route
                     key={path}
@@ -120,6 +123,14 @@ export function App() {
                   element={
                     <RequireAdmin>
                       <PlansPage />
+                    </RequireAdmin>
+                  }
+                />
+                <Route
+                  path="models"
+                  element={
+                    <RequireAdmin>
+                      <ModelsPage />
                     </RequireAdmin>
                   }
                 />

@@ -9,6 +9,11 @@ import { outboundMessages } from './messages/outbound.messages';
 import { monitoringMessages } from './messages/monitoring.messages';
 import { identityMessages } from './messages/identity.messages';
 import { scimMessages } from './messages/scim.messages';
+import { samlMessages } from './messages/saml.messages';
+import { passkeysMessages } from './messages/passkeys.messages';
+import { logsMessages } from './messages/logs.messages';
+import { ratioSyncMessages } from './messages/ratio-sync.messages';
+import { modelsMessages } from './messages/models.messages';
 import type { Language, MessageTable } from './message-table';
 
 /**
@@ -27,6 +32,11 @@ export const MESSAGES = {
   ...monitoringMessages,
   ...identityMessages,
   ...scimMessages,
+  ...samlMessages,
+  ...passkeysMessages,
+  ...logsMessages,
+  ...ratioSyncMessages,
+  ...modelsMessages,
 } satisfies MessageTable;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -59,7 +59,7 @@ export class AuthService {
    */
   async afterFirstFactor(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
     if (await this.twoFactor.isEnabled(user.id)) return { kind: 'second_factor', pending };
-    return this.signIn(user, pending, client);
+    return this.finishSignIn(user, pending, client);
   }
 
   /** The second step: the code for a pending sign-in, then a session. */
@@ -67,13 +67,27 @@ export class AuthService {
     await this.twoFactor.assertCode(pending.userId, code, client.ip);
     const user = await this.users.findById(pending.userId);
     if (!user || user.status !== USER_STATUS_ENABLED) throw new AppError('user.invalid_credentials');
-    return this.signIn(user, pending, client);
+    return this.finishSignIn(user, pending, client);
   }
 
-  private async signIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
+  /**
+   * The user of a session started by a browser redirect (SAML's ACS), as a sign-in answers it:
+   * the console's landing page asks for it, having had no answer of its own.
+   */
+  async signedInView(userId: number): Promise<SignedInUserView> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppError('user.not_found');
+    return this.viewOf(user, false);
+  }
+
+  /** Every factor the sign-in needs is proven (a passkey with user verification counts for both): a session, and what the console asks next. */
+  async finishSignIn(user: UserEntity, pending: PendingSignIn, client: SignInClient): Promise<SignInStep> {
     const cookie = await this.startSession(user.id, client);
-    const view = { ...toUserView(user, 'owner'), require_password_change: pending.requirePasswordChange, require_2fa_setup: await this.twoFactor.enrolmentRequired(user) };
-    return { kind: 'signed_in', user: view, cookie };
+    return { kind: 'signed_in', user: await this.viewOf(user, pending.requirePasswordChange), cookie };
+  }
+
+  private async viewOf(user: UserEntity, requirePasswordChange: boolean): Promise<SignedInUserView> {
+    return { ...toUserView(user, 'owner'), require_password_change: requirePasswordChange, require_2fa_setup: await this.twoFactor.enrolmentRequired(user) };
   }
 
   async logout(sessionId: string | undefined): Promise<void> {

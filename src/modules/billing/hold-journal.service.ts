@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
-import { translate } from '../../common/i18n/catalogue';
 import { RedisService } from '../../common/redis/redis.service';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -11,6 +10,7 @@ import { queryAnyDialect, sqlDialect } from '../../database/dialect';
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
 import { LogWriter } from '../logs/log-writer';
+import { logText, logTextColumns } from '../logs/log-text';
 
 /**
  * How long an instance counts as alive after its last heartbeat. Generous on purpose: holds of
@@ -148,10 +148,14 @@ export class HoldJournalService implements OnApplicationBootstrap, OnModuleDestr
             user_id: Number(row.user_id),
             username: held.username ?? '',
             token_id: Number(row.token_id),
-            content: translate('log.hold_refunded_after_crash', 'zh', { quota: fromUser }),
             quota: 0,
             created_at: nowSeconds(),
-            other: JSON.stringify({ reason: 'refund', refunded_hold: fromUser, refunded_token_hold: fromToken, ...(fromPlan > 0 ? { refunded_plan_hold: fromPlan, subscription_id: Number(held.subscription_id) } : {}) }),
+            ...logTextColumns(logText('hold_refunded_after_crash', { quota: fromUser }), {
+              reason: 'refund',
+              refunded_hold: fromUser,
+              refunded_token_hold: fromToken,
+              ...(fromPlan > 0 ? { refunded_plan_hold: fromPlan, subscription_id: Number(held.subscription_id) } : {}),
+            }),
           },
           manager,
         );

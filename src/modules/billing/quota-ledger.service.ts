@@ -8,6 +8,7 @@ import { GuardedGroup, GuardedUpdate, inLockOrder, RawSql, Statement } from '../
 import { Transactions } from '../../database/transactions';
 import { LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP } from '../logs/entities/log.entity';
 import { LogWriter } from '../logs/log-writer';
+import { logTextColumns, type LogText } from '../logs/log-text';
 import { BudgetExceededError, BudgetWindowService, type BudgetHolder, type WindowTake } from './budget-window.service';
 import { HoldJournalService } from './hold-journal.service';
 
@@ -97,8 +98,8 @@ export interface BalanceMovement {
   reason: LedgerReason;
   quota: number;
   affQuota?: number;
-  /** The log row's text (stored in the product's default language, Chinese). */
-  content: string;
+  /** What the log row says (see LogText: a message key for the console, and `content` in Chinese). */
+  text: LogText;
   /**
    * Runs first, inside the same transaction: the conditional update that makes the movement
    * happen once (a code 1→3, an order pending→success). Answering false moves nothing.
@@ -137,7 +138,7 @@ export interface SpendingReversal {
  * after commit). How other modules use it:
  *
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
- *     transfer):  `applyDelta({ userId, username, reason, quota, content, claim? })` — one
+ *     transfer):  `applyDelta({ userId, username, reason, quota, text, claim? })` — one
  *     transaction with the log row; `claim` is the exactly-once guard.
  *   - a refund of spending already settled (a task that failed later):  `applyDelta({ …,
  *     reason: 'refund', claim, reversal })` — the claim (the task's move to FAILURE), the
@@ -212,17 +213,16 @@ export class QuotaLedgerService {
     if (affQuota !== 0) other.aff_quota = affQuota;
     const logId = await this.logWriter.insert(
       {
+        ...logTextColumns(movement.text, other),
         type: LOG_TYPE_FOR[movement.reason],
         user_id: movement.userId,
         username: movement.username,
-        content: movement.content,
         quota: movement.quota,
         created_at: nowSeconds(),
         token_id: reversal?.tokenId ?? 0,
         token_name: reversal?.tokenName ?? '',
         model_name: reversal?.modelName ?? '',
         channel_id: reversal?.channelId ?? 0,
-        other: JSON.stringify(other),
       },
       manager,
     );

@@ -50,6 +50,11 @@ export class AbilitiesRepository {
     }
   }
 
+  /** Routes a channel in or out with its status; call inside the transaction that wrote the status. */
+  async setEnabled(manager: EntityManager, channelId: number, enabled: boolean): Promise<void> {
+    await manager.update(AbilityEntity, { channel_id: channelId }, { enabled });
+  }
+
   async deleteForChannels(manager: EntityManager, channelIds: number[]): Promise<void> {
     if (channelIds.length) await manager.delete(AbilityEntity, { channel_id: In(channelIds) });
   }

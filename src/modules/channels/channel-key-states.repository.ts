@@ -5,8 +5,9 @@ import { AppError } from '../../common/errors/app-error';
 import { nowSeconds } from '../../database/columns';
 import { Transactions } from '../../database/transactions';
 import { channelKeys, channelTypeRow } from './channel-types';
+import { AbilitiesRepository } from './abilities.repository';
+import { statusColumns } from './channel-status';
 import { ChannelKeyInfo, joinChannelKeys, keyStatus, KeyStatus, keyStatuses, parseChannelKeyInfo, serialiseChannelKeyInfo, withKeyStatus } from './channel-keys';
-import { AbilityEntity } from './entities/ability.entity';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, ChannelEntity } from './entities/channel.entity';
 
 /** A multi-key channel as a key write reads it: its keys decrypted. */
@@ -43,6 +44,7 @@ export class ChannelKeyStatesRepository {
   constructor(
     private readonly transactions: Transactions,
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
+    private readonly abilities: AbilitiesRepository,
   ) {}
 
   /**
@@ -129,14 +131,13 @@ export class ChannelKeyStatesRepository {
     else query.andWhere('channel_info = :info', { info: channel.rawInfo });
     const result = await query.execute();
     if (!result.affected) return false;
-    if (channelStatus) await manager.update(AbilityEntity, { channel_id: channel.id }, { enabled: channelStatus === 'enabled' });
+    if (channelStatus) await this.abilities.setEnabled(manager, channel.id, channelStatus === 'enabled');
     return channelStatus;
   }
 
   private statusColumns(channelStatus: 'enabled' | 'disabled', reason: string): Partial<ChannelEntity> {
-    const status = channelStatus === 'enabled' ? CHANNEL_STATUS_ENABLED : CHANNEL_STATUS_AUTO_DISABLED;
-    const statusReason = channelStatus === 'enabled' ? reason : `${ALL_KEYS_DISABLED_REASON}; the last: ${reason}`;
-    return { status, other_info: JSON.stringify({ status_reason: statusReason, status_time: nowSeconds() }) };
+    if (channelStatus === 'enabled') return statusColumns(CHANNEL_STATUS_ENABLED, reason);
+    return statusColumns(CHANNEL_STATUS_AUTO_DISABLED, `${ALL_KEYS_DISABLED_REASON}; the last: ${reason}`);
   }
 
   private async load(manager: EntityManager, channelId: number): Promise<ChannelEntity> {

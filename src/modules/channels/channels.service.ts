@@ -24,6 +24,7 @@ import {
   normaliseTag,
   splitList,
 } from './channel-fields';
+import { statusColumns } from './channel-status';
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelKeys, channelTypeRow, SAVABLE_CHANNEL_TYPE_IDS } from './channel-types';
 import { keyMode, parseChannelKeyInfo, remapKeyStates, serialiseChannelKeyInfo, withoutAutoDisabledKeys } from './channel-keys';
 import { toChannelView, toTagRow } from './channel.view';
@@ -297,6 +298,24 @@ export class ChannelsService {
     });
     await this.invalidate();
     return count;
+  }
+
+  /**
+   * The automatic status move (the monitor's disable and re-enable): status `to` with the reason,
+   * and the channel's abilities with it, only if the channel still has status `from`. One
+   * conditional write decides, so two instances or two tests never both act on one failure;
+   * answers whether this call moved it. The channel caches reload either way: a caller may have
+   * taken the channel out of its own copy already.
+   */
+  async setStatus(channelId: number, from: number, to: number, reason: string): Promise<boolean> {
+    const changed = await this.transactions.run(async (manager) => {
+      const result = await manager.update(ChannelEntity, { id: channelId, status: from }, statusColumns(to, reason));
+      if (!result.affected) return false;
+      await this.abilities.setEnabled(manager, channelId, to === CHANNEL_STATUS_ENABLED);
+      return true;
+    });
+    await this.invalidate();
+    return changed;
   }
 
   enabledModels(): Promise<string[]> {

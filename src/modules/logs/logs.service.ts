@@ -8,6 +8,7 @@ import { LOG_TYPE_CONSUME, LOG_TYPE_MANAGE, LOG_TYPE_SYSTEM, LOG_TYPE_TOPUP, Log
 import { LogPartitionsService } from './log-partitions.service';
 import { toAdminLogView, toLogView } from './log.view';
 import { LogWriter } from './log-writer';
+import { logTextColumns, type LogText } from './log-text';
 import { AdminLogView, LogStat, LogView } from './log.wire';
 
 /** Which entries a list or a statistic covers. Absent or empty fields do not filter. */
@@ -83,16 +84,16 @@ export class LogsService {
     await this.writer.insert({ ...entry, created_at: nowSeconds() }, manager);
   }
 
-  recordTopUp(user: LogSubject, content: string, quota: number, manager?: EntityManager): Promise<void> {
-    return this.record({ type: LOG_TYPE_TOPUP, user_id: user.id, username: user.username, content, quota }, manager);
+  recordTopUp(user: LogSubject, text: LogText, quota: number, manager?: EntityManager): Promise<void> {
+    return this.record({ type: LOG_TYPE_TOPUP, user_id: user.id, username: user.username, ...logTextColumns(text), quota }, manager);
   }
 
-  recordManage(user: LogSubject, content: string, manager?: EntityManager): Promise<void> {
-    return this.record({ type: LOG_TYPE_MANAGE, user_id: user.id, username: user.username, content }, manager);
+  recordManage(user: LogSubject, text: LogText, manager?: EntityManager): Promise<void> {
+    return this.record({ type: LOG_TYPE_MANAGE, user_id: user.id, username: user.username, ...logTextColumns(text) }, manager);
   }
 
-  recordSystem(user: LogSubject, content: string, manager?: EntityManager): Promise<void> {
-    return this.record({ type: LOG_TYPE_SYSTEM, user_id: user.id, username: user.username, content }, manager);
+  recordSystem(user: LogSubject, text: LogText, manager?: EntityManager): Promise<void> {
+    return this.record({ type: LOG_TYPE_SYSTEM, user_id: user.id, username: user.username, ...logTextColumns(text) }, manager);
   }
 
   async listForAdmin(filter: LogFilter, page: PageQuery): Promise<Page<AdminLogView>> {

@@ -9,9 +9,9 @@ import { TooManyRedirectsError } from '../outbound/outbound-http.service';
 import { outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.service';
 import { ChannelCacheService } from '../relay/caches/channel-cache.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
-import { ChannelMonitorService } from '../relay/channel-monitor.service';
 import { UpstreamClientService } from '../relay/upstream-client.service';
 import { BALANCE_QUERIES, BalanceQuery } from './balance-queries';
+import { ChannelMonitorService } from './channel-monitor.service';
 import type { BalanceResult } from './monitoring.wire';
 
 

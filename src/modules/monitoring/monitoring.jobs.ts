@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { ChannelProbeService } from '../relay/channel-probe.service';
 import { ChannelBalanceService } from './channel-balance.service';
+import { ChannelProbeService } from './channel-probe.service';
 
 export const CHANNEL_TESTS_JOB = 'channel-tests';
 export const CHANNEL_BALANCES_JOB = 'channel-balances';

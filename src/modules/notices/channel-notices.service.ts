@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { logContent, logText } from '../logs/log-text';
 import { LogsService } from '../logs/logs.service';
 import { MailService } from '../mail/mail.service';
 import { ROLE_ROOT } from '../users/entities/user.entity';
@@ -28,14 +29,14 @@ export class ChannelNoticesService {
 
   async channelStatusChanged(channel: NoticeChannel, change: 'enabled' | 'disabled', reason: string): Promise<void> {
     const subject = change === 'disabled' ? `通道「${channel.name}」（#${channel.id}）已被自动禁用` : `通道「${channel.name}」（#${channel.id}）已被自动启用`;
-    const content = `${subject}，原因：${reason}`;
+    const text = logText(change === 'disabled' ? 'channel_disabled' : 'channel_enabled', { channel: channel.name, id: channel.id, reason });
     this.logger.warn(`channel ${channel.id} (${channel.name}) ${change} automatically: ${reason}`);
     const root = await this.rootUser();
     if (!root) return;
-    await this.logs.recordSystem(root, content);
+    await this.logs.recordSystem(root, text);
     if (root.email && this.mail.isConfigured()) {
       // MailService logs its own failures; nothing else is to be done about one here.
-      this.mail.send({ to: root.email, subject, text: content }).catch(() => undefined);
+      this.mail.send({ to: root.email, subject, text: logContent(text) }).catch(() => undefined);
     }
   }
 

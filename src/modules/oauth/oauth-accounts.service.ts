@@ -15,6 +15,7 @@ const USERNAME_PREFIX: Record<IdentityColumn, string> = {
   linux_do_id: 'ldo_',
   wechat_id: 'wx_',
   telegram_id: 'tg_',
+  saml_id: 'saml_',
 };
 const USERNAME_LENGTH = 12;
 const DISPLAY_NAME_MAX = 20;

@@ -1,5 +1,6 @@
 import type { MessageCode } from '../../common/i18n/catalogue';
 import { audioPricesProblem, imagePricesProblem, taskActionPricesProblem, videoPricesProblem, type AudioPrices, type ImagePrices, type TaskActionPrices, type VideoPrices } from '../pricing/media-prices';
+import type { RatioSyncSource } from '../ratio-sync/ratio-sync.wire';
 import { DEFAULT_AUDIO_COMPLETION_RATIO, DEFAULT_AUDIO_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
 /**
@@ -30,7 +31,8 @@ export type OptionReader =
   | 'monitoring'
   | 'outbound'
   | 'audit'
-  | 'scim';
+  | 'scim'
+  | 'saml';
 
 /** A JSON setting's structure: a type guard plus the message that names the rule when it fails. */
 export interface JsonShape<T> {
@@ -81,12 +83,22 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 const MAX_RATIO = 1_000_000;
 /** Upper bound of a token count in the JSON maps (claude.default_max_tokens). */
 const MAX_TOKENS_SETTING = 100_000_000;
-const isRatio = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_RATIO;
+export const isRatio = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_RATIO;
 const isTokenCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TOKENS_SETTING;
 const isNonNegativeInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
 const isString = (value: unknown): value is string => typeof value === 'string';
 const mapOf = <T>(value: unknown, item: (v: unknown) => v is T): value is Record<string, T> => isPlainObject(value) && Object.values(value).every(item);
 const listOf = <T>(value: unknown, item: (v: unknown) => v is T): value is T[] => Array.isArray(value) && value.every(item);
+
+const isRatioSyncSource = (s: unknown): s is RatioSyncSource =>
+  isPlainObject(s) &&
+  isString(s.name) &&
+  s.name.trim() !== '' &&
+  s.name.length <= 64 &&
+  (s.kind === 'gateway' || s.kind === 'price_list') &&
+  isString(s.url) &&
+  s.url.length <= 2048 &&
+  /^https?:\/\/\S+$/i.test(s.url);
 
 export type NumberMap = Record<string, number>;
 export type StringMap = Record<string, string>;
@@ -147,6 +159,12 @@ export const shapes = {
   videoPrices: tableShape<VideoPrices>(videoPricesProblem, 'option.shape.video_prices'),
   /** {"platform": {"ACTION": price}} */
   taskActionPrices: tableShape<TaskActionPrices>(taskActionPricesProblem, 'option.shape.task_action_prices'),
+  /** [{name, kind, url}], names unique: where ratio sync reads prices. */
+  ratioSyncSources: {
+    test: (v): v is RatioSyncSource[] =>
+      listOf(v, isRatioSyncSource) && new Set(v.map((source) => source.name)).size === v.length,
+    rule: 'option.shape.ratio_sync_sources',
+  },
 } satisfies Record<string, JsonShape<unknown>>;
 
 /** Non-empty trimmed lines; what one-per-line settings hold. */
@@ -265,6 +283,18 @@ export const OPTION_DEFINITIONS = {
   /** Seconds an open breaker rests before one call probes the channel again. */
   ChannelBreakerCooldownSeconds: int({ default: 30, min: 1, max: 86_400, readBy: ['relay'] }),
 
+  // Response cache (relay/response-cache/): exact repeats of chats, embeddings and reranks answered without an upstream call
+  /** Groups whose calls are cached (comma-separated), besides the tokens that opt in with `response_cache`. */
+  ResponseCacheGroups: list({ readBy: ['relay'] }),
+  /** Seconds an answer stays in the cache. */
+  ResponseCacheTTLSeconds: int({ default: 3600, min: 1, max: 2_592_000, readBy: ['relay'] }),
+  /** The in-process cache's size (without Redis); an answer larger than an eighth of it is not cached. */
+  ResponseCacheMaxMB: int({ default: 64, min: 1, max: 16_384, readBy: ['relay'] }),
+  /** What a hit costs, as a share of what the call costs the caller now. */
+  ResponseCacheHitRatio: num({ default: 0.1, min: 0, max: 1, readBy: ['relay'] }),
+  /** Whether a user's calls may be answered with another user's cached answer (off: each user has a cache of their own). */
+  ResponseCacheSharedAcrossUsers: bool({ default: false, readBy: ['relay'] }),
+
   // Chat
   Chats: json({
     default: [
@@ -302,6 +332,8 @@ export const OPTION_DEFINITIONS = {
   AutoGroups: json({ default: ['default'], shape: shapes.stringList, readBy: ['relay'] }),
   /** Model → fallback models tried in order once every channel of the model failed (5xx, 429, timeouts); a token's own list replaces it. */
   ModelFallbacks: json({ default: {}, shape: shapes.modelFallbacks, readBy: ['relay'] }),
+  /** Where ratio sync (/api/ratio_sync) reads prices: other gateways and published price lists. */
+  RatioSyncSources: json({ default: [], shape: shapes.ratioSyncSources, ...ROOT, readBy: ['pricing'] }),
 
   /** The IANA zone of the day, week (from Monday) and month budget windows of tokens and users. */
   BudgetTimeZone: str({ default: 'UTC', readBy: ['relay', 'tokens', 'users'] }),
@@ -356,7 +388,7 @@ export const OPTION_DEFINITIONS = {
   SMTPSSLEnabled: bool({ default: false, ...ROOT, readBy: ['mail'] }),
 
   // Server
-  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail', 'scim'], status: 'server_address' }),
+  ServerAddress: url({ ...ROOT, readBy: ['console', 'payment', 'oauth', 'mail', 'scim', 'auth'], status: 'server_address' }),
   /** The gateway's own fetches (images to inline, quota-alert webhooks, balances) go through this worker when set. */
   WorkerUrl: url({ ...ROOT, readBy: ['outbound'] }),
   WorkerValidKey: str({ ...SECRET, readBy: ['outbound'] }),
@@ -407,6 +439,21 @@ export const OPTION_DEFINITIONS = {
   TelegramOAuthEnabled: bool({ default: false, ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_oauth' }),
   TelegramBotToken: str({ ...SECRET, readBy: ['oauth'] }),
   TelegramBotName: str({ ...ROOT, readBy: ['oauth', 'console'], status: 'telegram_bot_name' }),
+  // SAML 2.0 sign-in (system tab). The IdP's entity id, SSO address and certificates come from its metadata.
+  'saml.enabled': bool({ default: false, ...ROOT, readBy: ['saml', 'console'], status: 'saml_enabled' }),
+  /** Where the IdP publishes its metadata; fetched through the outbound guard. Takes precedence over the XML below. */
+  'saml.idp_metadata_url': url({ ...ROOT, readBy: ['saml'] }),
+  /** The IdP's metadata document pasted in, for an IdP whose metadata URL the gateway cannot reach. */
+  'saml.idp_metadata_xml': text({ ...ROOT, readBy: ['saml'] }),
+  /** The attribute whose value names a new account; empty: the NameID. */
+  'saml.username_attribute': str({ ...ROOT, readBy: ['saml'] }),
+  'saml.email_attribute': str({ default: 'email', ...ROOT, readBy: ['saml'] }),
+  /** The attribute listing the user's IdP groups; empty: groups are not mapped. */
+  'saml.group_attribute': str({ ...ROOT, readBy: ['saml'] }),
+  /** {"IdP group": "gateway group"}: the first IdP group listed here sets the user's group at every sign-in. */
+  'saml.group_mapping': json({ default: {}, shape: shapes.stringMap, ...ROOT, readBy: ['saml'] }),
+  /** A first SAML sign-in whose email matches an existing account signs into that account (instead of creating one). */
+  'saml.bind_by_email': bool({ default: false, ...ROOT, readBy: ['saml'] }),
   TurnstileCheckEnabled: bool({ default: false, ...ROOT, readBy: ['auth', 'console'], status: 'turnstile_check' }),
   TurnstileSiteKey: str({ ...ROOT, readBy: ['console'], status: 'turnstile_site_key' }),
   TurnstileSecretKey: str({ ...SECRET, readBy: ['auth'] }),

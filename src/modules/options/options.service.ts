@@ -7,7 +7,7 @@ import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import type { AuthenticatedUser } from '../../common/auth/auth.decorators';
-import { AuditService, secretChange } from '../audit/audit.service';
+import { AuditRecord, AuditService, secretChange } from '../audit/audit.service';
 import { ROLE_ROOT } from '../users/entities/user.entity';
 import { OptionEntity } from './entities/option.entity';
 import { definitionOf, isOptionKey, OPTION_DEFINITIONS, OPTION_KEYS, OptionDefinition, OptionKey, OptionValue, OptionValues, PRICING_OPTION_KEYS } from './option-definitions';
@@ -92,8 +92,28 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
     const definition = definitionOf(key);
     if (definition.rootOnly && actorRole < ROLE_ROOT) throw new AppError('option.root_only', { key });
     const value = normaliseOptionValue(key, definition, rawValue);
-    await this.repository.upsert({ key, value: definition.secret && value !== '' ? this.secretBox.encrypt(value) : value }, ['key']);
+    await this.repository.upsert({ key, value: this.storedForm(key, value) }, ['key']);
     this.apply(key, value);
+    this.cacheSync.publish(CACHE_CHANNEL);
+  }
+
+  /**
+   * Several keys written as one change (ratio sync's apply): every row and the one audit row in
+   * a single transaction, so the log shows the change exactly when all of it was made; then
+   * applied here and announced to the other instances.
+   */
+  async updateTogether(actor: AuthenticatedUser, values: Partial<Record<OptionKey, string>>, record: Pick<AuditRecord, 'action' | 'changes'>): Promise<void> {
+    const entries = (Object.entries(values) as [OptionKey, string][]).map(([key, rawValue]) => {
+      const definition = definitionOf(key);
+      if (definition.rootOnly && actor.role < ROLE_ROOT) throw new AppError('option.root_only', { key });
+      return [key, normaliseOptionValue(key, definition, rawValue)] as const;
+    });
+    if (entries.length === 0) return;
+    await this.repository.manager.transaction(async (manager) => {
+      for (const [key, value] of entries) await manager.upsert(OptionEntity, { key, value: this.storedForm(key, value) }, ['key']);
+      await this.audit.record(actor, { entity: 'option', entityId: entries.map(([key]) => key).join(','), ...record }, manager);
+    });
+    for (const [key, value] of entries) this.apply(key, value);
     this.cacheSync.publish(CACHE_CHANNEL);
   }
 
@@ -142,6 +162,11 @@ export class OptionsService implements OnModuleInit, OnModuleDestroy {
       if (row.value === '' || this.secretBox.isEncrypted(row.value)) continue;
       await this.repository.update({ key: row.key, value: row.value }, { value: this.secretBox.encrypt(row.value) });
     }
+  }
+
+  /** What the row holds: secret settings encrypted. */
+  private storedForm(key: OptionKey, value: string): string {
+    return definitionOf(key).secret && value !== '' ? this.secretBox.encrypt(value) : value;
   }
 
   /** The stored text of a row, decrypted for secret settings (a row that cannot be decrypted reads as unset). */

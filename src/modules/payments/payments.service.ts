@@ -4,7 +4,7 @@ import { EntityManager, Repository } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
+import { logText } from '../logs/log-text';
 import { Page, PageQuery, toPage } from '../../common/http/pagination';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
 import { nowSeconds } from '../../database/columns';
@@ -142,8 +142,8 @@ export class PaymentsService {
       else this.logger.warn(`${paid.provider} notice replayed for order ${order.trade_no} while it was being credited`);
       return true;
     }
-    const content = translate('log.online_top_up', 'zh', { amount: order.amount, money: order.money, method: order.payment_method });
-    const credited = await this.ledger.applyDelta({ userId: order.user_id, username: user?.username ?? '', reason: 'top_up', quota: order.quota, content, claim });
+    const text = logText('online_top_up', { amount: order.amount, money: order.money, method: order.payment_method });
+    const credited = await this.ledger.applyDelta({ userId: order.user_id, username: user?.username ?? '', reason: 'top_up', quota: order.quota, text, claim });
     // Not credited here means a concurrent copy of the notice did it: the order is paid either way.
     if (credited) this.logger.log(`credited order ${order.trade_no}: ${order.quota} quota to user ${order.user_id}`);
     else this.logger.warn(`${paid.provider} notice replayed for order ${order.trade_no} while it was being credited`);

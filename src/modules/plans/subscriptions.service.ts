@@ -5,7 +5,7 @@ import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
+import { logText } from '../logs/log-text';
 import { Transactions } from '../../database/transactions';
 import { parseBudgetWindows } from '../billing/budget-periods';
 import { BudgetClock, BudgetWindowService } from '../billing/budget-window.service';
@@ -70,7 +70,7 @@ export class SubscriptionsService {
           reason: 'plan_purchase',
           quota: -price,
           requireCovered: true,
-          content: translate(granted.renewed ? 'log.plan_renewed' : 'log.plan_bought', 'zh', { plan: plan.name, quota: price }),
+          text: logText(granted.renewed ? 'plan_renewed' : 'plan_bought', { plan: plan.name, quota: price }),
           other: { plan_id: plan.id, subscription_id: granted.id, renewed: granted.renewed, paid_with: 'balance' },
         },
         manager,
@@ -100,7 +100,7 @@ export class SubscriptionsService {
           username: grant.username,
           reason: grant.reason,
           quota: 0,
-          content: translate(subscription.renewed ? 'log.plan_renewed_paid' : 'log.plan_bought_paid', 'zh', { plan: plan.name }),
+          text: logText(subscription.renewed ? 'plan_renewed_paid' : 'plan_bought_paid', { plan: plan.name }),
           other: { plan_id: plan.id, subscription_id: subscription.id, renewed: subscription.renewed, ...grant.source },
         },
         manager,

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelsModule } from '../channels/channels.module';
+import { ModelsModule } from '../models/models.module';
 import { OptionsModule } from '../options/options.module';
 import { PricingController } from './pricing.controller';
 import { PricingPageService } from './pricing-page.service';
@@ -10,7 +11,7 @@ import { PricingModule } from './pricing.module';
  * price lookups and which must not depend on channels.
  */
 @Module({
-  imports: [PricingModule, ChannelsModule, OptionsModule],
+  imports: [PricingModule, ChannelsModule, OptionsModule, ModelsModule],
   controllers: [PricingController],
   providers: [PricingPageService],
 })

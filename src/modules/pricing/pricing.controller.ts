@@ -8,11 +8,11 @@ import { PricingRow } from './pricing.wire';
 export class PricingController {
   constructor(private readonly pricingPage: PricingPageService) {}
 
-  /** `{success, data: rows, group_ratio, usable_group}`: the two maps sit beside data, as the console reads them. */
+  /** `{success, data: rows, group_ratio, usable_group, vendors}`: the maps and the vendor list sit beside data, as the console reads them. */
   @Public()
   @Get()
   async get(@OptionalUser() viewer: AuthenticatedUser | undefined): Promise<ApiResultWithExtras<PricingRow[]>> {
     const page = await this.pricingPage.build(viewer?.group);
-    return new ApiResultWithExtras(page.models, { group_ratio: page.group_ratio, usable_group: page.usable_group });
+    return new ApiResultWithExtras(page.models, { group_ratio: page.group_ratio, usable_group: page.usable_group, vendors: page.vendors });
   }
 }

@@ -1,10 +1,11 @@
 // The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
+import type { PublicModelMeta, PublicVendor } from '../models/model-meta.wire';
 
 /** Billing type: 0 pay per token usage, 1 pay per call (fixed price). */
 export type QuotaType = 0 | 1;
 
-/** One row of the public pricing table. */
-export interface PricingRow {
+/** One row of the public pricing table, with the model's metadata (empty values where none is set). */
+export interface PricingRow extends PublicModelMeta {
   model_name: string;
   quota_type: QuotaType;
   model_ratio: number;
@@ -42,4 +43,6 @@ export interface PricingPage {
   group_ratio: Record<string, number>;
   /** Groups the viewer may use → description; anonymous viewers get UserUsableGroups. */
   usable_group: Record<string, string>;
+  /** The vendors the rows' vendor_id name. */
+  vendors: PublicVendor[];
 }

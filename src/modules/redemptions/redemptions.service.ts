@@ -4,7 +4,7 @@ import { Brackets, EntityManager, Repository } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { randomAlphanumeric } from '../../common/crypto/secret-box';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
+import { logText } from '../logs/log-text';
 import { likeContains, Page, PageQuery, toPage } from '../../common/http/pagination';
 import { likeCondition } from '../../database/dialect';
 import { RateLimiterService } from '../../common/rate-limit/rate-limiter.service';
@@ -134,13 +134,13 @@ export class RedemptionsService {
       );
       return (result.affected ?? 0) > 0;
     };
-    const content = translate('log.redeemed', 'zh', { quota: code.quota, id: code.id });
+    const text = logText('redeemed', { quota: code.quota, id: code.id });
     let credited: boolean;
     try {
       credited =
         code.plan_id > 0
           ? await this.subscriptions.grantClaimed({ userId: actor.id, username: actor.username, planId: code.plan_id, claim, reason: 'redeem', source: { redemption_id: code.id } })
-          : await this.ledger.applyDelta({ userId: actor.id, username: actor.username, reason: 'redeem', quota: code.quota, content, claim });
+          : await this.ledger.applyDelta({ userId: actor.id, username: actor.username, reason: 'redeem', quota: code.quota, text, claim });
     } catch (error) {
       if (error instanceof LedgerRefusedError) throw new AppError('user.not_found');
       throw error;

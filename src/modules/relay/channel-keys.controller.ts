@@ -1,5 +1,4 @@
-import { Controller, Delete, Get, Param, ParseIntPipe, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Delete, Get, Param, ParseIntPipe, Post } from '@nestjs/common';
 import { AdminOnly, AuthenticatedUser, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { ParseRowIdPipe } from '../../common/http/query-fields';
@@ -33,12 +32,5 @@ export class ChannelKeysController {
   @Delete(':index')
   delete(@Param('id', channelId) id: number, @Param('index', keyIndex) index: number, @CurrentUser() actor: AuthenticatedUser): Promise<ChannelKeyList> {
     return this.keys.delete(id, index, actor);
-  }
-
-  /** Tests this key as the scheduled test does (a pass brings an auto-disabled key back); answers as GET /api/channel/test/{id}. */
-  @Post(':index/test')
-  async test(@Param('id', channelId) id: number, @Param('index', keyIndex) index: number, @Query('model') model: string | undefined, @Res() response: Response): Promise<void> {
-    const result = await this.keys.test(id, index, model);
-    response.status(200).json({ success: result.success, message: result.message, time: result.time, data: null });
   }
 }

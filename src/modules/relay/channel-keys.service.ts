@@ -9,18 +9,16 @@ import type { ChannelKeyList } from '../channels/channel.wire';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED, CHANNEL_STATUS_MANUALLY_DISABLED } from '../channels/entities/channel.entity';
 import { ChannelCacheService } from './caches/channel-cache.service';
 import { sameKeys } from './caches/relay-channel';
-import { ChannelProbeService, type ProbeResult } from './channel-probe.service';
 
 /**
  * The keys of a channel for the console: masked, with their stored status and this instance's
- * counters, and the admin's enable, disable, delete and test of one key.
+ * counters, and the admin's enable, disable and delete of one key (its test is a probe: monitoring/channel-probe).
  */
 @Injectable()
 export class ChannelKeysService {
   constructor(
     private readonly keyStates: ChannelKeyStatesRepository,
     private readonly channelCache: ChannelCacheService,
-    private readonly probes: ChannelProbeService,
     private readonly cacheSync: CacheSyncService,
     private readonly audit: AuditService,
   ) {}
@@ -47,10 +45,6 @@ export class ChannelKeysService {
     );
     await this.cacheSync.invalidate(CACHE_NAMES.channels);
     return this.list(channelId);
-  }
-
-  test(channelId: number, index: number, model?: string): Promise<ProbeResult> {
-    return this.probes.testKey(channelId, index, model);
   }
 
   /** The counters are this instance's, and only while the cache holds the same keys. */

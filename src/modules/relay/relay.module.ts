@@ -3,9 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { ChannelHealthModule } from '../channel-health/channel-health.module';
+import { ChannelMonitorModule } from '../monitoring/channel-monitor.module';
 import { AbilityEntity } from '../channels/entities/ability.entity';
 import { ChannelEntity } from '../channels/entities/channel.entity';
-import { NoticesModule } from '../notices/notices.module';
 import { OptionsModule } from '../options/options.module';
 import { OutboundModule } from '../outbound/outbound.module';
 import { PricingModule } from '../pricing/pricing.module';
@@ -15,15 +15,12 @@ import { UserEntity } from '../users/entities/user.entity';
 import { ChannelAffinityService } from './affinity/channel-affinity.service';
 import { AutoGroupRouter } from './auto-group';
 import { BillingDashboardService } from './billing-dashboard.service';
-import { ChannelCacheService } from './caches/channel-cache.service';
+import { ChannelCacheModule } from './caches/channel-cache.module';
 import { TokenCacheService } from './caches/token-cache.service';
 import { UserCacheService } from './caches/user-cache.service';
-import { ChannelMonitorService } from './channel-monitor.service';
 import { ClaudeTokenCountService } from './claude-token-count.service';
 import { ChannelKeysController } from './channel-keys.controller';
 import { ChannelKeysService } from './channel-keys.service';
-import { ChannelProbeController } from './channel-probe.controller';
-import { ChannelProbeService } from './channel-probe.service';
 import { PlaygroundAuthService } from './playground-auth.service';
 import { ModelRateLimiterService } from './model-rate-limit/model-rate-limiter.service';
 import { RelayHttpHandler } from './relay-http.handler';
@@ -37,6 +34,7 @@ import { RelayDeliverStage } from './stages/deliver.stage';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { ModelFallbackService } from './fallback/model-fallback.service';
 import { RelayPrepareStage } from './stages/prepare.stage';
+import { ResponseCacheService } from './response-cache/response-cache.service';
 import { RelaySettleStage } from './stages/settle.stage';
 import { TokenAuthService } from './token-auth.service';
 import { TokenCounterService } from './token-counter.service';
@@ -46,19 +44,16 @@ import { RelaySocketsService } from './websocket/relay-sockets.service';
 import { ResponsesSocketBridge } from './websocket/responses-socket-bridge';
 import { ResponsesSocketService } from './websocket/responses-socket.service';
 
-/** The OpenAI-compatible relay (/v1, /pg) and the admin channel probes. */
+/** The OpenAI-compatible relay (/v1, /pg) and the admin's channel keys. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, NoticesModule, ChannelsModule, ChannelHealthModule],
-  controllers: [ChannelProbeController, ChannelKeysController],
+  imports: [TypeOrmModule.forFeature([ChannelEntity, AbilityEntity, TokenEntity, UserEntity]), OptionsModule, PricingModule, SessionsModule, BillingModule, OutboundModule, ChannelsModule, ChannelHealthModule, ChannelCacheModule, ChannelMonitorModule],
+  controllers: [ChannelKeysController],
   providers: [
-    ChannelCacheService,
     TokenCacheService,
     UserCacheService,
     TokenAuthService,
     PlaygroundAuthService,
-    ChannelMonitorService,
     UpstreamClientService,
-    ChannelProbeService,
     ChannelKeysService,
     ...NATIVE_PROVIDERS,
     ProviderRegistry,
@@ -73,6 +68,7 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     RelayDispatchStage,
     RelayDeliverStage,
     RelaySettleStage,
+    ResponseCacheService,
     TokenCounterService,
     ClaudeTokenCountService,
     RelayService,
@@ -83,7 +79,8 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     RelaySocketsService,
     RelayHttpHandler,
   ],
-  // The task relays (modules/tasks) reuse authentication, channels, billing caches, the upstream client and the prompt check.
-  exports: [ChannelCacheService, ChannelProbeService, TokenAuthService, TokenCacheService, UserCacheService, ChannelMonitorService, UpstreamClientService, SensitiveWordsService],
+  // The task relays (modules/tasks) reuse authentication, channels, billing caches, the upstream client and the prompt check;
+  // the channel probes (modules/monitoring) the adaptors and the upstream client.
+  exports: [ChannelCacheModule, TokenAuthService, TokenCacheService, UserCacheService, UpstreamClientService, ProviderRegistry, SensitiveWordsService],
 })
 export class RelayModule {}

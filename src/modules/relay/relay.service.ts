@@ -20,6 +20,7 @@ import { CLAUDE_MESSAGES_SPEC, endpointForPath, OPENAI_PATHS, type EndpointSpec 
 import { decodePathSegment, RelayError, REQUEST_ID_HEADER, sendRelayError } from './relay-error';
 import { RelayDispatchStage } from './stages/dispatch.stage';
 import { RelayPrepareStage } from './stages/prepare.stage';
+import { ResponseCacheService } from './response-cache/response-cache.service';
 import type { ClientResponse } from './sse-passthrough';
 import type { Delivery, PreparedRequest, RelayRoute } from './stages/relay-request';
 import { RelaySettleStage } from './stages/settle.stage';
@@ -51,6 +52,7 @@ export class RelayService {
     private readonly claudeTokenCount: ClaudeTokenCountService,
     private readonly metrics: GatewayMetrics,
     private readonly tracing: GatewayTracing,
+    private readonly responseCache: ResponseCacheService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.accessLog = config.logging.level === 'debug' || config.logging.level === 'verbose';
@@ -122,6 +124,8 @@ export class RelayService {
     }
     let delivery;
     try {
+      // A call the response cache answers ends here, settled: no channel, no upstream.
+      if (await this.responseCache.answer(prepared, response)) return;
       delivery = dispatch ? await dispatch(prepared, response) : await this.dispatchStage.dispatch(prepared, response);
     } catch (error) {
       prepared.billing.refund();

@@ -19,6 +19,8 @@ export interface ClientResponse {
   readonly socket: Socket | null;
   readonly writableEnded: boolean;
   readonly writableFinished: boolean;
+  /** A header every later writeHead carries (Node's ServerResponse; a WebSocket sink has no headers). */
+  setHeader?(name: string, value: string): unknown;
 }
 
 /** How a relayed stream went, for billing and the log. */

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { APP_CONFIG, AppConfig, DatabaseType } from '../../config/app-config';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
+import { logText } from '../logs/log-text';
 import { Transactions } from '../../database/transactions';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { nowSeconds } from '../../database/columns';
@@ -74,8 +74,8 @@ export class SetupService implements OnModuleInit {
       if (!rootExists) {
         if (await this.users.usernameTaken(username, manager)) throw new AppError('user.username_taken');
         const root = await this.users.create({ username, passwordHash, role: ROLE_ROOT, display_name: 'Root User' }, manager);
-        const content = translate('log.root_initial_quota', 'zh', { quota: ROOT_INITIAL_QUOTA });
-        await this.ledger.applyDelta({ userId: root.id, username, reason: 'new_user', quota: ROOT_INITIAL_QUOTA, content }, manager);
+        const text = logText('root_initial_quota', { quota: ROOT_INITIAL_QUOTA });
+        await this.ledger.applyDelta({ userId: root.id, username, reason: 'new_user', quota: ROOT_INITIAL_QUOTA, text }, manager);
       }
       await manager.insert(SetupEntity, { id: 1, version: this.config.version, initialized_at: nowSeconds() });
     });

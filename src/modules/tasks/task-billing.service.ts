@@ -9,6 +9,7 @@ import { BudgetExceededError, BudgetWindowService } from '../billing/budget-wind
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
 import { LOG_TYPE_CONSUME, LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
+import { logText, logTextColumns, type LogText } from '../logs/log-text';
 import { OptionsService } from '../options/options.service';
 import { PricingService } from '../pricing/pricing.service';
 import { TokenCacheService } from '../relay/caches/token-cache.service';
@@ -18,9 +19,13 @@ import { budgetHolders, type RelayCaller } from '../relay/relay-caller';
 import { budgetRefusal } from '../relay/stages/billing-hold';
 import { RelayError } from '../relay/relay-error';
 
+/** Whose upstream runs a task, as the log rows name it. */
+export type TaskPlatform = 'Midjourney' | 'Suno';
+
 /** The fixed price of one task submit, held before the upstream sees it. */
 export interface TaskCharge {
   caller: RelayCaller;
+  platform: TaskPlatform;
   /** The price's model name: mj_imagine, suno_music, … */
   model: string;
   quota: number;
@@ -42,12 +47,29 @@ export function taskOwnerColumns(caller: RelayCaller, channel: RelayChannel, cha
   return { user_id: caller.user.id, token_id: caller.token?.id ?? 0, token_quota: charge.hold.fromToken, channel_id: channel.id, quota: charge.quota };
 }
 
-/** What a refund of a settled task needs from its row. */
-/** Why a charged task is refunded: its price's model, the upstream's task id and the reason, for the log row. */
+/** Why a charged task is refunded: its price's model, the upstream's task id and its fail reason ('' when it gave none), for the log row. */
 export interface TaskFailure {
+  platform: TaskPlatform;
   model: string;
   taskId: string;
   reason: string;
+}
+
+/**
+ * Why a submit's hold comes back: the upstream call failed (`submit`), the upstream refused the
+ * task (`refused`), or the accepted task could not be recorded (`record`); `detail` is what the
+ * upstream or the relay said, as it came ('' when nothing).
+ */
+export interface SubmitFailure {
+  step: 'submit' | 'refused' | 'record';
+  detail: string;
+}
+
+/** The log text of a hold given back: the upstream's or relay's own words, when there are any, go in as `detail`. */
+function giveBackText(platform: TaskPlatform, quota: number, failure: SubmitFailure): LogText {
+  if (failure.step === 'refused') return logText('task_submit_refused', { platform, quota, detail: failure.detail });
+  const [plain, because] = failure.step === 'submit' ? (['task_submit_failed', 'task_submit_failed_because'] as const) : (['task_not_recorded', 'task_not_recorded_because'] as const);
+  return failure.detail ? logText(because, { platform, quota, detail: failure.detail }) : logText(plain, { platform, quota });
 }
 
 export interface ChargedTask {
@@ -83,7 +105,7 @@ export class TaskBillingService {
    * Prices the action at its TaskActionPrices entry when it has one, else at its model's fixed
    * price, × the group ratio, and holds that much.
    */
-  async hold(caller: RelayCaller, model: string, action: TaskAction): Promise<TaskCharge> {
+  async hold(caller: RelayCaller, model: string, platform: TaskPlatform, action: TaskAction): Promise<TaskCharge> {
     const groupRatio = this.pricing.groupRatio(caller.user.group, caller.group).ratio;
     const actionPrice = this.options.get('TaskActionPrices')[action.platform]?.[action.action];
     const media: MediaCharge | undefined = actionPrice === undefined ? undefined : { unit: 'call', count: 1, price: actionPrice, platform: action.platform, action: action.action };
@@ -100,7 +122,7 @@ export class TaskBillingService {
       const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota, budgetHolders(caller));
       if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
       if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
-      return { caller, model, quota, modelPrice, groupRatio, hold, media };
+      return { caller, platform, model, quota, modelPrice, groupRatio, hold, media };
     } catch (error) {
       if (error instanceof BudgetExceededError) throw budgetRefusal(error, quota, this.budgets.nowSeconds());
       if (error instanceof InsufficientQuotaError) {
@@ -113,13 +135,14 @@ export class TaskBillingService {
 
   /**
    * Runs one step of a submit (the upstream call, recording the task) under the hold: if it
-   * throws, the hold comes back whole, with a log row naming `failure`, before the error goes on.
+   * throws, the hold comes back whole, with a log row naming the step (and a relay error's
+   * message; other errors' texts are not for users), before the error goes on.
    */
-  async underHold<R>(charge: TaskCharge, channelId: number, failure: string, step: () => Promise<R>): Promise<R> {
+  async underHold<R>(charge: TaskCharge, channelId: number, step: 'submit' | 'record', run: () => Promise<R>): Promise<R> {
     try {
-      return await step();
+      return await run();
     } catch (error) {
-      this.giveBack(charge, channelId, error instanceof RelayError ? `${failure}: ${error.message}` : failure);
+      this.giveBack(charge, channelId, { step, detail: error instanceof RelayError ? error.message : '' });
       throw error;
     }
   }
@@ -137,7 +160,6 @@ export class TaskBillingService {
         user_id: caller.user.id,
         created_at: nowSeconds(),
         type: LOG_TYPE_CONSUME,
-        content: `model price ${charge.modelPrice}, group ratio ${charge.groupRatio}, task ${taskId}`,
         username: caller.user.username,
         token_name: caller.token?.name ?? '',
         token_id: caller.token?.id ?? 0,
@@ -151,7 +173,7 @@ export class TaskBillingService {
         channel_name: channel.name,
         group: caller.group,
         ip: caller.ip,
-        other: JSON.stringify({
+        ...logTextColumns(logText('task_charged', { modelPrice: charge.modelPrice, groupRatio: charge.groupRatio, taskId }), {
           model_price: charge.modelPrice,
           group_ratio: charge.groupRatio,
           task_id: taskId,
@@ -164,7 +186,7 @@ export class TaskBillingService {
   }
 
   /** The submit failed (refused, unreachable, or a bad answer): the hold comes back whole, and a log row says so. */
-  giveBack(charge: TaskCharge, channelId: number, reason: string): void {
+  giveBack(charge: TaskCharge, channelId: number, failure: SubmitFailure): void {
     const { caller, hold } = charge;
     if (hold.fromToken === 0 && hold.fromUser === 0) return;
     this.settlements.enqueue({
@@ -173,7 +195,7 @@ export class TaskBillingService {
       quota: 0,
       channelId,
       success: false,
-      log: this.systemLog(caller.user.id, caller.user.username, caller.token?.name ?? '', caller.token?.id ?? 0, charge.model, channelId, hold.fromUser, `${reason}; the ${hold.fromUser} quota held for it is returned`),
+      log: this.systemLog(caller.user.id, caller.user.username, caller.token?.name ?? '', caller.token?.id ?? 0, charge.model, channelId, hold.fromUser, giveBackText(charge.platform, hold.fromUser, failure)),
     });
     if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, hold.fromToken);
     if (hold.fromUser) this.users.adjustQuota(caller.user.id, hold.fromUser);
@@ -200,7 +222,9 @@ export class TaskBillingService {
       username: record.username ?? '',
       reason: 'refund',
       quota: task.quota,
-      content: `${failure.reason}; ${task.quota} quota refunded`,
+      text: failure.reason
+        ? logText('task_failed_refunded_because', { platform: failure.platform, taskId: failure.taskId, quota: task.quota, detail: failure.reason })
+        : logText('task_failed_refunded', { platform: failure.platform, taskId: failure.taskId, quota: task.quota }),
       claim,
       reversal: { tokenId: task.token_id, tokenName: record.token_name ?? '', tokenRemain: task.token_quota, channelId: task.channel_id, modelName: failure.model, other: { task_id: failure.taskId } },
     });
@@ -209,12 +233,11 @@ export class TaskBillingService {
     return refunded;
   }
 
-  private systemLog(userId: number, username: string, tokenName: string, tokenId: number, model: string, channelId: number, quota: number, content: string) {
+  private systemLog(userId: number, username: string, tokenName: string, tokenId: number, model: string, channelId: number, quota: number, text: LogText) {
     return {
       user_id: userId,
       created_at: nowSeconds(),
       type: LOG_TYPE_SYSTEM,
-      content,
       username,
       token_name: tokenName,
       token_id: tokenId,
@@ -228,7 +251,7 @@ export class TaskBillingService {
       channel_name: '',
       group: '',
       ip: '',
-      other: JSON.stringify({ refund: true }),
+      ...logTextColumns(text, { refund: true }),
     };
   }
 }

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EntityManager, FindOptionsWhere, ObjectLiteral, Repository } from 'typeorm';
 import type { RelayChannel } from '../relay/caches/relay-channel';
-import type { ChargedTask, TaskBillingService, TaskFailure } from './task-billing.service';
+import type { ChargedTask, TaskBillingService, TaskFailure, TaskPlatform } from './task-billing.service';
 import { isRecord, JsonRecord, POLL_TIMEOUT_MS, TaskRelaySupport, UpstreamJson } from './task-relay-support.service';
 
 const BATCH_LIMIT = 500;
@@ -28,7 +28,7 @@ export interface PollPlatform<T extends PolledTask, C extends Partial<T>> {
   stamp?(): Partial<T>;
   /** The charge's model of the task, for its refund. */
   modelOf(task: T): string;
-  label: string;
+  platform: TaskPlatform;
 }
 
 /**
@@ -112,7 +112,6 @@ export abstract class TaskPoller<T extends PolledTask, C extends Partial<T>> {
 
   private failure(task: T, next: C): TaskFailure {
     const reason = typeof next.fail_reason === 'string' ? next.fail_reason : '';
-    const taskId = this.platform.upstreamId(task);
-    return { model: this.platform.modelOf(task), taskId, reason: `${this.platform.label} ${taskId} failed: ${reason}` };
+    return { platform: this.platform.platform, model: this.platform.modelOf(task), taskId: this.platform.upstreamId(task), reason };
   }
 }

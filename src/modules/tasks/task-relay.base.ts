@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ObjectLiteral, Repository } from 'typeorm';
 import { OptionsService } from '../options/options.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
-import { ChannelMonitorService } from '../relay/channel-monitor.service';
+import { ChannelMonitorService } from '../monitoring/channel-monitor.service';
 import type { RelayCaller } from '../relay/relay-caller';
 import { RelayError } from '../relay/relay-error';
 import { SensitiveWordsService } from '../relay/sensitive-words/sensitive-words.service';

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
 import { PricingModule } from '../pricing/pricing.module';
+import { ChannelMonitorModule } from '../monitoring/channel-monitor.module';
 import { RelayModule } from '../relay/relay.module';
 import { GenericTaskEntity } from './entities/generic-task.entity';
 import { MidjourneyTaskEntity } from './entities/midjourney-task.entity';
@@ -19,7 +20,7 @@ import { TasksJobs } from './tasks.jobs';
 
 /** Asynchronous task relays (Midjourney, Suno), their polling jobs and their logs (/api/mj, /api/task). */
 @Module({
-  imports: [TypeOrmModule.forFeature([MidjourneyTaskEntity, GenericTaskEntity]), OptionsModule, PricingModule, BillingModule, RelayModule],
+  imports: [TypeOrmModule.forFeature([MidjourneyTaskEntity, GenericTaskEntity]), OptionsModule, PricingModule, BillingModule, RelayModule, ChannelMonitorModule],
   controllers: [DrawingLogController, TaskLogController],
   providers: [
     TaskRelaySupport,

@@ -41,5 +41,7 @@ export function toTokenView(token: TokenEntity, usage: BudgetUsage[] = []): Toke
     rpm_limit: token.rpm_limit ?? 0,
     tpm_limit: token.tpm_limit ?? 0,
     model_fallbacks: splitModelFallbacks(token.model_fallbacks),
+    response_cache: Boolean(token.response_cache),
+    response_cache_nondeterministic: Boolean(token.response_cache_nondeterministic),
   };
 }

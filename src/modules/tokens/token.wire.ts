@@ -33,4 +33,8 @@ export interface TokenView {
    * is not the client's; replaces the ModelFallbacks setting for this token. Empty: the setting.
    */
   model_fallbacks: string[];
+  /** The response cache answers repeated identical calls of this token (chats only at temperature 0). */
+  response_cache: boolean;
+  /** Chats above temperature 0, or without one, are cached too. */
+  response_cache_nondeterministic: boolean;
 }

@@ -104,6 +104,8 @@ export class TokensService implements OnModuleInit {
       rpm_limit: dto.rpm_limit ?? 0,
       tpm_limit: dto.tpm_limit ?? 0,
       model_fallbacks: modelFallbacksColumn(dto.model_fallbacks ?? []),
+      response_cache: dto.response_cache ?? false,
+      response_cache_nondeterministic: dto.response_cache_nondeterministic ?? false,
     };
     const count = dto.count ?? 1;
     const created = await this.transactions.run(async (manager) => {
@@ -140,6 +142,8 @@ export class TokensService implements OnModuleInit {
     if (dto.rpm_limit !== undefined) changes.rpm_limit = dto.rpm_limit;
     if (dto.tpm_limit !== undefined) changes.tpm_limit = dto.tpm_limit;
     if (dto.model_fallbacks !== undefined) changes.model_fallbacks = modelFallbacksColumn(dto.model_fallbacks);
+    if (dto.response_cache !== undefined) changes.response_cache = dto.response_cache;
+    if (dto.response_cache_nondeterministic !== undefined) changes.response_cache_nondeterministic = dto.response_cache_nondeterministic;
     if (Object.keys(changes).length > 0) await this.tokens.update({ id: token.id, user_id: actor.id }, changes);
     if (dto.remain_quota !== undefined) await this.ledger.adjustTokenLimit(token.id, dto.original_remain_quota ?? token.remain_quota, dto.remain_quota);
     await this.invalidate(token);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
-import { translate } from '../../common/i18n/catalogue';
+import { logText } from '../logs/log-text';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { OptionsService } from '../options/options.service';
 import { PricingService } from '../pricing/pricing.service';
@@ -94,8 +94,8 @@ export class SelfService {
     const minimum = this.options.get('QuotaPerUnit');
     if (quota < minimum) throw new AppError('user.transfer_too_small', { min: minimum });
     const user = await this.load(actor);
-    const content = translate('log.aff_transfer', 'zh', { quota });
-    const moved = await this.ledger.applyDelta({ userId: user.id, username: user.username, reason: 'aff_transfer', quota, affQuota: -quota, requireCovered: true, content });
+    const text = logText('aff_transfer', { quota });
+    const moved = await this.ledger.applyDelta({ userId: user.id, username: user.username, reason: 'aff_transfer', quota, affQuota: -quota, requireCovered: true, text });
     if (!moved) throw new AppError('user.transfer_insufficient');
   }
 

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { Page, PageQuery } from '../../common/http/pagination';
-import { translate } from '../../common/i18n/catalogue';
+import { logText, type LogText } from '../logs/log-text';
 import { Transactions } from '../../database/transactions';
 import { OptionsService } from '../options/options.service';
 import { SessionsService } from '../sessions/sessions.service';
@@ -77,15 +77,15 @@ export class UserManagementService {
     return this.transactions.run(async (manager) => {
       await check?.(manager);
       const created = await this.users.create({ ...user, inviter_id: inviter?.id ?? 0 }, manager);
-      const credit = (reason: 'new_user' | 'invite_reward', quota: number, content: string) =>
-        this.ledger.applyDelta({ userId: created.id, username: created.username, reason, quota, content }, manager);
-      if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, translate('log.new_user_quota', 'zh', { quota: quotaForNewUser }));
-      if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, translate('log.invitee_reward', 'zh', { quota: quotaForInvitee }));
+      const credit = (reason: 'new_user' | 'invite_reward', quota: number, text: LogText) =>
+        this.ledger.applyDelta({ userId: created.id, username: created.username, reason, quota, text }, manager);
+      if (quotaForNewUser > 0) await credit('new_user', quotaForNewUser, logText('new_user_quota', { quota: quotaForNewUser }));
+      if (quotaForInvitee > 0) await credit('invite_reward', quotaForInvitee, logText('invitee_reward', { quota: quotaForInvitee }));
       if (inviter) {
         await this.users.countInvitation(inviter.id, manager);
         if (quotaForInviter > 0) {
-          const content = translate('log.inviter_reward', 'zh', { invitee: created.username, quota: quotaForInviter });
-          await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, content }, manager);
+          const text = logText('inviter_reward', { invitee: created.username, quota: quotaForInviter });
+          await this.ledger.applyDelta({ userId: inviter.id, username: inviter.username, reason: 'invite_reward', quota: 0, affQuota: quotaForInviter, text }, manager);
         }
       }
       return created;
@@ -171,14 +171,13 @@ export class UserManagementService {
     const delta = to - from;
     if (delta === 0) return target.quota;
     const current = target.quota;
-    // Log rows are stored in one language: the product's default, Chinese.
-    const content =
+    const text =
       current === from
-        ? translate('log.admin_quota_changed', 'zh', { from, to })
-        : translate('log.admin_quota_moved_meanwhile', 'zh', { from, to, current, delta: delta > 0 ? `+${delta}` : String(delta) });
+        ? logText('admin_quota_changed', { from, to })
+        : logText('admin_quota_moved_meanwhile', { from, to, current, delta: delta > 0 ? `+${delta}` : String(delta) });
     // The audit row goes in the ledger's transaction, naming the log row the change wrote.
     const onLogged = (logId: number, manager: EntityManager) => this.audit.record(actor, { entity: 'user', entityId: target.id, action: 'update', changes: { quota: { from: current, to: current + delta } }, logId }, manager);
-    await this.ledger.applyDelta({ userId: target.id, username: target.username, reason: 'admin_adjustment', quota: delta, content, onLogged });
+    await this.ledger.applyDelta({ userId: target.id, username: target.username, reason: 'admin_adjustment', quota: delta, text, onLogged });
     return current + delta;
   }
 

@@ -22,7 +22,7 @@ const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_ROUNDS);
 export type EditableUserColumn = 'username' | 'display_name' | 'password' | 'group' | 'email' | 'remark' | 'setting' | 'budget_windows' | 'rpm_limit' | 'tpm_limit' | 'scim_external_id';
 
 /** Columns holding the id of a bound third-party account. */
-export type IdentityColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id';
+export type IdentityColumn = 'github_id' | 'oidc_id' | 'linux_do_id' | 'wechat_id' | 'telegram_id' | 'saml_id';
 
 export interface NewUser {
   username: string;

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../common/crypto/secret-box';
 import { nowSeconds } from '../../database/columns';
 import { OneTimeCodeEntity } from './entities/one-time-code.entity';
 
-export type CodePurpose = 'email_verification' | 'password_reset' | 'oauth_state';
+export type CodePurpose = 'email_verification' | 'password_reset' | 'oauth_state' | 'passkey_challenge';
 
 export interface IssueOptions {
   ttlSeconds: number;

@@ -1,5 +1,6 @@
 import type { SvgIconComponent } from '@mui/icons-material';
 import CardMembershipOutlinedIcon from '@mui/icons-material/CardMembershipOutlined';
+import CategoryOutlinedIcon from '@mui/icons-material/CategoryOutlined';
 import ChatBubbleOutlineIcon from '@mui/icons-material/ChatBubbleOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import FactCheckOutlinedIcon from '@mui/icons-material/FactCheckOutlined';
@@ -73,6 +74,7 @@ export const SIDEBAR_SECTIONS: SidebarSection[] = [
       { path: '/user', label: 'shell:nav.users', icon: PeopleAltOutlinedIcon },
       { path: '/redemption', label: 'shell:nav.redemptions', icon: RedeemOutlinedIcon },
       { path: '/plan', label: 'shell:nav.plans', icon: CardMembershipOutlinedIcon },
+      { path: '/models', label: 'shell:nav.models', icon: CategoryOutlinedIcon },
       { path: '/setting', label: 'shell:nav.settings', icon: SettingsOutlinedIcon },
       { path: '/audit', label: 'shell:nav.audit', icon: FactCheckOutlinedIcon, rootOnly: true },
     ],

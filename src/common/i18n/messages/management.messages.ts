@@ -59,5 +59,4 @@ export const managementMessages = {
   'log.invalid_target_timestamp': { zh: '请选择日志时间', en: 'Please choose the log time' },
   'audit.invalid_entity': { zh: '审计对象只能是 option、channel、user、token 或 redemption', en: 'The audited entity must be option, channel, user, token or redemption' },
   'log.deleted_count': { zh: '已清理 {count} 条日志', en: '{count} log entries cleared' },
-  'log.admin_quota_changed': { zh: '管理员将用户额度从 {from} 修改为 {to}', en: 'An administrator changed the user quota from {from} to {to}' },
 } satisfies MessageTable;

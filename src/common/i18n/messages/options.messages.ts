@@ -11,6 +11,10 @@ export const optionsMessages = {
   'option.invalid_json': { zh: '配置项 {key} 不是合法的 JSON 字符串', en: '{key} is not a valid JSON string' },
   'option.shape.number_map': { zh: '配置项 {key} 必须是 JSON 对象，值为 0 到 1000000 的数字', en: '{key} must be a JSON object whose values are numbers from 0 to 1000000' },
   'option.shape.int_map': { zh: '配置项 {key} 必须是 JSON 对象，值为 0 到 100000000 的整数', en: '{key} must be a JSON object whose values are integers from 0 to 100000000' },
+  'option.shape.ratio_sync_sources': {
+    zh: '配置项 {key} 必须是 JSON 列表，每项含 name（1 到 64 个字符，不重复）、kind（gateway 或 price_list）和 http(s) 地址 url',
+    en: '{key} must be a JSON list of {name (1 to 64 characters, unique), kind (gateway or price_list), url (an http(s) address)}',
+  },
   'option.shape.string_map': { zh: '配置项 {key} 必须是 JSON 对象，值为字符串', en: '{key} must be a JSON object whose values are strings' },
   'option.shape.number_map_by_group': {
     zh: '配置项 {key} 必须是 JSON 对象，每个分组对应一个值为 0 到 1000000 的数字的对象',

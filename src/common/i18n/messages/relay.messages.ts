@@ -10,11 +10,4 @@ export const relayMessages = {
   'relay.fetch_models_failed': { zh: '获取模型列表失败：{message}', en: 'Failed to get the model list: {message}' },
   'relay.fetch_models_known_list': { zh: '该服务商没有模型列表接口，以下是网关已知它提供的模型', en: 'This provider has no model-list API; these are the models the gateway knows it serves' },
   'relay.fetch_models_need_key': { zh: '请填写密钥', en: 'Please fill in the key' },
-  // The text of a consumption log row, in the source language like every other log row (new-api's wording).
-  'log.consume_per_token': { zh: '模型倍率 {modelRatio}，补全倍率 {completionRatio}，分组倍率 {groupRatio}', en: 'Model ratio {modelRatio}, completion ratio {completionRatio}, group ratio {groupRatio}' },
-  'log.consume_media': { zh: '单价 {price} / {unit} × {count}，分组倍率 {groupRatio}', en: 'Unit price {price} per {unit} × {count}, group ratio {groupRatio}' },
-  'log.media_unit.image': { zh: '张', en: 'image' },
-  'log.media_unit.second': { zh: '秒', en: 'second' },
-  'log.media_unit.call': { zh: '次', en: 'call' },
-  'log.consume_per_call': { zh: '模型价格 {modelPrice}，分组倍率 {groupRatio}', en: 'Model price {modelPrice}, group ratio {groupRatio}' },
 } satisfies MessageTable;

@@ -32,6 +32,10 @@ export interface CachedToken {
   tpmLimit: number;
   /** The token's own fallback chain; null when the ModelFallbacks setting applies. */
   modelFallbacks: string[] | null;
+  /** The response cache answers this token's repeated calls (response-cache/). */
+  responseCache: boolean;
+  /** ...including chats sampled above temperature 0. */
+  responseCacheNondeterministic: boolean;
 }
 
 /**
@@ -113,6 +117,8 @@ function toCachedToken(row: TokenEntity): CachedToken {
     rpmLimit: row.rpm_limit ?? 0,
     tpmLimit: row.tpm_limit ?? 0,
     modelFallbacks: row.model_fallbacks ? splitModelFallbacks(row.model_fallbacks) : null,
+    responseCache: Boolean(row.response_cache),
+    responseCacheNondeterministic: Boolean(row.response_cache_nondeterministic),
   };
 }
 

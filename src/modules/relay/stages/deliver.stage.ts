@@ -106,7 +106,7 @@ export class RelayDeliverStage {
     response.end(reading.bytes);
     // A transcription billed per second: the answer's duration (verbose_json, or usage.seconds) replaces the upload's estimate.
     const mediaSeconds = request.media?.basis === 'upload' && upstreamType.includes('json') ? answeredSeconds(parseJson(bytes)) : undefined;
-    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt, mediaSeconds });
+    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt, mediaSeconds, answer: reading.bytes, answerType: contentType });
   }
 
   private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ClientResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {

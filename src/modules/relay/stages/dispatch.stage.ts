@@ -6,7 +6,7 @@ import type { AttemptTrace } from '../../tracing/relay-trace';
 import { OptionsService } from '../../options/options.service';
 import { chooseKeyIndex, recordKeyError, type RelayChannel } from '../caches/relay-channel';
 import { CHANNEL_STATUS_ENABLED } from '../../channels/entities/channel.entity';
-import { ChannelMonitorService } from '../channel-monitor.service';
+import { ChannelMonitorService } from '../../monitoring/channel-monitor.service';
 import { pickChannel } from '../channel-selector';
 import { ChannelHealthService } from '../../channel-health/channel-health.service';
 import type { AttemptOutcome } from '../../channel-health/channel-health';

@@ -66,6 +66,8 @@ export interface PreparedRequest {
   deadline?: number;
   /** Set once a fallback model serves: the model the client asked for (`model` is then the fallback's). */
   requestedModel?: string;
+  /** Set only for a call the response cache looked up and missed: the key its answer is stored under once settled. */
+  responseCacheKey?: string;
 }
 
 /** A successful attempt: what was delivered and how to bill it. */
@@ -79,4 +81,7 @@ export interface Delivery {
   firstByteAt?: number;
   /** Seconds of audio the answer reports (a transcription's duration), which settle bills instead of the upload's estimate. */
   mediaSeconds?: number;
+  /** A complete (not streamed) answer: the bytes the client got and their content type (what the response cache stores). */
+  answer?: Buffer;
+  answerType?: string;
 }

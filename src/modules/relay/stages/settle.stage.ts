@@ -1,14 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { translate } from '../../../common/i18n/catalogue';
 import { isBelievableUsage, mediaQuota, settleQuota, type BilledUsage, type MediaCharge, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
-import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
+import { logContent, logText, logTextJsonMembers } from '../../logs/log-text';
+import type { LogMessageKey } from '../../logs/log.wire';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
 import type { Usage } from '../providers/usage';
-import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
+import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
+import { consumeLogRow } from './consume-log';
 import type { Delivery, PreparedRequest } from './relay-request';
 
 /**
@@ -22,6 +23,7 @@ export class RelaySettleStage {
     private readonly tokenCounter: TokenCounterService,
     private readonly settlements: SettlementBatcherService,
     private readonly metrics: GatewayMetrics,
+    private readonly responseCache: ResponseCacheService,
   ) {}
 
   /**
@@ -58,30 +60,21 @@ export class RelaySettleStage {
     const media = billedMedia(request.media, delivery);
     const quota = media ? mediaQuota(media, sheet.groupRatio, sheet.quotaPerUnit) : settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
-    const log = this.options.get('LogConsumeEnabled')
-      ? {
-          user_id: caller.user.id,
-          created_at: Math.floor(Date.now() / 1000),
-          type: LOG_TYPE_CONSUME,
-          content: media ? describeMediaCharge(media, sheet.groupRatio) : describeCharge(sheet),
-          username: caller.user.username,
-          token_name: caller.token ? caller.token.name : PLAYGROUND_TOKEN_NAME,
-          token_id: caller.token?.id ?? 0,
-          model_name: request.model,
+    const charge = this.options.get('LogConsumeEnabled') ? (media ? describeMediaCharge(media, sheet.groupRatio) : describeCharge(sheet)) : undefined;
+    const log = charge
+      ? consumeLogRow(request, {
+          content: charge.content,
           quota,
-          prompt_tokens: usage.promptTokens,
-          completion_tokens: usage.completionTokens,
-          use_time: Math.round((performance.now() - request.startedAt) / 1000),
-          is_stream: request.stream,
-          channel_id: delivery.channel.id,
-          channel_name: delivery.channel.name,
+          usage,
+          channelId: delivery.channel.id,
+          channelName: delivery.channel.name,
           group,
-          ip: caller.ip,
-          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, media),
-        }
+          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, media, charge.otherMembers),
+        })
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
     request.callerLimit?.settle(usage.promptTokens + usage.completionTokens);
+    if (request.responseCacheKey !== undefined) this.responseCache.remember(request, delivery, usage);
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }
@@ -111,7 +104,7 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
  * a fresh object walks its properties generically and cost twice as much on every request.
  * Numbers go through jsonNumber and strings through JSON.stringify, so the text is valid JSON.
  */
-function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, media: MediaCharge | undefined): string {
+function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, media: MediaCharge | undefined, textMembers: string): string {
   const frt = delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt);
   let json = `{"frt":${jsonNumber(frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
   json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
@@ -127,7 +120,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   if (request.route.websocket) json += socketDetails(sheet, usage);
   if (media) json += `,"media_price":${JSON.stringify(media)}`;
   if (request.clientGone()) json += ',"client_disconnected":true';
-  return `${json},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
+  return `${json},${textMembers},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }
 
 /** The usage counts beyond prompt, completion and cache reads, as more of chargeDetail's fields. */
@@ -161,25 +154,35 @@ function jsonNumber(value: number): string {
   return Number.isFinite(value) ? String(value) : 'null';
 }
 
-/** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
-const chargeTexts = new Map<string, string>();
-const CHARGE_TEXTS_KEPT = 1000;
-
-/** A media call's log text: unit price × count, and the group ratio. */
-function describeMediaCharge(media: MediaCharge, groupRatio: number): string {
-  return translate('log.consume_media', 'zh', { price: media.price, unit: translate(`log.media_unit.${media.unit}`, 'zh'), count: media.count, groupRatio });
+/** A consume row's text: its stored `content`, and its message key and parameters as members of `other`'s JSON. */
+interface ChargeText {
+  content: string;
+  otherMembers: string;
 }
 
-function describeCharge(sheet: PriceSheet): string {
+/** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
+const chargeTexts = new Map<string, ChargeText>();
+const CHARGE_TEXTS_KEPT = 1000;
+
+/** A media call's log text: unit price × count (in images, seconds or calls), and the group ratio. */
+function describeMediaCharge(media: MediaCharge, groupRatio: number): ChargeText {
+  const text = logText(MEDIA_LOG_KEYS[media.unit], { price: media.price, count: media.count, groupRatio });
+  return { content: logContent(text), otherMembers: logTextJsonMembers(text) };
+}
+
+const MEDIA_LOG_KEYS = { image: 'consume_media_image', second: 'consume_media_second', call: 'consume_media_call' } as const satisfies Record<MediaCharge['unit'], LogMessageKey>;
+
+function describeCharge(sheet: PriceSheet): ChargeText {
   const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
-  let text = chargeTexts.get(key);
-  if (text === undefined) {
-    text =
+  let described = chargeTexts.get(key);
+  if (described === undefined) {
+    const text =
       sheet.quotaType === 1
-        ? translate('log.consume_per_call', 'zh', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
-        : translate('log.consume_per_token', 'zh', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+        ? logText('consume_per_call', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
+        : logText('consume_per_token', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
+    described = { content: logContent(text), otherMembers: logTextJsonMembers(text) };
     if (chargeTexts.size >= CHARGE_TEXTS_KEPT) chargeTexts.clear();
-    chargeTexts.set(key, text);
+    chargeTexts.set(key, described);
   }
-  return text;
+  return described;
 }

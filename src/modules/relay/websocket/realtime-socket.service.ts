@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
+import { ChannelHealthService } from '../../channel-health/channel-health.service';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { channelTypeRow } from '../../channels/channel-types';
 import { OutboundGuardService } from '../../outbound/outbound-guard.service';
@@ -25,7 +26,7 @@ import { RelaySettleStage } from '../stages/settle.stage';
 import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { socketErrorFrame } from './socket-errors';
 import { parseSocketEvent, SocketEventSink } from './socket-event-sink';
-import { openUpstreamSocket, type SocketFrame } from './upstream-socket';
+import { openUpstreamSocket, UpgradeRefusedError, type SocketFrame } from './upstream-socket';
 
 /** `/v1/realtime`: each response of the session is a call of its own, billed from its `response.done` (shared: never modified). */
 export const REALTIME_ROUTE: RelayRoute = { spec: { endpoint: 'chat', path: '/realtime', body: 'json' }, inbound: OPENAI_FORMAT, playground: false, stream: true, websocket: true };
@@ -74,6 +75,7 @@ export class RealtimeSocketService {
     private readonly pricing: PricingService,
     private readonly prepareStage: RelayPrepareStage,
     private readonly settleStage: RelaySettleStage,
+    private readonly health: ChannelHealthService,
   ) {}
 
   /** Before the client's upgrade is accepted: who calls, for which model, over which channel's open socket. */
@@ -89,17 +91,25 @@ export class RealtimeSocketService {
     const passed = new Set<number>();
     let lastError: unknown;
     for (let attempt = 0; attempt < attemptsAllowed(this.options.get('RetryTimes')); ) {
-      const channel = pickChannel(tiers, passed);
+      // As the HTTP dispatch chooses: a channel whose breaker is open rests, and weights follow its health.
+      const channel = pickChannel(tiers, passed, { health: this.health });
       if (!channel) break;
       passed.add(channel.id);
       const target = this.targetOf(channel, model, upgrade);
       const url = target && this.realtimeUrl(target);
       if (!target || !url) continue;
       attempt++;
+      const startedAt = performance.now();
+      this.health.attemptStarted(channel);
       try {
         const early: SocketFrame[] = [];
-        return { socket: await this.connect(target, url, early), target, model, early };
+        const socket = await this.connect(target, url, early);
+        this.health.attemptEnded(channel, 'ok', performance.now() - startedAt);
+        return { socket, target, model, early };
       } catch (error) {
+        // A refused upgrade below 500 is the request's (a model the upstream lacks); a network error or a 5xx is the channel's.
+        const channelFault = !(error instanceof UpgradeRefusedError) || error.status >= 500;
+        this.health.attemptEnded(channel, channelFault ? 'fault' : 'neutral', 0);
         lastError = error;
         this.logger.debug(`channel ${channel.id}: realtime upgrade failed (${error instanceof Error ? error.message : String(error)})`);
       }

@@ -15,7 +15,7 @@ type TaskChanges = Pick<MidjourneyTaskEntity, 'status' | 'progress' | 'image_url
 
 /** Midjourney-Proxy's side of polling: one list-by-condition call per channel. */
 const MIDJOURNEY_POLLING: PollPlatform<MidjourneyTaskEntity, TaskChanges> = {
-  label: 'Drawing task',
+  platform: 'Midjourney',
   // Rows without an upstream id (an upload's answer is a list of links) have nothing to poll.
   unfinished: { status: Not(In(MJ_FINISHED_STATUSES)), mj_id: Not('') },
   upstreamId: (task) => task.mj_id,

@@ -98,27 +98,27 @@ export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntit
     const channel = plan.original ? this.originalChannel(plan.original) : this.support.pickChannel(caller, model, MIDJOURNEY_CHANNEL_TYPES);
     const notifyHook = this.applySubmitOptions(body);
 
-    const charge = await this.billing.hold(caller, model, { platform: MIDJOURNEY_PLATFORM, action: plan.action });
+    const charge = await this.billing.hold(caller, model, 'Midjourney', { platform: MIDJOURNEY_PLATFORM, action: plan.action });
     const upstreamPath = `${mode ? `/mj-${mode}` : ''}/mj/submit/${kind}`;
-    const answer = await this.billing.underHold(charge, channel.id, 'Midjourney submit failed', () => this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body));
+    const answer = await this.billing.underHold(charge, channel.id, 'submit', () => this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body));
     const result = isRecord(answer.json) ? answer.json : undefined;
     const code = typeof result?.code === 'number' ? result.code : undefined;
     if (answer.status !== 200 || !result || code === undefined) {
-      this.billing.giveBack(charge, channel.id, `Midjourney submit failed: the upstream answered status ${answer.status}`);
+      this.billing.giveBack(charge, channel.id, { step: 'submit', detail: `HTTP ${answer.status}` });
       throw new RelayError('channel:bad_response', `The upstream answered status ${answer.status} without a submit result`, 502);
     }
     if (!MJ_ACCEPTED_CODES.has(code)) {
       const description = stringField(result, 'description');
       // Code 3: the channel's account is unusable (new-api disables it when auto-disable is on).
       if (code === MJ_CODE_ACCOUNT_BROKEN && this.options.get('AutomaticDisableChannelEnabled') && channel.autoBan) this.disableChannel(channel, `Midjourney code 3: ${description}`);
-      this.billing.giveBack(charge, channel.id, `Midjourney submit refused (code ${code}: ${description})`);
+      this.billing.giveBack(charge, channel.id, { step: 'refused', detail: description ? `${code}: ${description}` : String(code) });
       return sendJson(response, 200, result);
     }
 
     // An upload answers with the links of the uploaded images, not a task id: its row is finished at once.
     const taskId = typeof result.result === 'string' ? result.result : '';
     const task = plan.action === 'UPLOAD' ? uploadedTask(result) : { mj_id: taskId, status: 'SUBMITTED', progress: '0%' };
-    await this.billing.underHold(charge, channel.id, 'Midjourney submit could not be recorded', () =>
+    await this.billing.underHold(charge, channel.id, 'record', () =>
       this.recordTask(caller, channel, plan.action, code, { ...task, prompt: stringField(body, 'prompt'), state: stringField(body, 'state') }, charge, notifyHook),
     );
     this.billing.settle(charge, channel, task.mj_id, `/mj/submit/${kind}`);

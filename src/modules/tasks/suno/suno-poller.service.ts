@@ -12,7 +12,7 @@ type TaskChanges = Pick<GenericTaskEntity, 'status' | 'progress' | 'fail_reason'
 
 /** A Suno API server's side of polling: one POST /suno/fetch per channel. */
 const SUNO_POLLING: PollPlatform<GenericTaskEntity, TaskChanges> = {
-  label: 'Suno task',
+  platform: 'Suno',
   unfinished: { platform: SUNO_PLATFORM, status: Not(In(TASK_FINISHED_STATUSES)) },
   upstreamId: (task) => task.task_id,
   listCall: (_channel, key, tasks) => ({ path: '/suno/fetch', headers: { authorization: `Bearer ${key}` }, body: { ids: tasks.map((task) => task.task_id), action: '' } }),

@@ -44,9 +44,9 @@ export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
     const body = await this.support.readJsonBody(request);
     if (this.sensitiveWords.active) this.sensitiveWords.checkTexts([body.prompt, body.gpt_description_prompt, body.title, body.tags]);
     const channel = this.support.pickChannel(caller, action.model, SUNO_CHANNEL_TYPES);
-    const charge = await this.billing.hold(caller, action.model, { platform: SUNO_PLATFORM, action: action.action });
+    const charge = await this.billing.hold(caller, action.model, 'Suno', { platform: SUNO_PLATFORM, action: action.action });
 
-    const answer = await this.billing.underHold(charge, channel.id, 'Suno submit failed', () =>
+    const answer = await this.billing.underHold(charge, channel.id, 'submit', () =>
       this.support.callJson(channel, `/suno/submit/${actionPath}`, { authorization: `Bearer ${this.support.key(channel)}` }, body),
     );
     const result = isRecord(answer.json) ? answer.json : undefined;
@@ -54,11 +54,11 @@ export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
     if (answer.status !== 200 || result?.code !== 'success' || !taskId) {
       const message = (result && stringField(result, 'message')) || `status ${answer.status}`;
       this.disableIfBroken(channel, answer.status, message);
-      this.billing.giveBack(charge, channel.id, `Suno submit refused (${message})`);
+      this.billing.giveBack(charge, channel.id, { step: 'refused', detail: message });
       const status = answer.status >= 400 && answer.status < 500 ? 400 : 502;
       throw new RelayError(status === 400 ? 'upstream_request_error' : 'channel:bad_response', `The upstream refused the task: ${message}`, status);
     }
-    await this.billing.underHold(charge, channel.id, 'Suno submit could not be recorded', () => this.recordTask(caller, channel, action.action, taskId, body, charge));
+    await this.billing.underHold(charge, channel.id, 'record', () => this.recordTask(caller, channel, action.action, taskId, body, charge));
     this.billing.settle(charge, channel, taskId, `/suno/submit/${actionPath}`);
     sendJson(response, 200, { code: 'success', message: '', data: taskId });
   }

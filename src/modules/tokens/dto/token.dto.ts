@@ -60,6 +60,13 @@ class TokenFieldsDto extends BudgetLimitsDto {
   @IsString({ each: true, message: 'token.invalid_model_fallbacks' })
   @MaxLength(191, { each: true, message: 'token.invalid_model_fallbacks' })
   model_fallbacks?: string[];
+  @IsOptional()
+  @IsBoolean()
+  response_cache?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  response_cache_nondeterministic?: boolean;
 }
 
 export class CreateTokenDto extends TokenFieldsDto {

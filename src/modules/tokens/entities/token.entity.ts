@@ -77,4 +77,11 @@ export class TokenEntity {
   /** The token's own model fallback chain, comma-separated, in order; null: the ModelFallbacks setting applies. */
   @Column({ type: 'text', nullable: true })
   model_fallbacks: string | null;
+  /** Whether the response cache answers this token's repeated deterministic calls (chat at temperature 0, embeddings, rerank). */
+  @Column({ type: 'boolean', default: false })
+  response_cache: boolean;
+
+  /** With the cache on (by the token or its group): chats sampled above temperature 0 (or at the provider's default) are cached too. */
+  @Column({ type: 'boolean', default: false })
+  response_cache_nondeterministic: boolean;
 }

@@ -48,6 +48,10 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 128, default: '' })
   linux_do_id: string;
 
+  /** The NameID the SAML IdP gave this account at its first SAML sign-in. */
+  @Column({ type: 'varchar', length: 191, default: '' })
+  saml_id: string;
+
   /** sha256 of the system access token; the token itself is shown once. */
   @Column({ type: 'varchar', length: 64, nullable: true })
   access_token: string | null;

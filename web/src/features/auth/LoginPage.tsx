@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
 import { setSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
+import { PasskeySignInButton } from '../passkeys/PasskeySignInButton';
 import { useStatus } from '../status/StatusProvider';
 import { AFTER_LOGIN_PATH } from './afterLogin';
 import { authApi, needsSecondFactor, type LoginUser, type SignInAnswer } from './api';
@@ -129,6 +130,7 @@ export function LoginPage() {
           </Stack>
         </>
       )}
+      <PasskeySignInButton onSignedIn={completeLogin} />
       <ThirdPartyLogin status={status} onLogin={answerSignIn} />
 
       <Dialog open={defaultPasswordWarning} maxWidth="xs" fullWidth data-testid="default-password-modal">

@@ -16,9 +16,11 @@ import GitHubIcon from '@mui/icons-material/GitHub';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import QrCode2Icon from '@mui/icons-material/QrCode2';
+import BusinessOutlinedIcon from '@mui/icons-material/BusinessOutlined';
 import { useTranslation } from 'react-i18next';
+import { StorageKey } from '../../lib/storage';
 import type { SystemStatus } from '../status/types';
-import { authApi, type SignInAnswer } from './api';
+import { authApi, samlLoginUrl, type SignInAnswer } from './api';
 import { redirectToProvider } from './providers';
 import { TelegramWidget } from './TelegramWidget';
 
@@ -33,7 +35,7 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
     [onLogin],
   );
 
-  const anyEnabled = status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth;
+  const anyEnabled = status.github_oauth || status.oidc_enabled || status.linuxdo_oauth || status.wechat_login || status.telegram_oauth || status.saml_enabled;
   if (!anyEnabled) return null;
 
   async function submitWechatCode() {
@@ -52,6 +54,16 @@ export function ThirdPartyLogin({ status, onLogin }: { status: Partial<SystemSta
         </Typography>
       </Divider>
       <Stack spacing={1.25}>
+        {status.saml_enabled && (
+          <Button
+            variant="outlined"
+            startIcon={<BusinessOutlinedIcon />}
+            onClick={() => window.location.assign(samlLoginUrl(localStorage.getItem(StorageKey.aff)))}
+            data-testid="saml-login"
+          >
+            {t('auth:saml.signIn')}
+          </Button>
+        )}
         {status.github_oauth && (
           <Button
             variant="outlined"

@@ -39,7 +39,14 @@ export const authApi = {
     api.get<SignInAnswer | null>(`/api/oauth/${provider}`, { query: answer }),
   wechatLogin: (code: string) => api.get<SignInAnswer>('/api/oauth/wechat', { query: { code } }),
   telegramLogin: (fields: Record<string, string>) => api.get<SignInAnswer>('/api/oauth/telegram/login', { query: fields }),
+  /** The user of the session SAML's ACS just started. */
+  samlSession: () => api.get<LoginUser>('/api/saml/session'),
 };
+
+/** SAML sign-in is a full-page trip: the server sends the browser on to the IdP with its AuthnRequest. */
+export function samlLoginUrl(aff: string | null): string {
+  return aff ? `/api/saml/login?aff=${encodeURIComponent(aff)}` : '/api/saml/login';
+}
 
 export const resetApi = {
   requestReset: (email: string, turnstile: string) => api.get<null>('/api/reset_password', { query: { email, turnstile } }),

@@ -2,6 +2,7 @@ import { Box, Chip, Stack, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { renderQuota } from '../../lib/quota';
 import { isBillable, type LogEntry, type LogOther } from './api';
+import { logRowText } from './logText';
 
 /** Dollars at one quota unit per 1/500000 dollar of (tokens × ratios); see the billing formula on the server. */
 const TOKENS_PER_DOLLAR_AT_RATIO_1 = 500000;
@@ -53,7 +54,8 @@ function Fact({ label, value, testId }: { label: string; value: string | number;
 
 /** The expanded part of a log row: the ratios, cache use, mapping, retries, and the charge formula. */
 export function ChargeDetail({ log, other, admin }: { log: LogEntry; other: LogOther; admin: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const text = logRowText(log, other, i18n);
   // A top-up, admin or system entry moved the balance without a charge: its amount and its text are the whole story.
   if (!isBillable(log)) {
     return (
@@ -61,9 +63,9 @@ export function ChargeDetail({ log, other, admin }: { log: LogEntry; other: LogO
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 2.5 }}>
           <Fact label={t('logs:detail.amount')} value={`${renderQuota(log.quota)} (${log.quota})`} testId={`log-amount-${log.id}`} />
         </Stack>
-        {log.content && (
-          <Typography variant="body2" color="text.secondary">
-            {log.content}
+        {text && (
+          <Typography variant="body2" color="text.secondary" data-testid={`log-detail-text-${log.id}`}>
+            {text}
           </Typography>
         )}
       </Stack>
@@ -116,9 +118,9 @@ export function ChargeDetail({ log, other, admin }: { log: LogEntry; other: LogO
           </Typography>
         </Box>
       )}
-      {log.content && (
-        <Typography variant="body2" color="text.secondary">
-          {log.content}
+      {text && (
+        <Typography variant="body2" color="text.secondary" data-testid={`log-detail-text-${log.id}`}>
+          {text}
         </Typography>
       )}
     </Stack>

@@ -25,6 +25,7 @@ import {
 } from '@mui/material';
 import KeyboardArrowDownIcon from '@mui/icons-material/KeyboardArrowDown';
 import KeyboardArrowRightIcon from '@mui/icons-material/KeyboardArrowRight';
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SearchIcon from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
@@ -40,9 +41,12 @@ import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
 import { withToggled } from '../../lib/sets';
 import { StorageKey } from '../../lib/storage';
+import { toast } from '../../lib/toast';
 import { formatTimestamp } from '../../lib/time';
 import { ChargeDetail } from './ChargeDetail';
 import { isBillable, LOG_TYPES, logsApi, parseOther, type LogEntry, type LogFilters, type LogStat, type UserInfo } from './api';
+import { downloadCsv, fetchRowsForExport, logsCsv } from './exportCsv';
+import { logRowText } from './logText';
 
 const COLUMNS_KEY = 'logs-table-columns';
 const OPTIONAL_COLUMNS = ['time', 'channel', 'user', 'token', 'group', 'type', 'model', 'duration', 'prompt', 'completion', 'cost', 'retry', 'details'] as const;
@@ -114,7 +118,7 @@ function UserInfoDialog({ userId, onClose }: { userId: number | null; onClose: (
 
 /** Usage log: filters, statistics, and entries whose charge can be expanded and explained. */
 export function LogsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const admin = isAdmin(useSessionUser());
   const [draft, setDraft] = useState<LogFilters>(defaultFilters);
   const [stat, setStat] = useState<LogStat | null>(null);
@@ -127,7 +131,8 @@ export function LogsPage() {
     },
     [admin],
   );
-  const { rows, loading, applyQuery, pagination } = usePagedRows(fetchLogs, draft);
+  const { rows, loading, query, applyQuery, pagination } = usePagedRows(fetchLogs, draft);
+  const [exporting, setExporting] = useState(false);
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const [userInfoId, setUserInfoId] = useState<number | null>(null);
   const columns = useColumnVisibility(COLUMNS_KEY, ['details']);
@@ -143,6 +148,21 @@ export function LogsPage() {
     applyQuery(fresh);
   }
 
+  /** The rows of the applied filters as a CSV file, written in the exporter's language. */
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      const exported = await fetchRowsForExport(query, admin);
+      // A failed page has already been toasted by the API client.
+      if (!exported) return;
+      downloadCsv(logsCsv(exported.rows, admin, i18n));
+      if (exported.capped) toast.warning(t('logs:exportCapped', { rows: exported.rows.length }));
+      else toast.success(t('logs:exportDone', { rows: exported.rows.length }));
+    } finally {
+      setExporting(false);
+    }
+  }
+
   const update = (change: Partial<LogFilters>) => setDraft((previous) => ({ ...previous, ...change }));
   const show = (key: string) => (admin || !ADMIN_COLUMNS.has(key)) && columns.isVisible(key);
   const optionalColumns = OPTIONAL_COLUMNS.filter((key) => admin || !ADMIN_COLUMNS.has(key));
@@ -153,6 +173,7 @@ export function LogsPage() {
 
   function renderRow(log: LogEntry) {
     const other = parseOther(log.other);
+    const text = logRowText(log, other, i18n);
     const billable = isBillable(log);
     const isOpen = expanded.has(log.id);
     const retries = other.admin_info?.use_channel ?? [];
@@ -196,8 +217,8 @@ export function LogsPage() {
           {!billable && chargeSpan > 0 ? (
             // A top-up, admin or system entry has no model, timing or charge: its text says what happened.
             <TableCell colSpan={chargeSpan} data-testid={`log-content-${log.id}`}>
-              <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 560 }} noWrap title={log.content}>
-                {log.content}
+              <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 560 }} noWrap title={text}>
+                {text}
               </Typography>
             </TableCell>
           ) : (
@@ -251,8 +272,8 @@ export function LogsPage() {
           )}
           {show('details') && (
             <TableCell sx={{ maxWidth: 280 }}>
-              <Typography variant="body2" noWrap title={log.content}>
-                {log.content}
+              <Typography variant="body2" noWrap title={text} data-testid={`log-text-${log.id}`}>
+                {text}
               </Typography>
             </TableCell>
           )}
@@ -305,9 +326,12 @@ export function LogsPage() {
             <Chip color="secondary" variant="outlined" label={t('logs:stat.rpm', { value: stat?.rpm ?? '-' })} />
             <Chip color="secondary" variant="outlined" label={t('logs:stat.tpm', { value: stat?.tpm ?? '-' })} />
           </Stack>
-          <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end' }}>
+          <Stack direction="row" sx={{ gap: 1, justifyContent: 'flex-end', flexWrap: 'wrap', '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
             <Button color="inherit" startIcon={<RestartAltIcon />} onClick={reset}>
               {t('logs:reset')}
+            </Button>
+            <Button color="inherit" startIcon={<FileDownloadOutlinedIcon />} onClick={() => void exportCsv()} disabled={exporting} data-testid="log-export">
+              {t('logs:export')}
             </Button>
             <ColumnsMenu label={t('logs:columnsMenu')} columns={optionalColumns.map((key) => ({ key, label: t(`logs:columns.${key}`) }))} isVisible={columns.isVisible} onToggle={columns.toggle} />
             <Button variant="contained" startIcon={<SearchIcon />} onClick={search} data-testid="log-search">

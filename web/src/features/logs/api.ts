@@ -1,9 +1,9 @@
-import type { AdminLogView, LogStat, LogView } from '@shared/logs/log.wire';
+import type { AdminLogView, LogOther, LogStat, LogView } from '@shared/logs/log.wire';
 import type { UserView } from '@shared/users/user.wire';
 import { api, type Page } from '../../api/client';
 
 // Declared once, beside the server code that builds the answer.
-export type { LogStat };
+export type { LogOther, LogStat };
 
 export const LOG_TYPES = [1, 2, 3, 4] as const;
 export const LOG_TYPE_CONSUME = 2;
@@ -15,29 +15,6 @@ export function isBillable(log: Pick<LogView, 'type'>): boolean {
 
 /** One table lists both answers, so the admin-only fields are optional here. */
 export type LogEntry = LogView & Partial<Omit<AdminLogView, keyof LogView>>;
-
-/** What the relay records about a charge in `other`. */
-export interface LogOther {
-  /** First-token time in ms; -1 when unknown. */
-  frt?: number;
-  model_ratio?: number;
-  group_ratio?: number;
-  completion_ratio?: number;
-  cache_tokens?: number;
-  cache_ratio?: number;
-  cache_creation_tokens?: number;
-  cache_creation_ratio?: number;
-  /** Completion tokens spent thinking (already in completion_tokens). */
-  reasoning_tokens?: number;
-  /** USD per call, or -1 for per-token billing. */
-  model_price?: number;
-  /** The user's own group ratio override, or -1. */
-  user_group_ratio?: number;
-  is_model_mapped?: boolean;
-  upstream_model_name?: string;
-  reasoning_effort?: string;
-  admin_info?: { use_channel?: number[] };
-}
 
 export function parseOther(text: string): LogOther {
   if (!text) return {};

@@ -8,6 +8,7 @@ import { ROLE_ADMIN, ROLE_ROOT } from '../../lib/session';
 import { personalApi, type SelfUser } from './api';
 import { SessionsCard } from '../identity/SessionsCard';
 import { TwoFactorCard } from '../identity/TwoFactorCard';
+import { PasskeysCard } from '../passkeys/PasskeysCard';
 import { BindingsCard } from './BindingsCard';
 import { InvitationCard } from './InvitationCard';
 import { ModelsCard } from './ModelsCard';
@@ -82,6 +83,7 @@ export function PersonalPage() {
         <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, alignItems: 'start' }}>
           <TwoFactorCard />
           <SessionsCard />
+          <PasskeysCard />
         </Box>
         <BindingsCard user={user} onChanged={() => void load()} />
         <ModelsCard />

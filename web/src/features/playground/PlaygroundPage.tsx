@@ -7,6 +7,7 @@ import {
   Card,
   CircularProgress,
   IconButton,
+  ListSubheader,
   MenuItem,
   Slider,
   Stack,
@@ -25,6 +26,8 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { MarkdownContent } from '../../components/SafeHtml';
+import { formatTokenCount, groupByVendor } from '../models/modelMeta';
+import { fetchPricing, type PricingData } from '../pricing/api';
 import { useSessionUser } from '../../lib/session';
 import { streamChat, type ChatRequestMessage } from './chatStream';
 
@@ -92,6 +95,7 @@ export function PlaygroundPage() {
   const [searchParams] = useSearchParams();
   const [groups, setGroups] = useState<{ value: string; label: string }[]>([]);
   const [models, setModels] = useState<string[]>([]);
+  const [catalogue, setCatalogue] = useState<PricingData | null>(null);
   const [group, setGroup] = useState('');
   const [model, setModel] = useState(DEFAULT_MODEL);
   const [temperature, setTemperature] = useState(MIN_TEMPERATURE);
@@ -111,6 +115,8 @@ export function PlaygroundPage() {
       setModels(names);
       setModel((current) => (names.includes(current) || names.length === 0 ? current : names[0]));
     });
+    // The pricing answer carries each model's vendor and context length for the picker.
+    void fetchPricing().then(setCatalogue);
     void api.get<Record<string, { desc: string; ratio: number }>>('/api/user/self/groups').then((result) => {
       if (!result.ok) return;
       const options = Object.entries(result.data ?? {}).map(([value, choice]) => ({ value, label: `${value} · ${choice.desc} (${choice.ratio})` }));
@@ -118,6 +124,13 @@ export function PlaygroundPage() {
       setGroup((current) => current || (options.some((option) => option.value === user?.group) ? (user?.group ?? '') : (options[0]?.value ?? '')));
     });
   }, [user?.group]);
+
+  const vendorNames = new Map((catalogue?.vendors ?? []).map((vendor) => [vendor.id, vendor.name]));
+  const metaByModel = new Map((catalogue?.models ?? []).map((row) => [row.model_name, row]));
+  const modelGroups = groupByVendor(
+    models.map((name) => ({ name, vendor_id: metaByModel.get(name)?.vendor_id ?? 0, context_length: metaByModel.get(name)?.context_length ?? 0 })),
+    (catalogue?.vendors ?? []).map((vendor) => vendor.id),
+  );
 
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: scrollRef.current.scrollHeight });
@@ -186,11 +199,23 @@ export function PlaygroundPage() {
         ))}
       </TextField>
       <TextField select label={t('playground:model')} value={models.includes(model) ? model : ''} onChange={(event) => setModel(event.target.value)} data-testid="pg-model">
-        {models.map((name) => (
-          <MenuItem key={name} value={name}>
-            {name}
-          </MenuItem>
-        ))}
+        {modelGroups.flatMap((group) => [
+          <ListSubheader key={`vendor-${group.vendorId}`} data-testid={`pg-model-vendor-${group.vendorId}`}>
+            {vendorNames.get(group.vendorId) ?? t('playground:otherVendor')}
+          </ListSubheader>,
+          ...group.items.map(({ name, context_length }) => (
+            <MenuItem key={name} value={name} data-testid={`pg-model-option-${name}`}>
+              <Box sx={{ display: 'flex', width: '100%', gap: 1, justifyContent: 'space-between' }}>
+                <span>{name}</span>
+                {context_length > 0 && (
+                  <Typography component="span" variant="caption" color="text.secondary">
+                    {formatTokenCount(context_length)}
+                  </Typography>
+                )}
+              </Box>
+            </MenuItem>
+          )),
+        ])}
       </TextField>
       <Box>
         <Typography variant="body2" gutterBottom>

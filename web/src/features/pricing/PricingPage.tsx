@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import {
   Alert,
   Button,
@@ -29,7 +29,9 @@ import { useSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
 import { MediaPriceLines } from './MediaPriceLines';
-import { comparePricing, fetchPricing, fuzzyMatch, type PricingData, type PricingModel } from './api';
+import { ModelIcon } from '../models/ModelIcon';
+import { formatTokenCount, groupByVendor, MODEL_TAGS } from '../models/modelMeta';
+import { comparePricing, fetchPricing, matchesPricingFilter, type PricingData, type PricingModel } from './api';
 
 const DEFAULT_GROUP = 'default';
 type Currency = 'USD' | 'CNY';
@@ -43,6 +45,8 @@ export function PricingPage() {
   const [data, setData] = useState<PricingData | null>(null);
   const [loading, setLoading] = useState(true);
   const [search, setSearch] = useState('');
+  const [vendorFilter, setVendorFilter] = useState<number | ''>('');
+  const [tagFilter, setTagFilter] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [showRatio, setShowRatio] = useState(false);
   const [atTopUpPrice, setAtTopUpPrice] = useState(false);
@@ -57,7 +61,16 @@ export function PricingPage() {
     });
   }, []);
 
-  const rows = useMemo(() => (data?.models ?? []).filter((model) => fuzzyMatch(model.model_name, search)).sort(comparePricing), [data, search]);
+  const vendors = useMemo(() => data?.vendors ?? [], [data]);
+  const vendorById = useMemo(() => new Map(vendors.map((vendor) => [vendor.id, vendor])), [vendors]);
+  // Grouped by vendor (in the vendors' order, models without one last), then in the spec's order within a vendor.
+  const rows = useMemo(() => {
+    const known = new Set(vendors.map((vendor) => vendor.id));
+    const matching = (data?.models ?? []).filter((model) => matchesPricingFilter(model, { search, vendor: vendorFilter, tag: tagFilter }, known));
+    return groupByVendor(matching, vendors.map((vendor) => vendor.id)).flatMap((group) => group.items.sort(comparePricing));
+  }, [data, vendors, search, vendorFilter, tagFilter]);
+  const vendorCounts = useMemo(() => new Map(groupByVendor(data?.models ?? [], vendors.map((vendor) => vendor.id)).map((group) => [group.vendorId, group.items.length])), [data, vendors]);
+  const tagsInUse = useMemo(() => MODEL_TAGS.filter((tag) => (data?.models ?? []).some((model) => model.tags.includes(tag))), [data]);
   const pageRows = rows.slice(page * pageSize, page * pageSize + pageSize);
   const groupRatio = data?.group_ratio[viewedGroup] ?? 1;
   const ownGroup = user?.group || DEFAULT_GROUP;
@@ -100,6 +113,16 @@ export function PricingPage() {
     toast.info(t('pricing:groupSwitched', { group, ratio: data?.group_ratio[group] ?? 1 }));
   }
 
+  function selectVendor(vendor: number | '') {
+    setVendorFilter(vendor);
+    setPage(0);
+  }
+
+  function selectTag(tag: string) {
+    setTagFilter(tag);
+    setPage(0);
+  }
+
   const isAvailable = (model: PricingModel) => model.enable_groups.includes(viewedGroup);
 
   const columns: DataTableColumn<PricingModel>[] = [
@@ -117,8 +140,42 @@ export function PricingPage() {
       key: 'model',
       header: 'pricing:columns.model',
       render: (model) => (
-        <Tooltip title={t('pricing:clickToCopy')}>
-          <Chip size="small" variant="outlined" label={model.model_name} onClick={() => void copy(model.model_name)} sx={{ fontWeight: 600 }} />
+        <Stack sx={{ gap: 0.5, alignItems: 'flex-start' }}>
+          <Tooltip title={model.description || t('pricing:clickToCopy')}>
+            <Chip
+              size="small"
+              variant="outlined"
+              avatar={<ModelIcon icon={model.icon || vendorById.get(model.vendor_id)?.icon || ''} name={model.model_name} size={18} />}
+              label={model.model_name}
+              onClick={() => void copy(model.model_name)}
+              sx={{ fontWeight: 600 }}
+            />
+          </Tooltip>
+          {model.tags.length > 0 && (
+            <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }} data-testid={`pricing-tags-${model.model_name}`}>
+              {model.tags.map((tag) => (
+                <Chip key={tag} size="small" label={t(`models:tags.${tag}`)} sx={{ height: 20, fontSize: 11 }} />
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      ),
+    },
+    {
+      key: 'vendor',
+      header: 'pricing:columns.vendor',
+      hideOnPhone: true,
+      cellData: (model) => ({ 'data-testid': `pricing-vendor-${model.model_name}` }),
+      render: (model) => vendorById.get(model.vendor_id)?.name ?? '—',
+    },
+    {
+      key: 'context',
+      header: 'pricing:columns.context',
+      cellSx: { whiteSpace: 'nowrap' },
+      cellData: (model) => ({ 'data-testid': `pricing-context-${model.model_name}` }),
+      render: (model) => (
+        <Tooltip title={model.max_output ? t('models:maxOutputValue', { value: formatTokenCount(model.max_output) }) : ''}>
+          <span>{formatTokenCount(model.context_length) || '—'}</span>
         </Tooltip>
       ),
     },
@@ -235,12 +292,36 @@ export function PricingPage() {
             </>
           )}
         </Stack>
+        {vendors.length > 0 && (
+          <Stack direction="row" sx={{ px: 2, pb: 1, gap: 1, flexWrap: 'wrap' }} data-testid="pricing-vendors" role="group" aria-label={t('pricing:vendorFilter')}>
+            <FilterChip label={t('pricing:allVendors', { count: data?.models.length ?? 0 })} active={vendorFilter === ''} onClick={() => selectVendor('')} testId="pricing-vendor-all" />
+            {vendors.map((vendor) => (
+              <FilterChip
+                key={vendor.id}
+                avatar={<ModelIcon icon={vendor.icon} name={vendor.name} size={18} />}
+                label={`${vendor.name} (${vendorCounts.get(vendor.id) ?? 0})`}
+                active={vendorFilter === vendor.id}
+                onClick={() => selectVendor(vendor.id)}
+                testId={`pricing-vendor-${vendor.name}`}
+              />
+            ))}
+            {vendorCounts.has(0) && <FilterChip label={t('pricing:otherVendors', { count: vendorCounts.get(0) })} active={vendorFilter === 0} onClick={() => selectVendor(0)} testId="pricing-vendor-other" />}
+          </Stack>
+        )}
+        {tagsInUse.length > 0 && (
+          <Stack direction="row" sx={{ px: 2, pb: 1.5, gap: 1, flexWrap: 'wrap' }} data-testid="pricing-tag-filter" role="group" aria-label={t('pricing:tagFilter')}>
+            <FilterChip label={t('pricing:allTags')} active={tagFilter === ''} onClick={() => selectTag('')} testId="pricing-tag-all" />
+            {tagsInUse.map((tag) => (
+              <FilterChip key={tag} label={t(`models:tags.${tag}`)} active={tagFilter === tag} onClick={() => selectTag(tag)} testId={`pricing-tag-${tag}`} />
+            ))}
+          </Stack>
+        )}
         <DataTable
           columns={columns}
           rows={pageRows}
           rowKey={(model) => model.model_name}
           loading={loading}
-          minWidth={860}
+          minWidth={1040}
           testId="pricing-table"
           isColumnVisible={(key) => key !== 'ratio' || showRatio}
           rowTestId={(model) => `pricing-row-${model.model_name}`}
@@ -250,4 +331,9 @@ export function PricingPage() {
       </Card>
     </PageContainer>
   );
+}
+
+/** One choice of a chip filter bar: filled while chosen. */
+function FilterChip({ label, active, onClick, testId, avatar }: { label: string; active: boolean; onClick: () => void; testId: string; avatar?: ReactElement }) {
+  return <Chip size="small" clickable avatar={avatar} label={label} color={active ? 'primary' : 'default'} variant={active ? 'filled' : 'outlined'} onClick={onClick} aria-pressed={active} data-testid={testId} />;
 }

@@ -4,7 +4,7 @@ import { api } from '../../api/client';
 // Declared once, beside the server code that builds the answer; renamed here, where PricingPage is the page component.
 export type { PricingData, PricingModel };
 
-/** GET /api/pricing: rows in data, the group maps beside the envelope. */
+/** GET /api/pricing: rows in data, the group maps and the vendors beside the envelope. */
 export async function fetchPricing(): Promise<PricingData | null> {
   const result = await api.get<PricingModel[]>('/api/pricing');
   if (!result.ok) return null;
@@ -12,7 +12,21 @@ export async function fetchPricing(): Promise<PricingData | null> {
     models: result.data ?? [],
     group_ratio: (result.extras.group_ratio ?? {}) as PricingData['group_ratio'],
     usable_group: (result.extras.usable_group ?? {}) as PricingData['usable_group'],
+    vendors: (result.extras.vendors ?? []) as PricingData['vendors'],
   };
+}
+
+/** Pricing page filters beyond the name: a vendor id ('' every vendor, 0 those without one) and a tag ('' every tag). */
+export interface PricingFilter {
+  search: string;
+  vendor: number | '';
+  tag: string;
+}
+
+export function matchesPricingFilter(model: PricingModel, filter: PricingFilter, knownVendors: ReadonlySet<number>): boolean {
+  if (!fuzzyMatch(model.model_name, filter.search)) return false;
+  if (filter.vendor !== '' && (knownVendors.has(model.vendor_id) ? model.vendor_id : 0) !== filter.vendor) return false;
+  return filter.tag === '' || model.tags.some((tag) => tag === filter.tag);
 }
 
 /** Billing type first, then names starting with gpt, then alphabetical. */

@@ -37,6 +37,7 @@ export interface SystemStatus {
   telegram_bot_name: string;
   linuxdo_oauth: boolean;
   linuxdo_client_id: string;
+  saml_enabled: boolean;
   self_use_mode_enabled: boolean;
   demo_site_enabled: boolean;
   enable_online_topup: boolean;

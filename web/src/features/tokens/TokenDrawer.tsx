@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Autocomplete, Box, Chip, Divider, FormControlLabel, MenuItem, Stack, Switch, TextField, Typography } from '@mui/material';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
 import { useStatus } from '../status/StatusProvider';
@@ -24,6 +25,8 @@ interface TokenForm {
   allow_ips: string;
   model_fallbacks: string[];
   group: string;
+  response_cache: boolean;
+  response_cache_nondeterministic: boolean;
   budget: BudgetForm;
 }
 
@@ -55,6 +58,8 @@ function blankToken(group: string): TokenForm {
     allow_ips: '',
     model_fallbacks: [],
     group,
+    response_cache: false,
+    response_cache_nondeterministic: false,
     budget: toBudgetForm(),
   };
 }
@@ -71,6 +76,8 @@ function toForm(token: Token): TokenForm {
     allow_ips: token.allow_ips ?? '',
     model_fallbacks: token.model_fallbacks ?? [],
     group: token.group ?? '',
+    response_cache: token.response_cache,
+    response_cache_nondeterministic: token.response_cache_nondeterministic,
     budget: toBudgetForm(token),
   };
 }
@@ -126,6 +133,8 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
       allow_ips: values.allow_ips.trim(),
       model_fallbacks: values.model_fallbacks,
       group: values.group,
+      response_cache: values.response_cache,
+      response_cache_nondeterministic: values.response_cache_nondeterministic,
       ...fromBudgetForm(values.budget),
     };
     if (isNew) {
@@ -327,6 +336,20 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
                   )}
                 />
               )}
+            />
+
+            <Divider textAlign="left">
+              <Typography variant="caption" color="text.secondary" sx={{ fontWeight: 600 }}>
+                {t('tokens:drawer.sectionCache')}
+              </Typography>
+            </Divider>
+            <FormSwitch name="response_cache" control={control} label={t('tokens:fields.responseCache')} helperText={t('tokens:drawer.responseCacheHelp')} testId="token-response-cache" />
+            <FormSwitch
+              name="response_cache_nondeterministic"
+              control={control}
+              label={t('tokens:fields.responseCacheNondeterministic')}
+              helperText={t('tokens:drawer.responseCacheNondeterministicHelp')}
+              testId="token-response-cache-nondeterministic"
             />
 
             <Divider textAlign="left">

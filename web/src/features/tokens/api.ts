@@ -12,7 +12,7 @@ export const TOKEN_EXHAUSTED = 4;
 export const NEVER_EXPIRES = -1;
 
 /** The writable fields of a token, as a create or edit sends them. */
-export type TokenWrite = Pick<Token, 'name' | 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'budget_windows' | 'rpm_limit' | 'tpm_limit' | 'model_fallbacks'>;
+export type TokenWrite = Pick<Token, 'name' | 'remain_quota' | 'unlimited_quota' | 'expired_time' | 'model_limits_enabled' | 'model_limits' | 'allow_ips' | 'group' | 'budget_windows' | 'rpm_limit' | 'tpm_limit' | 'model_fallbacks' | 'response_cache' | 'response_cache_nondeterministic'>;
 
 export type GroupChoices = Record<string, GroupChoice>;
 

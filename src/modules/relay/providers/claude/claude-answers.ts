@@ -4,9 +4,10 @@ import { claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaud
 
 /**
  * How an adaptor reads answers in Claude's Messages format, whole and as SSE: Anthropic's own
- * API, and Bedrock once its event stream is re-framed as Claude's SSE.
+ * API and Bedrock (once its event stream is re-framed as Claude's SSE) extend it; Vertex holds
+ * one for its Claude models.
  */
-export abstract class ClaudeAnswers {
+export class ClaudeAnswers {
   readonly streamUsageMarker = /"type"\s*:\s*"message_(start|delta)"/;
 
   parseResponse(body: unknown): AnswerReading {

@@ -1,31 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import type { Readable } from 'node:stream';
 import { defaultBaseUrl, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { AnswerReading, JsonObject, ModelListing, NativeAdaptor, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget } from '../adaptor';
+import type { JsonObject, ModelListing, NativeAdaptor, StreamReframing, UpstreamTarget } from '../adaptor';
 import { ImageFetcherService } from '../image-fetcher.service';
-import { SseJsonDecoder } from '../sse-decoder';
-import { JsonArrayFramer, reframedStream } from '../stream-framing';
-import type { UsageMeter } from '../usage';
-import { GeminiChunkTranslator, geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, openAIEmbeddingsFromGemini, openAIResponseFromGemini, readGeminiAnswer } from './gemini-content';
+import { GeminiAnswers } from './gemini-answers';
+import { geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, openAIEmbeddingsFromGemini } from './gemini-content';
 import { GeminiSettings } from './gemini-settings';
-
 
 /**
  * Google's Gemini API (channel type 24): generateContent, streamGenerateContent (SSE) and
  * batchEmbedContents. The key goes in the x-goog-api-key header, never in the URL, so no
- * URL that reaches a log or an error carries it.
+ * URL that reaches a log or an error carries it. Answers are read by GeminiAnswers; an upstream
+ * that ignores alt=sse answers a stream as a JSON array, Google's other framing, which it re-frames.
  */
 @Injectable()
-export class GeminiAdaptor implements NativeAdaptor, ModelListing, StreamReframing {
+export class GeminiAdaptor extends GeminiAnswers implements NativeAdaptor, ModelListing, StreamReframing {
   readonly channelTypes = [CHANNEL_TYPE.GEMINI];
   readonly format = 'gemini';
-  readonly streamUsageMarker = /"usageMetadata"/;
 
   constructor(
     private readonly settings: GeminiSettings,
     private readonly images: ImageFetcherService,
-  ) {}
+  ) {
+    super();
+  }
 
   buildUrl(target: UpstreamTarget): URL | undefined {
     const models = `${baseUrl(target.channel)}/${this.settings.apiVersion(target.upstreamModel)}/models/${encodeURIComponent(target.upstreamModel)}`;
@@ -52,35 +50,9 @@ export class GeminiAdaptor implements NativeAdaptor, ModelListing, StreamReframi
     return geminiRequestFromOpenAI(body, { safetySettings: this.settings.safetySettings() }, (url) => this.images.fetchInline(url));
   }
 
-  parseResponse(body: unknown): AnswerReading {
-    return readGeminiAnswer(body);
-  }
-
-  toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
+  override toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
     if (target.endpoint === 'embeddings') return openAIEmbeddingsFromGemini(body as JsonObject, target.upstreamModel);
-    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel);
-  }
-
-  parseStreamEvent(data: string): AnswerReading | undefined {
-    try {
-      return this.parseResponse(JSON.parse(data));
-    } catch {
-      return undefined;
-    }
-  }
-
-  createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    const chunks = new GeminiChunkTranslator(target.upstreamModel, usage);
-    return new SseJsonDecoder((answer) => chunks.translate(answer));
-  }
-
-  /** An upstream that ignores alt=sse answers a stream as a JSON array, Google's other framing. */
-  framesOwnStream(contentType: string): boolean {
-    return contentType.includes('json');
-  }
-
-  reframeStream(body: Readable): Readable {
-    return reframedStream(body, new JsonArrayFramer());
+    return super.toOpenAIResponse(body, target);
   }
 
   modelsUrl(channel: RelayChannel): URL {

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { Readable } from 'node:stream';
 import { defaultOther, CHANNEL_TYPE } from '../../../channels/channel-types';
-import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, NativeAdaptor, ProviderAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
-import { claudeRequestFromOpenAI, claudeSseDecoder, inlineClaudeImages, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from '../claude/claude-messages';
+import type { Readable } from 'node:stream';
+import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import { ClaudeAnswers } from '../claude/claude-answers';
+import { claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
-import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini, readGeminiAnswer } from '../gemini/gemini-content';
+import { GeminiAnswers } from '../gemini/gemini-answers';
+import { geminiRequestFromOpenAI } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
 import { ImageFetcherService } from '../image-fetcher.service';
-import { SseJsonDecoder } from '../sse-decoder';
-import { JsonArrayFramer, reframedStream } from '../stream-framing';
 import type { UsageMeter } from '../usage';
 import { parseServiceAccountKey, VertexTokenService } from './vertex-token.service';
 
@@ -31,6 +31,14 @@ function isClaude(model: string): boolean {
   return model.startsWith('claude');
 }
 
+/** Answers of the two publishers: each read as its own API's, chosen by the model asked or by the answer's shape. */
+const GEMINI_ANSWERS = new GeminiAnswers();
+const CLAUDE_ANSWERS = new ClaudeAnswers();
+
+function answersFor(target: UpstreamTarget): GeminiAnswers | ClaudeAnswers {
+  return isClaude(target.upstreamModel) ? CLAUDE_ANSWERS : GEMINI_ANSWERS;
+}
+
 /**
  * Google Vertex AI (channel type 41): Gemini models (generateContent) and Claude models
  * (rawPredict, anthropic_version vertex-2023-10-16) under one project. The key is a
@@ -43,7 +51,7 @@ function isClaude(model: string): boolean {
 export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, StreamReframing, KnownModels {
   readonly channelTypes = [CHANNEL_TYPE.VERTEX];
   readonly format = 'vertex';
-  readonly streamUsageMarker = /"usageMetadata"|"type"\s*:\s*"message_(start|delta)"/;
+  readonly streamUsageMarker = new RegExp(`${GEMINI_ANSWERS.streamUsageMarker.source}|${CLAUDE_ANSWERS.streamUsageMarker.source}`);
 
   constructor(
     private readonly tokens: VertexTokenService,
@@ -104,15 +112,14 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
 
   parseResponse(body: unknown): AnswerReading {
     if (typeof body !== 'object' || body === null) return { text: '' };
-    const answer = body as JsonObject;
-    return 'candidates' in answer || 'usageMetadata' in answer ? readGeminiAnswer(answer) : readClaudeAnswer(answer);
+    return 'candidates' in body || 'usageMetadata' in body ? GEMINI_ANSWERS.parseResponse(body) : CLAUDE_ANSWERS.parseResponse(body);
   }
 
   toOpenAIResponse(body: unknown, target: UpstreamTarget): JsonObject {
-    if (isClaude(target.upstreamModel)) return openAIResponseFromClaude(body as JsonObject, target.upstreamModel);
-    return openAIResponseFromGemini(body as JsonObject, target.upstreamModel);
+    return answersFor(target).toOpenAIResponse(body, target);
   }
 
+  /** Claude's events name their type; Gemini's chunks do not. */
   parseStreamEvent(data: string): AnswerReading | undefined {
     let event: unknown;
     try {
@@ -120,23 +127,20 @@ export class VertexAdaptor implements NativeAdaptor, ClientFormatPassThrough, St
     } catch {
       return undefined;
     }
-    if (typeof event === 'object' && event !== null && 'type' in event) return readClaudeStreamEvent(data);
-    return readGeminiAnswer(event);
+    return typeof event === 'object' && event !== null && 'type' in event ? CLAUDE_ANSWERS.parseStreamEvent(data) : GEMINI_ANSWERS.parseResponse(event);
   }
 
   createStreamDecoder(target: UpstreamTarget, usage: UsageMeter): StreamDecoder {
-    if (isClaude(target.upstreamModel)) return claudeSseDecoder(target.upstreamModel, usage);
-    const chunks = new GeminiChunkTranslator(target.upstreamModel, usage);
-    return new SseJsonDecoder((answer) => chunks.translate(answer));
+    return answersFor(target).createStreamDecoder(target, usage);
   }
 
   /** Gemini models answer a JSON array when a stream is asked without alt=sse. */
   framesOwnStream(contentType: string): boolean {
-    return contentType.includes('json');
+    return GEMINI_ANSWERS.framesOwnStream(contentType);
   }
 
   reframeStream(body: Readable): Readable {
-    return reframedStream(body, new JsonArrayFramer());
+    return GEMINI_ANSWERS.reframeStream(body);
   }
 
   /**

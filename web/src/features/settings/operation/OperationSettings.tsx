@@ -6,6 +6,7 @@ import { DrawingSection } from './DrawingSection';
 import { GeneralSection } from './GeneralSection';
 import { GroupRatioSection } from './GroupRatioSection';
 import { MonitoringSection } from './MonitoringSection';
+import { ResponseCacheSection } from './ResponseCacheSection';
 import { SensitiveAndLogsSection } from './SensitiveAndLogsSection';
 
 /** The operation tab: the spec's sections in order, the pricing area last. */
@@ -15,6 +16,7 @@ export default function OperationSettings() {
       <GeneralSection />
       <DrawingSection />
       <MonitoringSection />
+      <ResponseCacheSection />
       <SensitiveAndLogsSection />
       <DashboardSection />
       <ChatsSection />

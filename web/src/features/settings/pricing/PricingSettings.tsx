@@ -12,6 +12,7 @@ import { fieldPath, useOptionSection } from '../useOptionSection';
 import { pricingSettingsApi } from './api';
 import { changedMaps, parseNumberMap, PRICING_MAP_KEYS, type PricingMapKey, type PricingMaps } from './pricingRows';
 import { MediaPriceSettings } from './MediaPriceSettings';
+import { RatioSync } from './RatioSync';
 import { UnpricedModels } from './UnpricedModels';
 import { VisualPricingEditor } from './VisualPricingEditor';
 
@@ -19,13 +20,16 @@ import { VisualPricingEditor } from './VisualPricingEditor';
 const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const;
 const FIELDS = Object.fromEntries(JSON_KEYS.map((key) => [key, 'json'])) as Record<(typeof JSON_KEYS)[number], 'json'>;
 
-type SubTab = 'json' | 'visual' | 'unpriced' | 'media';
+type SubTab = 'json' | 'visual' | 'unpriced' | 'media' | 'sync';
 const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced', 'media'];
+/** Ratio sync is the super administrator's (/api/ratio_sync is root only). */
+const ROOT_SUB_TABS: SubTab[] = [...SUB_TABS, 'sync'];
 
 /**
  * The pricing area: the price maps as JSON, the same maps as a table of models, and the models
  * that have no price yet. All three edit one form over the same keys, so a save from any of them
- * goes through the settings save hook and sends only the maps that changed.
+ * goes through the settings save hook and sends only the maps that changed. Root also gets ratio
+ * sync, which writes through its own audited call and then refreshes the options.
  */
 export default function PricingSettings() {
   const { t } = useTranslation();
@@ -87,7 +91,7 @@ export default function PricingSettings() {
         </Typography>
       </CardContent>
       <Tabs value={tab} onChange={(_, next: SubTab) => openSubTab(next)} variant="scrollable" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}>
-        {SUB_TABS.map((item) => (
+        {(isRoot ? ROOT_SUB_TABS : SUB_TABS).map((item) => (
           <Tab key={item} value={item} label={t(`settingsPricing:tabs.${item}`)} data-testid={`pricing-tab-${item}`} />
         ))}
       </Tabs>
@@ -124,6 +128,7 @@ export default function PricingSettings() {
         {panel('visual', <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />)}
         {panel('unpriced', <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />)}
         {panel('media', <MediaPriceSettings />)}
+        {isRoot && panel('sync', <RatioSync />)}
       </CardContent>
       <ConfirmDialog
         open={confirmReset}

@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Stack } from '@mui/material';
+import { Checkbox, Stack, TableCell } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { SearchField } from '../../../components/SearchField';
 import { usePaging } from '../../../components/table/PagedTablePagination';
+import { withToggled } from '../../../lib/sets';
 import { filterRows, type PricingMaps } from './pricingRows';
 
 /** What the two pricing tables get from the pricing area. */
@@ -56,5 +57,33 @@ export function PricingToolbar({ search, searchTestId, children }: PricingToolba
       <SearchField label={t('settingsPricing:visual.search')} {...search} testId={searchTestId} sx={{ flex: 1 }} />
       {children}
     </Stack>
+  );
+}
+
+interface SelectableModelCellsProps {
+  model: string;
+  selected: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  /** The model's checkbox, `${testIdPrefix}${model}`. */
+  testIdPrefix: string;
+  disabled?: boolean;
+}
+
+/** The first two cells of a model row in a table whose rows are picked: its checkbox and its name. */
+export function SelectableModelCells({ model, selected, onChange, testIdPrefix, disabled }: SelectableModelCellsProps) {
+  return (
+    <>
+      <TableCell padding="checkbox">
+        <Checkbox
+          size="small"
+          disabled={disabled}
+          checked={selected.has(model)}
+          onChange={() => onChange(withToggled(selected, model))}
+          slotProps={{ input: { 'aria-label': model } }}
+          data-testid={`${testIdPrefix}${model}`}
+        />
+      </TableCell>
+      <TableCell sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{model}</TableCell>
+    </>
   );
 }

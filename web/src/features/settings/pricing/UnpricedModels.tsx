@@ -2,7 +2,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   Alert,
   Button,
-  Checkbox,
   Dialog,
   DialogActions,
   DialogContent,
@@ -25,11 +24,10 @@ import { FormTextField } from '../../../components/form/FormTextField';
 import { PagedTablePagination } from '../../../components/table/PagedTablePagination';
 import { SelectAllCheckbox } from '../../../components/table/SelectAllCheckbox';
 import { EmptyTableRow, TableLoadingBar } from '../../../components/table/TableStatus';
-import { withToggled } from '../../../lib/sets';
 import { toast } from '../../../lib/toast';
 import { pricingSettingsApi } from './api';
 import { applyRows, batchFill, isUnpriced, parseNumberInput, type BatchFillMode, type PricingRow } from './pricingRows';
-import { PricingToolbar, shownValue, useSearchedPage, type PricingTableProps } from './PricingTableParts';
+import { PricingToolbar, SelectableModelCells, shownValue, useSearchedPage, type PricingTableProps } from './PricingTableParts';
 
 const FILL_MODES: BatchFillMode[] = ['price', 'ratio', 'completionRatio', 'bothRatio'];
 
@@ -105,16 +103,7 @@ export function UnpricedModels({ maps, saving, onSave }: PricingTableProps) {
           <TableBody>
             {pageRows.map((row) => (
               <TableRow key={row.name} hover data-testid={`pricing-unpriced-row-${row.name}`}>
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    checked={selected.has(row.name)}
-                    onChange={() => setSelected(withToggled(selected, row.name))}
-                    slotProps={{ input: { 'aria-label': row.name } }}
-                    data-testid={`pricing-unpriced-select-${row.name}`}
-                  />
-                </TableCell>
-                <TableCell sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{row.name}</TableCell>
+                <SelectableModelCells model={row.name} selected={selected} onChange={setSelected} testIdPrefix="pricing-unpriced-select-" />
                 <TableCell>{shownValue(row.price)}</TableCell>
                 <TableCell>{shownValue(row.ratio)}</TableCell>
                 <TableCell>{shownValue(row.completionRatio)}</TableCell>

@@ -88,19 +88,8 @@ export function filterRows<T extends { name: string }>(rows: T[], query: string)
   return needle ? rows.filter((row) => row.name.toLowerCase().includes(needle)) : rows;
 }
 
-/** Rounds away float noise (0.1 * 3) without hiding a real sixth decimal. */
-function tidy(value: number): number {
-  return Number(value.toPrecision(12));
-}
-
-/** Input price in USD per million tokens → model ratio (ratio = price / 2). */
-export const ratioFromInputPrice = (inputPrice: number): number => tidy(inputPrice / 2);
-/** Model ratio → input price in USD per million tokens. */
-export const inputPriceFromRatio = (ratio: number): number => tidy(ratio * 2);
-/** Output price / input price, or undefined when there is no input price to divide by. */
-export const completionRatioFromPrices = (inputPrice: number, outputPrice: number): number | undefined => (inputPrice > 0 ? tidy(outputPrice / inputPrice) : undefined);
-/** Output price in USD per million tokens from the input price and the completion ratio. */
-export const outputPriceFromRatios = (ratio: number, completionRatio: number): number => tidy(ratio * 2 * completionRatio);
+// The money ↔ ratio rule is shared with the server's ratio sync, so both convert alike.
+export { completionRatioFromPrices, inputPriceFromRatio, outputPriceFromRatios, ratioFromInputPrice } from '@shared/price-conversion';
 
 /** Text typed into a price or ratio box: empty, or a non-negative number. */
 export function parseNumberInput(text: string): { ok: true; value: number | undefined } | { ok: false } {

@@ -2,6 +2,7 @@ import { Stack } from '@mui/material';
 import { EmailRestrictionSection, LoginSection, SmtpSection } from './AccountSections';
 import { AuditLogSection, EpaySection, ServerSection, StripeSection } from './ServerAndPaymentSections';
 import { ScimSection } from './ScimSection';
+import { SamlSection } from './SamlSection';
 import { GitHubSection, LinuxDoSection, OidcSection, TelegramSection, TurnstileSection, WeChatSection } from './SignInProviderSections';
 
 /**
@@ -21,6 +22,7 @@ export default function SystemSettings() {
       <SmtpSection />
       <GitHubSection />
       <OidcSection />
+      <SamlSection />
       <LinuxDoSection />
       <WeChatSection />
       <TelegramSection />

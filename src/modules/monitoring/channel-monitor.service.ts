@@ -2,16 +2,16 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CACHE_NAMES } from '../../common/cache/cache-names';
 import { CacheSyncService } from '../../common/cache/cache-sync.service';
-import { Transactions } from '../../database/transactions';
 import { ALL_KEYS_DISABLED_REASON, ChannelKeyStatesRepository, type KeyStatusChange } from '../channels/channel-key-states.repository';
 import { channelTypeRow } from '../channels/channel-types';
+import { ChannelsService } from '../channels/channels.service';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
-import { OptionsService } from '../options/options.service';
-import { ChannelCacheService } from './caches/channel-cache.service';
-import { recordKeyError, type RelayChannel } from './caches/relay-channel';
-import type { ProbeOutcome } from './channel-probe.service';
 import { ChannelNoticesService } from '../notices/channel-notices.service';
-import { scrubUpstreamMessage } from './upstream-error';
+import { OptionsService } from '../options/options.service';
+import { ChannelCacheService } from '../relay/caches/channel-cache.service';
+import { recordKeyError, type RelayChannel } from '../relay/caches/relay-channel';
+import { scrubUpstreamMessage } from '../relay/upstream-error';
+import type { ProbeOutcome } from './probe-outcome';
 
 /** Error types and codes by which providers say the account itself is broken (new-api's list): OpenAI's and Claude's shapes. */
 const ACCOUNT_ERROR_KINDS = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active', 'insufficient_quota', 'authentication_error', 'permission_error', 'forbidden']);
@@ -42,7 +42,7 @@ export class ChannelMonitorService {
   private readonly logger = new Logger(ChannelMonitorService.name);
   constructor(
     private readonly options: OptionsService,
-    private readonly transactions: Transactions,
+    private readonly channels: ChannelsService,
     private readonly dataSource: DataSource,
     private readonly cacheSync: CacheSyncService,
     private readonly channelCache: ChannelCacheService,
@@ -150,22 +150,11 @@ export class ChannelMonitorService {
     return threshold > 0 && seconds > threshold && channel.autoBan && this.options.get('AutomaticDisableChannelEnabled');
   }
 
-  /** One conditional UPDATE decides, so two instances or two tests never both notify. */
+  /** ChannelsService.setStatus decides, so two instances or two tests never both notify. */
   private async changeStatus(channel: RelayChannel, from: number, to: number, reason: string): Promise<void> {
-    const otherInfo = JSON.stringify({ status_reason: reason, status_time: Math.floor(Date.now() / 1000) });
-    const changed = await this.transactions.run(async (manager) => {
-      const result = await manager
-        .createQueryBuilder()
-        .update('channels')
-        .set({ status: to, other_info: otherInfo })
-        .where('id = :id AND status = :from', { id: channel.id, from })
-        .execute();
-      if (!result.affected) return false;
-      await manager.createQueryBuilder().update('abilities').set({ enabled: to === CHANNEL_STATUS_ENABLED }).where('channel_id = :id', { id: channel.id }).execute();
-      return true;
-    });
-    await this.cacheSync.invalidate(CACHE_NAMES.channels);
-    if (changed) await this.notices.channelStatusChanged(channel, to === CHANNEL_STATUS_ENABLED ? 'enabled' : 'disabled', reason);
+    if (await this.channels.setStatus(channel.id, from, to, reason)) {
+      await this.notices.channelStatusChanged(channel, to === CHANNEL_STATUS_ENABLED ? 'enabled' : 'disabled', reason);
+    }
   }
 
   /** Records a probe's response time (ms) and when it ran. */

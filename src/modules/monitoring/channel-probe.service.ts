@@ -3,36 +3,22 @@ import { AppError } from '../../common/errors/app-error';
 import { runLimited } from '../../common/jobs/run-limited';
 import { channelKeys, channelTypeRow } from '../channels/channel-types';
 import { CHANNEL_STATUS_AUTO_DISABLED, CHANNEL_STATUS_ENABLED } from '../channels/entities/channel.entity';
-import { ChannelCacheService } from './caches/channel-cache.service';
-import { channelKeyFields, chooseKeyIndex, pickKey, type RelayChannel } from './caches/relay-channel';
-import { ChannelMonitorService } from './channel-monitor.service';
-import { ProviderRegistry } from './providers/provider-registry';
-import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from './providers/adaptor';
-import type { RelayEndpoint } from './relay-endpoints';
-import { RelayError } from './relay-error';
-import { scrubUpstreamMessage, readUpstreamError } from './upstream-error';
 import { outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.service';
-import { UpstreamClientService } from './upstream-client.service';
-
-export interface ProbeResult {
-  success: boolean;
-  message: string;
-  /** Seconds the test request took. */
-  time: number;
-}
+import { ChannelCacheService } from '../relay/caches/channel-cache.service';
+import { channelKeyFields, chooseKeyIndex, pickKey, type RelayChannel } from '../relay/caches/relay-channel';
+import { ProviderRegistry } from '../relay/providers/provider-registry';
+import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../relay/providers/adaptor';
+import type { RelayEndpoint } from '../relay/relay-endpoints';
+import { RelayError } from '../relay/relay-error';
+import { scrubUpstreamMessage, readUpstreamError } from '../relay/upstream-error';
+import { UpstreamClientService } from '../relay/upstream-client.service';
+import { ChannelMonitorService } from './channel-monitor.service';
+import type { ProbeOutcome, ProbeResult } from './probe-outcome';
 
 /** A channel's models: from the upstream's list, or (`known`) the models the gateway knows a provider without a list API serves. */
 export interface FetchedModels {
   models: string[];
   known: boolean;
-}
-
-/** What a probe saw, for the disable and re-enable rules. */
-export interface ProbeOutcome extends ProbeResult {
-  /** The upstream's HTTP status, when it answered. */
-  status?: number;
-  /** The upstream's error body, unscrubbed: matched against AutomaticDisableKeywords, never shown. */
-  errorText?: string;
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
