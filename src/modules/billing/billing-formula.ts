@@ -14,6 +14,10 @@
  *     prompt and completion above count text only, plus
  *     audioInput × audioRatio + audioOutput × audioRatio × audioCompletionRatio
  * Rounded to an integer once, at the end; a priced request with nonzero usage costs at least 1.
+ * A call billed from a media price table (images, audio seconds, task actions; see
+ * pricing/media-prices.ts) costs
+ *     quota = count × unitPrice × QuotaPerUnit × groupRatio
+ * rounded once, and is held at that amount (transcriptions settle at the answer's duration).
  */
 
 export interface PriceSheet {
@@ -43,6 +47,27 @@ export interface BilledUsage {
   audioInputTokens?: number;
   /** Audio output tokens (part of completionTokens); billed apart only when the sheet has audio ratios. */
   audioOutputTokens?: number;
+}
+
+/** A call billed per unit from a media price table, as its log row names it (`other.media_price`). */
+export interface MediaCharge {
+  unit: 'image' | 'second' | 'call';
+  count: number;
+  /** Dollars per unit. */
+  price: number;
+  /** Images: the size and quality priced ('' when the request named none). */
+  size?: string;
+  quality?: string;
+  /** Seconds: what they were measured from: the text (speech), the upload, or the answer's duration. */
+  basis?: 'text' | 'upload' | 'answer';
+  /** Task calls: the platform and action priced. */
+  platform?: string;
+  action?: string;
+}
+
+/** What a media call costs: count × unit price, in quota at the group ratio, rounded once. */
+export function mediaQuota(charge: MediaCharge, groupRatio: number, quotaPerUnit: number): number {
+  return Math.max(0, Math.round(charge.count * charge.price * quotaPerUnit * groupRatio));
 }
 
 /** Above this a single request's token count is not believed (a broken or hostile upstream). */

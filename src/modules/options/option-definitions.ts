@@ -1,4 +1,5 @@
 import type { MessageCode } from '../../common/i18n/catalogue';
+import { audioPricesProblem, imagePricesProblem, taskActionPricesProblem, videoPricesProblem, type AudioPrices, type ImagePrices, type TaskActionPrices, type VideoPrices } from '../pricing/media-prices';
 import type { RatioSyncSource } from '../ratio-sync/ratio-sync.wire';
 import { DEFAULT_AUDIO_COMPLETION_RATIO, DEFAULT_AUDIO_RATIO, DEFAULT_CACHE_RATIO, DEFAULT_COMPLETION_RATIO, DEFAULT_CREATE_CACHE_RATIO, DEFAULT_MODEL_PRICE, DEFAULT_MODEL_RATIO } from '../pricing/default-ratios';
 
@@ -37,7 +38,16 @@ export type OptionReader =
 export interface JsonShape<T> {
   test: (value: unknown) => value is T;
   rule: MessageCode;
+  /** For nested tables: where the value first breaks the rule (a path of keys), named in the message as {at}. */
+  problem?: (value: unknown) => string | undefined;
 }
+
+/** A nested table's shape, from the function that finds where a value breaks it. */
+const tableShape = <T>(problem: (value: unknown) => string | undefined, rule: MessageCode): JsonShape<T> => ({
+  test: (value): value is T => problem(value) === undefined,
+  rule,
+  problem,
+});
 
 export interface OptionDefinition<T = unknown> {
   kind: OptionKind;
@@ -141,6 +151,14 @@ export const shapes = {
       mapOf(v, (pair): pair is RateLimitPair => Array.isArray(pair) && pair.length === 2 && pair.every((n) => isNonNegativeInt(n) && n <= 100_000_000)),
     rule: 'option.shape.rate_limit_by_group',
   },
+  /** {"model": {"size": price} or {"size": {"quality": price}}} */
+  imagePrices: tableShape<ImagePrices>(imagePricesProblem, 'option.shape.image_prices'),
+  /** {"model": {"input": price, "output": price}} */
+  audioPrices: tableShape<AudioPrices>(audioPricesProblem, 'option.shape.audio_prices'),
+  /** {"model": {"resolution": price}} */
+  videoPrices: tableShape<VideoPrices>(videoPricesProblem, 'option.shape.video_prices'),
+  /** {"platform": {"ACTION": price}} */
+  taskActionPrices: tableShape<TaskActionPrices>(taskActionPricesProblem, 'option.shape.task_action_prices'),
   /** [{name, kind, url}], names unique: where ratio sync reads prices. */
   ratioSyncSources: {
     test: (v): v is RatioSyncSource[] =>
@@ -299,6 +317,14 @@ export const OPTION_DEFINITIONS = {
   AudioRatio: json({ default: DEFAULT_AUDIO_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
   /** Realtime audio output tokens, as a multiple of the audio input price (unlisted models: the model's CompletionRatio). */
   AudioCompletionRatio: json({ default: DEFAULT_AUDIO_COMPLETION_RATIO, shape: shapes.numberMap, readBy: ['pricing'] }),
+  /** USD per image by model, size and quality; a model listed here is billed per image (n × price), not by ModelPrice. */
+  ImagePrices: json({ default: {}, shape: shapes.imagePrices, readBy: ['pricing', 'relay'] }),
+  /** USD per second of audio by model: input (transcriptions, translations) and output (speech). */
+  AudioPrices: json({ default: {}, shape: shapes.audioPrices, readBy: ['pricing', 'relay'] }),
+  /** USD per second of video by model and resolution. Shown on the pricing page; no relay serves video yet. */
+  VideoPrices: json({ default: {}, shape: shapes.videoPrices, readBy: ['pricing'], waitsFor: 'a video generation relay' }),
+  /** USD per call by task platform (midjourney, suno) and action; an action listed here is billed from it, not by ModelPrice. */
+  TaskActionPrices: json({ default: {}, shape: shapes.taskActionPrices, readBy: ['pricing', 'tasks'] }),
   GroupRatio: json({ default: { default: 1, vip: 1, svip: 1 }, shape: shapes.numberMap, readBy: ['pricing', 'users', 'scim'] }),
   UserUsableGroups: json({ default: { default: '默认分组', vip: 'vip分组' }, shape: shapes.stringMap, readBy: ['users', 'tokens', 'relay'] }),
   GroupGroupRatio: json({ default: {}, shape: shapes.numberMapByGroup, readBy: ['pricing'] }),
@@ -461,4 +487,16 @@ export function definitionOf(key: OptionKey): OptionDefinition<unknown> {
 }
 
 /** Options the pricing reset puts back to the shipped defaults. */
-export const PRICING_OPTION_KEYS = ['ModelPrice', 'ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const satisfies readonly OptionKey[];
+export const PRICING_OPTION_KEYS = [
+  'ModelPrice',
+  'ModelRatio',
+  'CompletionRatio',
+  'CacheRatio',
+  'CreateCacheRatio',
+  'AudioRatio',
+  'AudioCompletionRatio',
+  'ImagePrices',
+  'AudioPrices',
+  'VideoPrices',
+  'TaskActionPrices',
+] as const satisfies readonly OptionKey[];

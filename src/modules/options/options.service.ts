@@ -245,7 +245,7 @@ export function normaliseOptionValue(key: string, definition: OptionDefinition, 
       } catch {
         throw new AppError('option.invalid_json', { key });
       }
-      if (definition.shape && !definition.shape.test(parsed)) throw new AppError(definition.shape.rule, { key });
+      if (definition.shape && !definition.shape.test(parsed)) throw new AppError(definition.shape.rule, { key, at: definition.shape.problem?.(parsed) ?? '' });
       return value;
     }
     case 'enum':

@@ -4,6 +4,7 @@ import { ModelMetaService } from '../models/model-meta.service';
 import { EMPTY_PUBLIC_MODEL_META } from '../models/model-meta.view';
 import { OptionsService } from '../options/options.service';
 import { usableGroups } from '../users/usable-groups';
+import { mediaPricesOf } from './media-prices';
 import { PricingService } from './pricing.service';
 import { PricingPage, PricingRow } from './pricing.wire';
 
@@ -19,9 +20,11 @@ export class PricingPageService {
 
   async build(viewerGroup: string | undefined): Promise<PricingPage> {
     const groupsByModel = await this.abilities.enabledGroupsByModel();
+    const tables = this.pricing.mediaPriceTables();
     const catalogue = await this.modelMeta.publicCatalogue([...groupsByModel.keys()]);
     const models = [...groupsByModel.entries()].map(([model, groups]): PricingRow => {
       const price = this.pricing.modelPricing(model);
+      const media = mediaPricesOf(model, tables);
       return {
         ...(catalogue.metaFor(model) ?? EMPTY_PUBLIC_MODEL_META),
         model_name: model,
@@ -30,7 +33,8 @@ export class PricingPageService {
         completion_ratio: price.completion_ratio,
         model_price: price.model_price,
         enable_groups: groups,
-        price_set: price.priced,
+        price_set: price.priced || media !== undefined,
+        ...(media ? { media_prices: media } : {}),
       };
     });
     const usable = usableGroups(this.options, viewerGroup ?? '');

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../options/options.service';
+import type { MediaPriceTables } from './media-prices';
 import { QuotaType } from './pricing.wire';
 
 export interface ModelPricing {
@@ -51,6 +52,16 @@ export class PricingService {
     const special = this.options.get('GroupGroupRatio')[userGroup]?.[usingGroup];
     if (special !== undefined) return { ratio: special, userGroupRatio: special };
     return { ratio: this.options.get('GroupRatio')[usingGroup] ?? 1, userGroupRatio: null };
+  }
+
+  /** The four media price tables (ImagePrices, AudioPrices, VideoPrices, TaskActionPrices). */
+  mediaPriceTables(): MediaPriceTables {
+    return {
+      ImagePrices: this.options.get('ImagePrices'),
+      AudioPrices: this.options.get('AudioPrices'),
+      VideoPrices: this.options.get('VideoPrices'),
+      TaskActionPrices: this.options.get('TaskActionPrices'),
+    };
   }
 
   quotaPerUnit(): number {

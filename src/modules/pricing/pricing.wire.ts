@@ -19,6 +19,21 @@ export interface PricingRow extends PublicModelMeta {
    * mode is on or the user accepts unpriced models, and then bills it at the fallback ratio shown.
    */
   price_set: boolean;
+  /** The per-unit prices (USD) that bill the model instead of its ratio or fixed price; absent when it has none. */
+  media_prices?: MediaPrices;
+}
+
+/**
+ * A model's entries in the media price tables. Each is billed as count × price × group ratio.
+ * `image`: size → USD per image, or size → quality → USD per image ("*": any other);
+ * `audio`: USD per second of input (transcription) and output (speech);
+ * `video`: resolution → USD per second; `call`: USD per call of a task action (mj_imagine, suno_music).
+ */
+export interface MediaPrices {
+  image?: Record<string, number | Record<string, number>>;
+  audio?: { input?: number; output?: number };
+  video?: Record<string, number>;
+  call?: number;
 }
 
 /** GET /api/pricing answers `models` as the envelope's data and the two maps beside it. */

@@ -4,7 +4,7 @@ import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
 import { Transactions } from '../../database/transactions';
 import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect } from '../../database/dialect';
-import { preConsumeQuotaFor } from '../billing/billing-formula';
+import { mediaQuota, preConsumeQuotaFor, type MediaCharge } from '../billing/billing-formula';
 import { BudgetExceededError, BudgetWindowService } from '../billing/budget-window.service';
 import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
@@ -32,6 +32,14 @@ export interface TaskCharge {
   modelPrice: number;
   groupRatio: number;
   hold: QuotaHold;
+  /** Set when TaskActionPrices priced the action (one call at its price). */
+  media?: MediaCharge;
+}
+
+/** A task action as TaskActionPrices names it. */
+export interface TaskAction {
+  platform: string;
+  action: string;
 }
 
 /** The columns of a task row that say who pays and what was taken: user, token, channel and charge. */
@@ -93,26 +101,28 @@ export class TaskBillingService {
     @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
-  /** Prices the action at its model's fixed price × the group ratio and holds that much. */
-  async hold(caller: RelayCaller, model: string, platform: TaskPlatform): Promise<TaskCharge> {
+  /**
+   * Prices the action at its TaskActionPrices entry when it has one, else at its model's fixed
+   * price, × the group ratio, and holds that much.
+   */
+  async hold(caller: RelayCaller, model: string, platform: TaskPlatform, action: TaskAction): Promise<TaskCharge> {
+    const groupRatio = this.pricing.groupRatio(caller.user.group, caller.group).ratio;
+    const actionPrice = this.options.get('TaskActionPrices')[action.platform]?.[action.action];
+    const media: MediaCharge | undefined = actionPrice === undefined ? undefined : { unit: 'call', count: 1, price: actionPrice, platform: action.platform, action: action.action };
     const price = this.pricing.modelPricing(model);
-    if (price.quota_type !== 1 && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (!media && price.quota_type !== 1 && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its price`, 403);
     }
-    const modelPrice = price.quota_type === 1 ? price.model_price : 0;
-    const groupRatio = this.pricing.groupRatio(caller.user.group, caller.group).ratio;
-    const quota = preConsumeQuotaFor(
-      { quotaType: 1, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 },
-      0,
-      0,
-      0,
-    );
+    const modelPrice = media ? media.price : price.quota_type === 1 ? price.model_price : 0;
+    const quota = media
+      ? mediaQuota(media, groupRatio, this.pricing.quotaPerUnit())
+      : preConsumeQuotaFor({ quotaType: 1, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 }, 0, 0, 0);
     const token = caller.token;
     try {
       const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota, budgetHolders(caller));
       if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
       if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
-      return { caller, platform, model, quota, modelPrice, groupRatio, hold };
+      return { caller, platform, model, quota, modelPrice, groupRatio, hold, media };
     } catch (error) {
       if (error instanceof BudgetExceededError) throw budgetRefusal(error, quota, this.budgets.nowSeconds());
       if (error instanceof InsufficientQuotaError) {
@@ -168,6 +178,7 @@ export class TaskBillingService {
           group_ratio: charge.groupRatio,
           task_id: taskId,
           request_path: requestPath,
+          ...(charge.media ? { media_price: charge.media } : {}),
           admin_info: { use_channel: [channel.id] },
         }),
       },

@@ -10,6 +10,10 @@ export const logsMessages = {
   'log.consume_per_token': { zh: '模型倍率 {modelRatio}，补全倍率 {completionRatio}，分组倍率 {groupRatio}', en: 'Model ratio {modelRatio}, completion ratio {completionRatio}, group ratio {groupRatio}' },
   'log.consume_per_call': { zh: '模型价格 {modelPrice}，分组倍率 {groupRatio}', en: 'Model price {modelPrice}, group ratio {groupRatio}' },
   'log.consume_cache_hit': { zh: '响应缓存命中，按原价 {fullQuota} 的 {ratio} 倍计费', en: 'Response cache hit, billed at {ratio} of the full price {fullQuota}' },
+  // A call priced per unit from a media price table (images, seconds of audio or video, task calls).
+  'log.consume_media_image': { zh: '单价 {price} / 张 × {count}，分组倍率 {groupRatio}', en: 'Unit price {price} per image × {count}, group ratio {groupRatio}' },
+  'log.consume_media_second': { zh: '单价 {price} / 秒 × {count}，分组倍率 {groupRatio}', en: 'Unit price {price} per second × {count}, group ratio {groupRatio}' },
+  'log.consume_media_call': { zh: '单价 {price} / 次 × {count}，分组倍率 {groupRatio}', en: 'Unit price {price} per call × {count}, group ratio {groupRatio}' },
   // The task relays (Midjourney, Suno): a submit charged, its hold given back, a failed task refunded. {detail} is the upstream's or the relay's own text, as it came.
   'log.task_charged': { zh: '模型价格 {modelPrice}，分组倍率 {groupRatio}，任务 {taskId}', en: 'Model price {modelPrice}, group ratio {groupRatio}, task {taskId}' },
   'log.task_submit_failed': { zh: '{platform} 任务提交失败，退还预扣额度 {quota}', en: '{platform} submit failed; the {quota} quota held for it is returned' },

@@ -38,6 +38,22 @@ export const optionsMessages = {
     zh: '配置项 {key} 必须是 JSON 对象：模型 → [备用模型, …]，每个模型最多 10 个备用模型',
     en: '{key} must be a JSON object: model → [fallback model, …], at most 10 fallback models each',
   },
+  'option.shape.image_prices': {
+    zh: '配置项 {key} 在 {at} 处有误：格式须为 模型 → 尺寸 → 每张价格（美元，0 到 1000000），或 模型 → 尺寸 → 质量 → 每张价格；"*" 匹配未列出的尺寸或质量',
+    en: '{key} is wrong at {at}: it must be model → size → USD per image (0 to 1000000), or model → size → quality → USD per image; "*" matches a size or quality not listed',
+  },
+  'option.shape.audio_prices': {
+    zh: '配置项 {key} 在 {at} 处有误：格式须为 模型 → {"input": 每秒价格, "output": 每秒价格}（美元，0 到 1000000，至少一项）',
+    en: '{key} is wrong at {at}: it must be model → {"input": USD per second, "output": USD per second} (0 to 1000000, at least one of them)',
+  },
+  'option.shape.video_prices': {
+    zh: '配置项 {key} 在 {at} 处有误：格式须为 模型 → 分辨率 → 每秒价格（美元，0 到 1000000）；"*" 匹配未列出的分辨率',
+    en: '{key} is wrong at {at}: it must be model → resolution → USD per second (0 to 1000000); "*" matches a resolution not listed',
+  },
+  'option.shape.task_action_prices': {
+    zh: '配置项 {key} 在 {at} 处有误：格式须为 平台 → 动作 → 每次价格（美元，0 到 1000000）；平台为 midjourney（动作如 IMAGINE、UPSCALE）或 suno（MUSIC、LYRICS）',
+    en: '{key} is wrong at {at}: it must be platform → action → USD per call (0 to 1000000); platforms are midjourney (actions such as IMAGINE, UPSCALE) and suno (MUSIC, LYRICS)',
+  },
   'option.invalid_url': { zh: '配置项 {key} 必须以 http:// 或 https:// 开头', en: '{key} must start with http:// or https://' },
   'option.invalid_enum': { zh: '配置项 {key} 只能是 {values} 之一', en: '{key} must be one of {values}' },
   'option.too_long': { zh: '配置项 {key} 过长，最多 {max} 个字符', en: '{key} is too long: at most {max} characters' },

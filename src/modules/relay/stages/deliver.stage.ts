@@ -10,6 +10,7 @@ import { responsesToolOptions } from '../formats/responses.format';
 import type { JsonObject, ProviderAdaptor, UpstreamTarget } from '../providers/adaptor';
 import { answerErrorText, canReadRawUsage, canReframeStreams, readsAnswerErrors, takesClientFormat } from '../providers/adaptor';
 import { fullUsage, UsageMeter, type Usage } from '../providers/usage';
+import { answeredSeconds } from '../media-charge';
 import { RelayError, REQUEST_ID_HEADER } from '../relay-error';
 import { EventStreamWriter, readableSource, relayEventStream, type ChunkSource, type ClientResponse, type ClientStreamWriter, type StreamOutcome } from '../sse-passthrough';
 import { relayTranslatedStream } from '../stream-translation';
@@ -103,7 +104,9 @@ export class RelayDeliverStage {
     const contentType = passThrough ? upstreamType || 'application/json' : 'application/json';
     response.writeHead(answer.statusCode, { 'content-type': contentType, 'content-length': reading.bytes.length, [REQUEST_ID_HEADER]: request.requestId });
     response.end(reading.bytes);
-    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt, answer: reading.bytes, answerType: contentType });
+    // A transcription billed per second: the answer's duration (verbose_json, or usage.seconds) replaces the upload's estimate.
+    const mediaSeconds = request.media?.basis === 'upload' && upstreamType.includes('json') ? answeredSeconds(parseJson(bytes)) : undefined;
+    return delivered(target, { usage: reading.usage, text: reading.text, firstByteAt: headersAt, mediaSeconds, answer: reading.bytes, answerType: contentType });
   }
 
   private translateStream(request: PreparedRequest, adaptor: ProviderAdaptor, target: UpstreamTarget, body: ChunkSource, response: ClientResponse, writer: ClientStreamWriter, queueLength: number): Promise<StreamOutcome> {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
-import { preConsumeQuotaFor, type PriceSheet } from '../../billing/billing-formula';
+import { mediaQuota, preConsumeQuotaFor, type MediaCharge, type PriceSheet } from '../../billing/billing-formula';
 import { OptionsService } from '../../options/options.service';
 import { PricingService } from '../../pricing/pricing.service';
 import { AUTO_GROUP, AutoGroupRouter, type AutoGroupCandidate } from '../auto-group';
@@ -18,6 +18,7 @@ import { checkModelAllowed, TokenAuthService } from '../token-auth.service';
 import { estimatePromptTokens } from '../token-counter';
 import { UpstreamAbort } from '../upstream-client.service';
 import { fallbackChain } from '../fallback/model-fallbacks';
+import { mediaChargeFor } from '../media-charge';
 import { BillingHold, RelayBillingService } from './billing-hold';
 import type { ClientResponse } from '../sse-passthrough';
 import type { PreparedRequest, RelayRoute } from './relay-request';
@@ -99,9 +100,10 @@ export class RelayPrepareStage {
       if (unserved.code !== 'no_available_channel' || fallbackChain(caller, model, body, this.options.get('ModelFallbacks')).length === 0) throw unserved;
     }
 
-    const { sheet, userGroupRatio } = this.priceSheet(caller, caller.group, model);
+    const media = this.mediaCharge(route, model, body, rawBody, contentType);
+    const { sheet, userGroupRatio } = this.priceSheet(caller, caller.group, model, media !== undefined);
     const { promptEstimate, maxTokens } = requestSize(route, body);
-    const holdAmount = preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
+    const holdAmount = this.holdAmount(sheet, media, promptEstimate, maxTokens);
     const rateLimit = this.rateLimiter.enabled ? await this.rateLimiter.admit(caller.user.id, caller.group) : undefined;
     let callerLimit;
     let billing: BillingHold;
@@ -135,6 +137,7 @@ export class RelayPrepareStage {
       stream: route.stream ?? body?.stream === true,
       sheet,
       userGroupRatio,
+      media,
       tiers,
       billing,
       rateLimit,
@@ -161,12 +164,13 @@ export class RelayPrepareStage {
     const group = autoGroups?.[0]?.group ?? caller.group;
     const tiers = autoGroups ? autoGroups.flatMap((candidate) => candidate.tiers) : this.channels.tiers(group, model);
     if (tiers.length === 0) throw this.unservedModel(model, group);
-    const { sheet, userGroupRatio } = this.priceSheet(caller, group, model);
+    const media = this.mediaCharge(route, model, body, request.rawBody, request.contentType);
+    const { sheet, userGroupRatio } = this.priceSheet(caller, group, model, media !== undefined);
     const { promptEstimate, maxTokens } = requestSize(route, body);
-    const billing = await this.billing.hold(caller, preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota')), model);
+    const billing = await this.billing.hold(caller, this.holdAmount(sheet, media, promptEstimate, maxTokens), model);
     request.billing.refund();
     caller.group = group;
-    Object.assign(request, { model, tiers, autoGroups, sheet, userGroupRatio, billing });
+    Object.assign(request, { model, tiers, autoGroups, sheet, userGroupRatio, media, billing });
     if (route.pathModel !== undefined) {
       request.route = { ...route, pathModel: model };
     } else if (body) {
@@ -198,10 +202,22 @@ export class RelayPrepareStage {
     return new RelayError('no_available_channel', `No channel is available for the model ${model} in group ${group} now`, 503);
   }
 
-  /** The model's prices for the caller served in `group`. */
-  private priceSheet(caller: RelayCaller, group: string, model: string): { sheet: PriceSheet; userGroupRatio: number | null } {
+  /** The per-unit charge when the model has a media price for this endpoint (ImagePrices, AudioPrices). */
+  private mediaCharge(route: RelayRoute, model: string, body: JsonObject | undefined, rawBody: Buffer, contentType: string): MediaCharge | undefined {
+    const tables = { ImagePrices: this.options.get('ImagePrices'), AudioPrices: this.options.get('AudioPrices') };
+    return mediaChargeFor({ endpoint: route.spec.endpoint, model, body, rawBody, contentType }, tables);
+  }
+
+  /** A media call holds exactly its price; any other the bound of its token cost. */
+  private holdAmount(sheet: PriceSheet, media: MediaCharge | undefined, promptEstimate: number, maxTokens: number): number {
+    if (media) return mediaQuota(media, sheet.groupRatio, sheet.quotaPerUnit);
+    return preConsumeQuotaFor(sheet, promptEstimate, maxTokens, this.options.get('PreConsumedQuota'));
+  }
+
+  /** The model's prices for the caller served in `group`; `mediaPriced`: a media table prices the call, so no ratio is needed. */
+  private priceSheet(caller: RelayCaller, group: string, model: string, mediaPriced: boolean): { sheet: PriceSheet; userGroupRatio: number | null } {
     const price = this.pricing.modelPricing(model);
-    if (!price.priced && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (!price.priced && !mediaPriced && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its ratio or price`, 403);
     }
     const ratio = this.pricing.groupRatio(caller.user.group, group);

@@ -1,4 +1,4 @@
-import type { PriceSheet } from '../../billing/billing-formula';
+import type { MediaCharge, PriceSheet } from '../../billing/billing-formula';
 import type { AutoGroupCandidate } from '../auto-group';
 import type { PriorityTier } from '../caches/channel-cache.service';
 import type { RelayChannel } from '../caches/relay-channel';
@@ -44,6 +44,8 @@ export interface PreparedRequest {
   stream: boolean;
   sheet: PriceSheet;
   userGroupRatio: number | null;
+  /** Set when a media price table bills the call per unit (images, audio seconds) instead of the sheet. */
+  media: MediaCharge | undefined;
   /** The channels serving the model in the caller's group, by priority. */
   tiers: PriorityTier[];
   billing: BillingHold;
@@ -77,6 +79,8 @@ export interface Delivery {
   usage?: Usage;
   text: () => string;
   firstByteAt?: number;
+  /** Seconds of audio the answer reports (a transcription's duration), which settle bills instead of the upload's estimate. */
+  mediaSeconds?: number;
   /** A complete (not streamed) answer: the bytes the client got and their content type (what the response cache stores). */
   answer?: Buffer;
   answerType?: string;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { isBelievableUsage, settleQuota, type BilledUsage, type PriceSheet } from '../../billing/billing-formula';
+import { isBelievableUsage, mediaQuota, settleQuota, type BilledUsage, type MediaCharge, type PriceSheet } from '../../billing/billing-formula';
 import { SettlementBatcherService } from '../../billing/settlement-batcher.service';
 import { logContent, logText, logTextJsonMembers } from '../../logs/log-text';
+import type { LogMessageKey } from '../../logs/log.wire';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
@@ -33,6 +34,8 @@ export class RelaySettleStage {
   settle(request: PreparedRequest, delivery: Delivery): void {
     const reported = reportedUsage(delivery);
     if (reported) return this.charge(request, delivery, reported);
+    // A media call is billed per unit: its tokens are not counted.
+    if (request.media) return this.charge(request, delivery, { promptTokens: 0, completionTokens: 0, cachedTokens: 0 });
     const charged = this.countedUsage(request, delivery).then((usage) => this.charge(request, delivery, usage));
     // A count that failed charges nothing (the batcher logs it); the request's span still ends.
     if (request.trace) charged.catch(() => request.trace?.finish());
@@ -54,9 +57,10 @@ export class RelaySettleStage {
     const sheet = served ? { ...request.sheet, groupRatio: served.groupRatio } : request.sheet;
     const group = served ? served.group : caller.group;
     const userGroupRatio = served ? served.userGroupRatio : request.userGroupRatio;
-    const quota = settleQuota(sheet, usage);
+    const media = billedMedia(request.media, delivery);
+    const quota = media ? mediaQuota(media, sheet.groupRatio, sheet.quotaPerUnit) : settleQuota(sheet, usage);
     const isMapped = delivery.upstreamModel !== request.model;
-    const charge = this.options.get('LogConsumeEnabled') ? describeCharge(sheet) : undefined;
+    const charge = this.options.get('LogConsumeEnabled') ? (media ? describeMediaCharge(media, sheet.groupRatio) : describeCharge(sheet)) : undefined;
     const log = charge
       ? consumeLogRow(request, {
           content: charge.content,
@@ -65,7 +69,7 @@ export class RelaySettleStage {
           channelId: delivery.channel.id,
           channelName: delivery.channel.name,
           group,
-          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, charge.otherMembers),
+          other: chargeDetail(request, delivery, sheet, usage, userGroupRatio, isMapped, media, charge.otherMembers),
         })
       : undefined;
     request.billing.settle(quota, delivery.channel.id, log);
@@ -74,6 +78,12 @@ export class RelaySettleStage {
     if (this.metrics.enabled) this.metrics.charged(request.model, usage, quota);
     request.trace?.finish(usage);
   }
+}
+
+/** The request's media charge, its seconds taken from the answer when the answer reported them. */
+function billedMedia(media: MediaCharge | undefined, delivery: Delivery): MediaCharge | undefined {
+  if (!media || delivery.mediaSeconds === undefined) return media;
+  return { ...media, count: delivery.mediaSeconds, basis: 'answer' };
 }
 
 /** The upstream's usage, when it reported a believable one. */
@@ -94,7 +104,7 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
  * a fresh object walks its properties generically and cost twice as much on every request.
  * Numbers go through jsonNumber and strings through JSON.stringify, so the text is valid JSON.
  */
-function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, textMembers: string): string {
+function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, media: MediaCharge | undefined, textMembers: string): string {
   const frt = delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt);
   let json = `{"frt":${jsonNumber(frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
   json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
@@ -108,6 +118,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   // A fallback model served: model_name is the serving model (priced at it); these name both.
   if (request.requestedModel !== undefined) json += `,"requested_model":${JSON.stringify(request.requestedModel)},"fallback_model":${JSON.stringify(request.model)}`;
   if (request.route.websocket) json += socketDetails(sheet, usage);
+  if (media) json += `,"media_price":${JSON.stringify(media)}`;
   if (request.clientGone()) json += ',"client_disconnected":true';
   return `${json},${textMembers},"admin_info":{"use_channel":${JSON.stringify(request.tried)}}}`;
 }
@@ -152,6 +163,14 @@ interface ChargeText {
 /** Log texts by price, kept so a request does not format its model's text again (bounded: prices change rarely). */
 const chargeTexts = new Map<string, ChargeText>();
 const CHARGE_TEXTS_KEPT = 1000;
+
+/** A media call's log text: unit price × count (in images, seconds or calls), and the group ratio. */
+function describeMediaCharge(media: MediaCharge, groupRatio: number): ChargeText {
+  const text = logText(MEDIA_LOG_KEYS[media.unit], { price: media.price, count: media.count, groupRatio });
+  return { content: logContent(text), otherMembers: logTextJsonMembers(text) };
+}
+
+const MEDIA_LOG_KEYS = { image: 'consume_media_image', second: 'consume_media_second', call: 'consume_media_call' } as const satisfies Record<MediaCharge['unit'], LogMessageKey>;
 
 function describeCharge(sheet: PriceSheet): ChargeText {
   const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;

@@ -1,3 +1,6 @@
+/** The platform name of Midjourney tasks in TaskActionPrices. */
+export const MIDJOURNEY_PLATFORM = 'midjourney';
+
 /** Midjourney task actions, as Midjourney-Proxy names them. */
 export const MJ_ACTIONS = [
   'IMAGINE', 'UPSCALE', 'VARIATION', 'HIGH_VARIATION', 'LOW_VARIATION', 'PAN', 'DESCRIBE', 'BLEND', 'UPLOAD',

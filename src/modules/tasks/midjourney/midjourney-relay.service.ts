@@ -15,6 +15,7 @@ import { isRecord, JsonRecord, sendJson, stringField } from '../task-relay-suppo
 import {
   actionOfCustomId,
   clearModeFlags,
+  MIDJOURNEY_PLATFORM,
   isMjAction,
   MJ_ACCEPTED_CODES,
   MJ_CODE_ACCOUNT_BROKEN,
@@ -97,7 +98,7 @@ export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntit
     const channel = plan.original ? this.originalChannel(plan.original) : this.support.pickChannel(caller, model, MIDJOURNEY_CHANNEL_TYPES);
     const notifyHook = this.applySubmitOptions(body);
 
-    const charge = await this.billing.hold(caller, model, 'Midjourney');
+    const charge = await this.billing.hold(caller, model, 'Midjourney', { platform: MIDJOURNEY_PLATFORM, action: plan.action });
     const upstreamPath = `${mode ? `/mj-${mode}` : ''}/mj/submit/${kind}`;
     const answer = await this.billing.underHold(charge, channel.id, 'submit', () => this.support.callJson(channel, upstreamPath, { 'mj-api-secret': this.support.key(channel) }, body));
     const result = isRecord(answer.json) ? answer.json : undefined;

@@ -44,7 +44,7 @@ export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
     const body = await this.support.readJsonBody(request);
     if (this.sensitiveWords.active) this.sensitiveWords.checkTexts([body.prompt, body.gpt_description_prompt, body.title, body.tags]);
     const channel = this.support.pickChannel(caller, action.model, SUNO_CHANNEL_TYPES);
-    const charge = await this.billing.hold(caller, action.model, 'Suno');
+    const charge = await this.billing.hold(caller, action.model, 'Suno', { platform: SUNO_PLATFORM, action: action.action });
 
     const answer = await this.billing.underHold(charge, channel.id, 'submit', () =>
       this.support.callJson(channel, `/suno/submit/${actionPath}`, { authorization: `Bearer ${this.support.key(channel)}` }, body),

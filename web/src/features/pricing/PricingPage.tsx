@@ -28,6 +28,7 @@ import { usePaging } from '../../components/table/PagedTablePagination';
 import { useSessionUser } from '../../lib/session';
 import { toast } from '../../lib/toast';
 import { useStatus } from '../status/StatusProvider';
+import { MediaPriceLines } from './MediaPriceLines';
 import { ModelIcon } from '../models/ModelIcon';
 import { formatTokenCount, groupByVendor, MODEL_TAGS } from '../models/modelMeta';
 import { comparePricing, fetchPricing, matchesPricingFilter, type PricingData, type PricingModel } from './api';
@@ -86,6 +87,7 @@ export function PricingPage() {
   }
 
   function priceCell(model: PricingModel) {
+    if (model.media_prices) return <MediaPriceLines prices={model.media_prices} format={(usd) => displayPrice(usd * groupRatio)} testId={`pricing-media-${model.model_name}`} />;
     if (model.quota_type === 1) return t('pricing:price.perCall', { price: displayPrice(model.model_price * groupRatio) });
     const prompt = model.model_ratio * 2 * groupRatio;
     return (
@@ -181,7 +183,11 @@ export function PricingPage() {
       key: 'billing',
       header: 'pricing:columns.billing',
       render: (model) => (
-        <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+        model.media_prices ? (
+          <Chip size="small" color="success" variant="outlined" label={t('pricing:billing.perUnit')} />
+        ) : (
+          <Chip size="small" color={model.quota_type === 1 ? 'secondary' : 'primary'} variant="outlined" label={model.quota_type === 1 ? t('pricing:billing.perCall') : t('pricing:billing.perToken')} />
+        )
       ),
     },
     {
@@ -254,6 +260,7 @@ export function PricingPage() {
           </Typography>
           <Typography variant="body2">{t('pricing:formula.perToken')}</Typography>
           <Typography variant="body2">{t('pricing:formula.prices')}</Typography>
+          <Typography variant="body2">{t('pricing:formula.media')}</Typography>
         </Alert>
       )}
       <Card>

@@ -11,6 +11,7 @@ import { SettingsSection } from '../SettingsSection';
 import { fieldPath, useOptionSection } from '../useOptionSection';
 import { pricingSettingsApi } from './api';
 import { changedMaps, parseNumberMap, PRICING_MAP_KEYS, type PricingMapKey, type PricingMaps } from './pricingRows';
+import { MediaPriceSettings } from './MediaPriceSettings';
 import { RatioSync } from './RatioSync';
 import { UnpricedModels } from './UnpricedModels';
 import { VisualPricingEditor } from './VisualPricingEditor';
@@ -19,8 +20,8 @@ import { VisualPricingEditor } from './VisualPricingEditor';
 const JSON_KEYS = ['ModelPrice', 'ModelRatio', 'CacheRatio', 'CompletionRatio', 'CreateCacheRatio', 'AudioRatio', 'AudioCompletionRatio'] as const;
 const FIELDS = Object.fromEntries(JSON_KEYS.map((key) => [key, 'json'])) as Record<(typeof JSON_KEYS)[number], 'json'>;
 
-type SubTab = 'json' | 'visual' | 'unpriced' | 'sync';
-const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced'];
+type SubTab = 'json' | 'visual' | 'unpriced' | 'media' | 'sync';
+const SUB_TABS: SubTab[] = ['json', 'visual', 'unpriced', 'media'];
 /** Ratio sync is the super administrator's (/api/ratio_sync is root only). */
 const ROOT_SUB_TABS: SubTab[] = [...SUB_TABS, 'sync'];
 
@@ -126,6 +127,7 @@ export default function PricingSettings() {
         )}
         {panel('visual', <VisualPricingEditor maps={saved} saving={section.saving} onSave={saveMaps} />)}
         {panel('unpriced', <UnpricedModels maps={saved} saving={section.saving} onSave={saveMaps} />)}
+        {panel('media', <MediaPriceSettings />)}
         {isRoot && panel('sync', <RatioSync />)}
       </CardContent>
       <ConfirmDialog
