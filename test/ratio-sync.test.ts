@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuditLogView } from '../src/modules/audit/audit.wire';
+import type { ModelMetaView, VendorView } from '../src/modules/models/model-meta.wire';
 import type { RatioSyncDiff, RatioSyncRow } from '../src/modules/ratio-sync/ratio-sync.wire';
 import { MAX_SOURCE_BYTES } from '../src/modules/ratio-sync/ratio-sync.service';
 import { createAdmin, setupRoot, type Session } from './support/accounts';
@@ -12,15 +13,19 @@ import { call, startGateway } from './support/child-gateway';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { scratchDatabase, startTestApp, TestApp } from './support/test-app';
 
-/** new-api's GET /api/pricing answer: the model list as `data`, group ratios beside it. */
+/** new-api's GET /api/pricing answer: the model list as `data` (metadata: description, tags as a comma string, vendor_id), group ratios and vendors beside it. */
 const NEW_API_PRICING = {
   success: true,
   data: [
-    { model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, model_price: 0, completion_ratio: 4, cache_ratio: 0.5, enable_groups: ['default'], supported_endpoint_types: ['openai'] },
-    { model_name: 'mj_imagine', quota_type: 1, model_ratio: 0, model_price: 0.1, completion_ratio: 1, enable_groups: ['default'] },
+    { model_name: 'gpt-4o', quota_type: 0, model_ratio: 1.25, model_price: 0, completion_ratio: 4, cache_ratio: 0.5, enable_groups: ['default'], supported_endpoint_types: ['openai'], description: 'Upstream words on gpt-4o', vendor_id: 1 },
+    { model_name: 'mj_imagine', quota_type: 1, model_ratio: 0, model_price: 0.1, completion_ratio: 1, enable_groups: ['default'], description: 'Draws four images from a prompt', tags: 'image, telepathy', vendor_id: 9 },
   ],
   group_ratio: { default: 1, vip: 1 },
   usable_group: { default: '默认分组' },
+  vendors: [
+    { id: 1, name: 'OpenAI', icon: 'OpenAI', description: '' },
+    { id: 9, name: 'Imagine Labs', icon: 'midjourney', description: 'Makes pictures' },
+  ],
 };
 /** new-api's GET /api/ratio_config: the maps themselves. */
 const NEW_API_RATIO_CONFIG = { success: true, message: '', data: { model_ratio: { 'claude-3-haiku': 0.125 }, completion_ratio: { 'claude-3-haiku': 5, 'only-completion': 3 }, model_price: { 'suno-music': 0.2 } } };
@@ -38,12 +43,12 @@ const ONE_API_OPTIONS = {
 const PRICE_LIST = {
   currency: 'USD',
   models: [
-    { model: 'list-chat', input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+    { model: 'list-chat', input: 3, output: 15, cache_read: 0.3, cache_write: 3.75, description: 'From the price list', vendor: 'List Vendor', tags: ['chat', 'tools'], context_length: 200000, max_output: 8192 },
     { model: 'list-image', per_request: 0.04 },
     { model: 'list-tts', per_unit: { price: 15, unit: '1M characters' } },
     { model: 'list-free', input: 0, output: 0 },
     { model: 'list-odd', input: 0, output: 1 },
-    { model: 'list-embed', input: 0.02 },
+    { model: 'list-embed', input: 0.02, description: 'Not picked, so not filled' },
   ],
 };
 
@@ -63,6 +68,8 @@ async function startSources(): Promise<{ url: string; stop(): Promise<void> }> {
         return json(res, ONE_API_OPTIONS);
       case '/prices.json':
         return json(res, PRICE_LIST);
+      case '/prices-bad-meta.json':
+        return json(res, { models: [{ model: 'fine', input: 1, context_length: -5 }] });
       case '/prices-bad.json':
         return json(res, { models: [{ model: 'fine', input: 1 }, { model: 'broken', input: -2 }] });
       case '/not-json':
@@ -125,6 +132,14 @@ describe('ratio sync (/api/ratio_sync)', () => {
     return response.body.data as RatioSyncDiff;
   };
   const apply = (body: Record<string, unknown>) => root.post('/api/ratio_sync/apply', body).set('Accept-Language', 'en');
+  /** The metadata of one model name, as administrators see it (undefined: none). */
+  const metaOf = async (model: string): Promise<(ModelMetaView & { vendor: string | undefined }) | undefined> => {
+    const items = (await root.get(`/api/models/search?keyword=${encodeURIComponent(model)}`)).body.data.items as ModelMetaView[];
+    const row = items.find((item) => item.model_name === model);
+    if (!row) return undefined;
+    const vendors = (await root.get('/api/models/vendors')).body.data as VendorView[];
+    return { ...row, vendor: vendors.find((vendor) => vendor.id === row.vendor_id)?.name };
+  };
   const optionMap = async (key: string): Promise<Record<string, number>> => {
     const options = (await root.get('/api/option/')).body.data as { key: string; value: string }[];
     return JSON.parse(options.find((option) => option.key === key)!.value) as Record<string, number>;
@@ -263,11 +278,19 @@ describe('ratio sync (/api/ratio_sync)', () => {
     expect((await apply({ source: 'nowhere', rows: [{ model: 'x', fields: { model_ratio: 1 } }] })).body).toMatchObject({ success: false, message: 'There is no sync source named nowhere' });
     expect(await optionMap('ModelRatio')).toEqual(ratiosBefore);
 
+    // Comparing wrote no metadata; an administrator has described list-chat already.
+    for (const model of ['list-chat', 'list-image', 'list-embed', 'mj_imagine']) expect(await metaOf(model)).toBeUndefined();
+    expect((await root.post('/api/models/', { model_name: 'list-chat', description: 'Edited here' })).body).toMatchObject({ success: true });
+
     // The rows as the console sends them: each picked model with the upstream values of its fields.
     const picked = byModel((await diffOf('list')).rows);
     const pick = (model: string) => ({ model, fields: Object.fromEntries(picked[model].fields.map((field) => [field.field, field.upstream])) });
     const applied = await apply({ source: 'list', rows: [pick('list-chat'), pick('list-image')] });
-    expect(applied.body).toMatchObject({ success: true, message: 'Prices of 2 models applied', data: { models: 2, keys: expect.arrayContaining(['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice']) } });
+    expect(applied.body).toMatchObject({ success: true, message: 'Prices of 2 models applied', data: { models: 2, metadata_models: 1, keys: expect.arrayContaining(['ModelRatio', 'CompletionRatio', 'CacheRatio', 'CreateCacheRatio', 'ModelPrice']) } });
+    // The list's metadata fills only what was empty: the administrator's description stays.
+    expect(await metaOf('list-chat')).toMatchObject({ description: 'Edited here', vendor: 'List Vendor', tags: ['chat', 'tools'], context_length: 200000, max_output: 8192 });
+    expect(await metaOf('list-image')).toBeUndefined();
+    expect(await metaOf('list-embed')).toBeUndefined();
 
     expect(await optionMap('ModelRatio')).toEqual({ ...ratiosBefore, 'list-chat': 1.5 });
     expect(await optionMap('CompletionRatio')).toEqual({ 'list-chat': 5 });
@@ -279,7 +302,12 @@ describe('ratio sync (/api/ratio_sync)', () => {
     expect((await diffOf('list', { only_changed: true })).rows.map((row) => row.model)).not.toContain('list-chat');
 
     // A picked null clears the entry: mj_imagine goes from a ratio to a fixed price.
-    await apply({ source: 'new-api', rows: [{ model: 'mj_imagine', fields: { model_price: 0.1, model_ratio: null } }] });
+    const mj = await apply({ source: 'new-api', rows: [{ model: 'mj_imagine', fields: { model_price: 0.1, model_ratio: null } }] });
+    expect(mj.body).toMatchObject({ success: true, data: { models: 1, metadata_models: 1 } });
+    // new-api's metadata: tags as a comma string (unknown ones dropped), the vendor from its vendor list, created with its icon.
+    expect(await metaOf('mj_imagine')).toMatchObject({ description: 'Draws four images from a prompt', vendor: 'Imagine Labs', tags: ['image'] });
+    expect(((await root.get('/api/models/vendors')).body.data as VendorView[]).find((vendor) => vendor.name === 'Imagine Labs')).toMatchObject({ icon: 'midjourney', model_count: 1 });
+    expect((await metaOf('gpt-4o'))?.description).not.toBe('Upstream words on gpt-4o');
     expect(await optionMap('ModelRatio')).not.toHaveProperty('mj_imagine');
     const pricing = (await app.http.get('/api/pricing')).body.data as { model_name: string }[];
     expect(pricing.map((row) => row.model_name)).toContain('list-chat');
@@ -292,6 +320,7 @@ describe('ratio sync (/api/ratio_sync)', () => {
     expect(first.changes.ModelRatio).toEqual({ from: { 'list-chat': 1 }, to: { 'list-chat': 1.5 } });
     expect(first.changes.ModelPrice).toEqual({ from: { 'list-image': null }, to: { 'list-image': 0.04 } });
     expect(first.changes.source).toEqual({ from: null, to: `list (${sources.url}/prices.json)` });
+    expect(first.changes.metadata_offered).toEqual({ from: null, to: 1 });
     expect(syncs[0].changes.ModelRatio).toEqual({ from: { mj_imagine: 5 }, to: { mj_imagine: null } });
   });
 
@@ -303,6 +332,7 @@ describe('ratio sync (/api/ratio_sync)', () => {
       { name: 'strange', kind: 'gateway', url: `${sources.url}/strange` },
       { name: 'missing', kind: 'gateway', url: `${sources.url}/missing` },
       { name: 'bad-list', kind: 'price_list', url: `${sources.url}/prices-bad.json` },
+      { name: 'bad-meta', kind: 'price_list', url: `${sources.url}/prices-bad-meta.json` },
       { name: 'gateway-as-list', kind: 'price_list', url: `${sources.url}/api/pricing` },
       { name: 'huge', kind: 'gateway', url: `${sources.url}/huge` },
       { name: 'huge-stream', kind: 'gateway', url: `${sources.url}/huge-stream` },
@@ -314,6 +344,7 @@ describe('ratio sync (/api/ratio_sync)', () => {
       strange: `The answer of the sync source ${host} is not understood`,
       missing: `The sync source ${host} answered HTTP 404`,
       'bad-list': 'The price list does not follow the schema (see the README): models[1].input',
+      'bad-meta': 'The price list does not follow the schema (see the README): models[0].context_length',
       'gateway-as-list': 'The price list does not follow the schema (see the README): models',
       huge: `The answer of the sync source ${host} is larger than 5 MB and was refused`,
       'huge-stream': `The answer of the sync source ${host} is larger than 5 MB and was refused`,

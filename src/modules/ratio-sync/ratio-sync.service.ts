@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { AbilitiesRepository } from '../channels/abilities.repository';
+import { ModelMetaService } from '../models/model-meta.service';
 import { shapes } from '../options/option-definitions';
 import { OptionsService } from '../options/options.service';
 import { OutboundGuardService, outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.service';
@@ -10,7 +11,7 @@ import { OutboundHttpService } from '../outbound/outbound-http.service';
 import { parsePicks } from './dto/ratio-sync.dto';
 import { applyPicks, diffPrices, FIELD_OPTION_KEYS, filterRows, PriceMaps } from './price-diff';
 import type { RatioSyncApplyResult, RatioSyncDiff, RatioSyncDiffRequest, RatioSyncSource } from './ratio-sync.wire';
-import { readSource, UnreadableSourceError } from './upstream-prices';
+import { readSource, UnreadableSourceError, UpstreamPrices } from './upstream-prices';
 
 /** Longest wait for a source, answer included. */
 export const SOURCE_TIMEOUT_MS = 15_000;
@@ -24,7 +25,8 @@ class SourceTooLargeError extends Error {}
 /**
  * Ratio sync: reads another gateway's prices or a published price list through the outbound
  * guard, compares them per model and field with the price maps here, and writes the rows root
- * picks as one audited settings change. Nothing is written by fetching or comparing.
+ * picks as one audited settings change, then fills the metadata the source carries for those
+ * models (only fields still empty here). Nothing is written by fetching or comparing.
  */
 @Injectable()
 export class RatioSyncService {
@@ -33,6 +35,7 @@ export class RatioSyncService {
     private readonly http: OutboundHttpService,
     private readonly guard: OutboundGuardService,
     private readonly abilities: AbilitiesRepository,
+    private readonly modelMeta: ModelMetaService,
   ) {}
 
   sources(): RatioSyncSource[] {
@@ -50,32 +53,45 @@ export class RatioSyncService {
 
   async diff(request: RatioSyncDiffRequest): Promise<RatioSyncDiff> {
     const source = this.sourceNamed(request.source);
-    const url = sourceUrl(source);
-    let upstream;
-    try {
-      upstream = readSource(source.kind, await this.fetchAnswer(url));
-    } catch (error) {
-      if (error instanceof UnreadableSourceError) throw new AppError(error.code, { ...error.params, host: url.host });
-      throw error;
-    }
+    const upstream = await this.read(source);
     const served = new Set(await this.abilities.enabledModels());
     const rows = diffPrices(this.localMaps(), upstream.models, served);
     return { source: source.name, format: upstream.format, upstream_models: upstream.models.size, rows: filterRows(rows, request), skipped: upstream.skipped };
   }
 
-  /** Writes the picked values (the ones root saw in the diff) into the price maps, as one audited change. */
+  /**
+   * Writes the picked values (the ones root saw in the diff) into the price maps, as one audited
+   * change; then fills the picked models' metadata from the source, read again (the picks carry
+   * prices only). A source that cannot be read now refuses the apply before anything is written.
+   */
   async apply(actor: AuthenticatedUser, sourceName: string, rows: unknown[]): Promise<RatioSyncApplyResult> {
     const source = this.sourceNamed(sourceName);
-    const applied = applyPicks(this.localMaps(), parsePicks(rows));
+    const picks = parsePicks(rows);
+    const picked = new Set(picks.map((pick) => pick.model));
+    const meta = (await this.read(source)).meta.filter((entry) => picked.has(entry.model_name));
+    const applied = applyPicks(this.localMaps(), picks);
     const values = Object.fromEntries(Object.entries(applied.maps).map(([key, map]) => [key, JSON.stringify(map, null, 2)]));
-    await this.options.updateTogether(actor, values, { action: 'ratio_sync', changes: { ...applied.changes, source: { from: null, to: `${source.name} (${source.url})` } } });
-    return { models: applied.models, keys: Object.keys(applied.maps) };
+    const changes = { ...applied.changes, source: { from: null, to: `${source.name} (${source.url})` }, ...(meta.length > 0 && { metadata_offered: { from: null, to: meta.length } }) };
+    await this.options.updateTogether(actor, values, { action: 'ratio_sync', changes });
+    const filled = await this.modelMeta.fillFromSource(meta);
+    return { models: applied.models, keys: Object.keys(applied.maps), metadata_models: filled.created + filled.filled };
   }
 
   private sourceNamed(name: string): RatioSyncSource {
     const source = this.sources().find((item) => item.name === name);
     if (!source) throw new AppError('ratio_sync.unknown_source', { name: name.slice(0, 64) });
     return source;
+  }
+
+  /** Fetches and reads the source; an answer it cannot read is refused naming the host. */
+  private async read(source: RatioSyncSource): Promise<UpstreamPrices> {
+    const url = sourceUrl(source);
+    try {
+      return readSource(source.kind, await this.fetchAnswer(url));
+    } catch (error) {
+      if (error instanceof UnreadableSourceError) throw new AppError(error.code, { ...error.params, host: url.host });
+      throw error;
+    }
   }
 
   private localMaps(): PriceMaps {

@@ -89,4 +89,6 @@ export interface RatioSyncApplyResult {
   models: number;
   /** The price maps written. */
   keys: string[];
+  /** Picked models whose metadata the source created or filled (only fields that were empty here). */
+  metadata_models: number;
 }

@@ -1,4 +1,5 @@
 import type { MessageCode, MessageParams } from '../../common/i18n/catalogue';
+import type { ModelMetaFromSource } from '../models/model-meta.service';
 import { isRatio } from '../options/option-definitions';
 import { multipleOfInputPrice, ratioFromInputPrice } from '../pricing/price-conversion';
 import type { RatioSyncField, RatioSyncFormat, RatioSyncSkipReason, RatioSyncSourceKind } from './ratio-sync.wire';
@@ -11,6 +12,8 @@ export interface UpstreamPrices {
   format: RatioSyncFormat;
   models: Map<string, PriceFields>;
   skipped: { model: string; reason: RatioSyncSkipReason }[];
+  /** Model metadata the source carries (pricing lists and price lists), one entry per model that has some. */
+  meta: ModelMetaFromSource[];
 }
 
 /** The source's answer cannot be read; the service adds the host to the message. */
@@ -60,7 +63,7 @@ export function readGatewayAnswer(answer: unknown): UpstreamPrices {
   const data = 'data' in answer ? answer.data : answer;
   if (Array.isArray(data)) {
     if (data.length > MAX_MODELS) throw new UnreadableSourceError('ratio_sync.unknown_format');
-    if (data.every((row) => isObject(row) && typeof row.model_name === 'string')) return readPricingList(data as Record<string, unknown>[]);
+    if (data.every((row) => isObject(row) && typeof row.model_name === 'string')) return readPricingList(data as Record<string, unknown>[], answer.vendors);
     if (data.length > 0 && data.every((row) => isObject(row) && typeof row.key === 'string' && typeof row.value === 'string')) return readOptionList(data as { key: string; value: string }[]);
   } else if (isObject(data) && RATIO_CONFIG_FIELDS.some((field) => isObject(data[field]))) {
     return fromMaps('ratio_config', Object.fromEntries(RATIO_CONFIG_FIELDS.map((field) => [field, data[field]])));
@@ -68,15 +71,21 @@ export function readGatewayAnswer(answer: unknown): UpstreamPrices {
   throw new UnreadableSourceError('ratio_sync.unknown_format');
 }
 
-/** Rows of /api/pricing: quota_type 1 bills `model_price` per call, otherwise the ratios. */
-function readPricingList(rows: Record<string, unknown>[]): UpstreamPrices {
-  const prices: UpstreamPrices = { format: 'pricing_list', models: new Map(), skipped: [] };
+/**
+ * Rows of /api/pricing: quota_type 1 bills `model_price` per call, otherwise the ratios. Their
+ * metadata too: `vendor_id` names an entry of the answer's top-level `vendors` list.
+ */
+function readPricingList(rows: Record<string, unknown>[], vendorList: unknown): UpstreamPrices {
+  const prices: UpstreamPrices = { format: 'pricing_list', models: new Map(), skipped: [], meta: [] };
+  const vendors = new Map<unknown, Record<string, unknown>>(Array.isArray(vendorList) ? vendorList.filter(isObject).map((vendor) => [vendor.id, vendor]) : []);
   for (const row of rows) {
     const model = row.model_name as string;
     if (!isUsableName(model)) {
       prices.skipped.push({ model: model.slice(0, MAX_MODEL_NAME), reason: 'invalid_value' });
       continue;
     }
+    const vendor = row.vendor_id ? vendors.get(row.vendor_id) : undefined;
+    addMeta(prices, { ...row, model, vendor: vendor?.name ?? row.vendor, vendor_icon: vendor?.icon });
     // This family marks a model nobody priced (its ratio is only the fallback a self-use gateway bills).
     if (row.price_set === false) {
       prices.skipped.push({ model, reason: 'unpriced' });
@@ -115,7 +124,7 @@ function fromMaps(format: RatioSyncFormat, maps: Record<string, unknown>): Upstr
     for (const [model, value] of Object.entries(map)) byModel.set(model, { ...byModel.get(model), [field]: value });
   }
   if (byModel.size > MAX_MODELS) throw new UnreadableSourceError('ratio_sync.unknown_format');
-  const prices: UpstreamPrices = { format, models: new Map(), skipped: [] };
+  const prices: UpstreamPrices = { format, models: new Map(), skipped: [], meta: [] };
   for (const [model, fields] of byModel) {
     if (!isUsableName(model)) {
       prices.skipped.push({ model: model.slice(0, MAX_MODEL_NAME), reason: 'invalid_value' });
@@ -141,14 +150,43 @@ function addModel(prices: UpstreamPrices, model: string, fields: Record<string, 
   prices.models.set(model, Object.fromEntries(given) as PriceFields);
 }
 
+/** Keeps what a source says about a model, as far as it is shaped like metadata; fillFromSource checks the values. */
+function addMeta(prices: UpstreamPrices, fields: Record<string, unknown>): void {
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+  const count = (value: unknown) => (typeof value === 'number' && value > 0 ? value : undefined);
+  // A list as new-api sends it (a comma string) or as this family does (strings).
+  const list = (value: unknown) => {
+    const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+    const words = items.map((item) => item.trim()).filter(Boolean);
+    return words.length > 0 ? words : undefined;
+  };
+  const meta: ModelMetaFromSource = {
+    model_name: fields.model as string,
+    description: text(fields.description),
+    vendor: text(fields.vendor),
+    vendor_icon: text(fields.vendor_icon),
+    tags: list(fields.tags),
+    context_length: count(fields.context_length),
+    max_output: count(fields.max_output),
+    input_modalities: list(fields.input_modalities),
+    output_modalities: list(fields.output_modalities),
+    icon: text(fields.icon),
+  };
+  if (Object.entries(meta).some(([key, value]) => key !== 'model_name' && key !== 'vendor_icon' && value !== undefined)) prices.meta.push(meta);
+}
+
 /** A price list's token prices, USD per million tokens. */
 const TOKEN_PRICE_KEYS = ['input', 'output', 'cache_read', 'cache_write'] as const;
-const ENTRY_KEYS = new Set<string>(['model', ...TOKEN_PRICE_KEYS, 'per_request', 'per_unit']);
+/** A price list's optional metadata of a model. */
+const META_KEYS = ['description', 'vendor', 'tags', 'context_length', 'max_output'] as const;
+const ENTRY_KEYS = new Set<string>(['model', ...TOKEN_PRICE_KEYS, 'per_request', 'per_unit', ...META_KEYS]);
+const isPositiveInteger = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
 
 /**
  * A published price list (the README's schema): `{currency?: "USD", models: [{model, input?,
- * output?, cache_read?, cache_write?, per_request?, per_unit?: {price, unit}}]}`. Token prices
- * become ratios by the pricing editor's rule; `per_request` is the fixed price. Any entry that
+ * output?, cache_read?, cache_write?, per_request?, per_unit?: {price, unit}, description?, vendor?,
+ * tags?, context_length?, max_output?}]}`. Token prices become ratios by the pricing editor's
+ * rule; `per_request` is the fixed price; the rest is model metadata. Any entry that
  * breaks the schema refuses the whole list, naming where.
  */
 export function readPriceList(answer: unknown): UpstreamPrices {
@@ -157,7 +195,7 @@ export function readPriceList(answer: unknown): UpstreamPrices {
   if (answer.currency !== undefined && answer.currency !== 'USD') throw invalid('currency');
   const entries = answer.models;
   if (!Array.isArray(entries) || entries.length > MAX_MODELS) throw invalid('models');
-  const prices: UpstreamPrices = { format: 'price_list', models: new Map(), skipped: [] };
+  const prices: UpstreamPrices = { format: 'price_list', models: new Map(), skipped: [], meta: [] };
   entries.forEach((entry: unknown, index) => {
     const at = `models[${index}]`;
     if (!isObject(entry)) throw invalid(at);
@@ -172,6 +210,10 @@ export function readPriceList(answer: unknown): UpstreamPrices {
     if (tokenPriced && entry.input === undefined) throw invalid(`${at}.input`);
     if (!tokenPriced && entry.per_request === undefined && perUnit === undefined) throw invalid(at);
     if (prices.models.has(entry.model)) throw invalid(`${at}.model`);
+    for (const key of ['description', 'vendor'] as const) if (entry[key] !== undefined && typeof entry[key] !== 'string') throw invalid(`${at}.${key}`);
+    if (entry.tags !== undefined && !(Array.isArray(entry.tags) && entry.tags.every((tag) => typeof tag === 'string'))) throw invalid(`${at}.tags`);
+    for (const key of ['context_length', 'max_output'] as const) if (entry[key] !== undefined && !isPositiveInteger(entry[key])) throw invalid(`${at}.${key}`);
+    addMeta(prices, entry);
 
     if (entry.per_request !== undefined) prices.models.set(entry.model, { model_price: entry.per_request as number });
     else if (tokenPriced) addTokenPrices(prices, entry.model, entry as Record<(typeof TOKEN_PRICE_KEYS)[number], number | undefined>);
