@@ -162,6 +162,20 @@ describe('ratio sync (/api/ratio_sync)', () => {
     await setOption('ModelPrice', { 'child-fixed': 0.05 });
     const childModels = 'child-model-a,shared-model,same-model,child-fixed,child-unpriced';
     await call(child.baseUrl, 'POST', '/api/channel/', { name: 'child', type: 1, key: 'sk-child', base_url: sources.url, models: childModels }, childSession);
+    // Its metadata of child-model-a, which its /api/pricing rows and vendor list carry.
+    const childVendor = await call(child.baseUrl, 'POST', '/api/models/vendors', { name: 'Child Maker', icon: 'https://cdn.example.com/child.png' }, childSession);
+    const childMeta = {
+      model_name: 'child-model-a',
+      description: 'The child describes A',
+      vendor_id: (childVendor.data as { id: number }).id,
+      tags: ['chat', 'reasoning'],
+      context_length: 128000,
+      max_output: 4096,
+      input_modalities: ['text', 'image'],
+      output_modalities: ['text'],
+      icon: 'openai',
+    };
+    await call(child.baseUrl, 'POST', '/api/models/', childMeta, childSession);
 
     app = await startTestApp();
     root = await setupRoot(app);
@@ -322,6 +336,24 @@ describe('ratio sync (/api/ratio_sync)', () => {
     expect(first.changes.source).toEqual({ from: null, to: `list (${sources.url}/prices.json)` });
     expect(first.changes.metadata_offered).toEqual({ from: null, to: 1 });
     expect(syncs[0].changes.ModelRatio).toEqual({ from: { mj_imagine: 5 }, to: { mj_imagine: null } });
+  });
+
+  it("fills metadata from a gateway of this family: its rows' fields and its vendor list", async () => {
+    expect(await metaOf('child-model-a')).toBeUndefined();
+    const applied = await apply({ source: 'child', rows: [{ model: 'child-model-a', fields: { model_ratio: 2.5, completion_ratio: 4 } }] });
+    expect(applied.body).toMatchObject({ success: true, data: { models: 1, metadata_models: 1 } });
+    expect(await metaOf('child-model-a')).toMatchObject({
+      description: 'The child describes A',
+      vendor: 'Child Maker',
+      tags: ['chat', 'reasoning'],
+      context_length: 128000,
+      max_output: 4096,
+      input_modalities: ['text', 'image'],
+      output_modalities: ['text'],
+      icon: 'openai',
+    });
+    const vendor = ((await root.get('/api/models/vendors')).body.data as VendorView[]).find((item) => item.name === 'Child Maker');
+    expect(vendor).toMatchObject({ icon: 'https://cdn.example.com/child.png' });
   });
 
   it('refuses a malformed or oversized source clearly, and writes nothing', async () => {
