@@ -52,6 +52,18 @@ const PRICE_LIST = {
   ],
 };
 
+/** The second gateway's metadata of child-model-a (its vendor is "Child Maker"). */
+const CHILD_MODEL_META = {
+  model_name: 'child-model-a',
+  description: 'The child describes A',
+  tags: ['chat', 'reasoning'],
+  context_length: 128000,
+  max_output: 4096,
+  input_modalities: ['text', 'image'],
+  output_modalities: ['text'],
+  icon: 'openai',
+};
+
 /** Loopback server for the mock sources; `/huge` declares its length, `/huge-stream` streams without one. */
 async function startSources(): Promise<{ url: string; stop(): Promise<void> }> {
   const json = (res: http.ServerResponse, body: unknown, status = 200) => {
@@ -164,18 +176,7 @@ describe('ratio sync (/api/ratio_sync)', () => {
     await call(child.baseUrl, 'POST', '/api/channel/', { name: 'child', type: 1, key: 'sk-child', base_url: sources.url, models: childModels }, childSession);
     // Its metadata of child-model-a, which its /api/pricing rows and vendor list carry.
     const childVendor = await call(child.baseUrl, 'POST', '/api/models/vendors', { name: 'Child Maker', icon: 'https://cdn.example.com/child.png' }, childSession);
-    const childMeta = {
-      model_name: 'child-model-a',
-      description: 'The child describes A',
-      vendor_id: (childVendor.data as { id: number }).id,
-      tags: ['chat', 'reasoning'],
-      context_length: 128000,
-      max_output: 4096,
-      input_modalities: ['text', 'image'],
-      output_modalities: ['text'],
-      icon: 'openai',
-    };
-    await call(child.baseUrl, 'POST', '/api/models/', childMeta, childSession);
+    await call(child.baseUrl, 'POST', '/api/models/', { ...CHILD_MODEL_META, vendor_id: (childVendor.data as { id: number }).id }, childSession);
 
     app = await startTestApp();
     root = await setupRoot(app);
@@ -342,16 +343,7 @@ describe('ratio sync (/api/ratio_sync)', () => {
     expect(await metaOf('child-model-a')).toBeUndefined();
     const applied = await apply({ source: 'child', rows: [{ model: 'child-model-a', fields: { model_ratio: 2.5, completion_ratio: 4 } }] });
     expect(applied.body).toMatchObject({ success: true, data: { models: 1, metadata_models: 1 } });
-    expect(await metaOf('child-model-a')).toMatchObject({
-      description: 'The child describes A',
-      vendor: 'Child Maker',
-      tags: ['chat', 'reasoning'],
-      context_length: 128000,
-      max_output: 4096,
-      input_modalities: ['text', 'image'],
-      output_modalities: ['text'],
-      icon: 'openai',
-    });
+    expect(await metaOf('child-model-a')).toMatchObject({ ...CHILD_MODEL_META, vendor: 'Child Maker' });
     const vendor = ((await root.get('/api/models/vendors')).body.data as VendorView[]).find((item) => item.name === 'Child Maker');
     expect(vendor).toMatchObject({ icon: 'https://cdn.example.com/child.png' });
   });
