@@ -1,3 +1,5 @@
+import { QUOTA_TYPE_PER_CALL, type QuotaType } from '../pricing/pricing.wire';
+
 /**
  * How quota is computed. One quota unit is 1/QuotaPerUnit dollar (QuotaPerUnit = 500000 by
  * default). A model ratio r means r × $2 per 1M input tokens, so one input token costs
@@ -21,7 +23,7 @@
  */
 
 export interface PriceSheet {
-  quotaType: 0 | 1;
+  quotaType: QuotaType;
   modelRatio: number;
   completionRatio: number;
   cacheRatio: number;
@@ -79,7 +81,7 @@ function quotaPerToken(sheet: PriceSheet): number {
 
 /** What a finished request costs. */
 export function settleQuota(sheet: PriceSheet, usage: BilledUsage): number {
-  if (sheet.quotaType === 1) return Math.max(0, Math.round(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
+  if (sheet.quotaType === QUOTA_TYPE_PER_CALL) return Math.max(0, Math.round(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
   const cached = Math.min(usage.cachedTokens, usage.promptTokens);
   const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
   let weightedTokens =
@@ -113,7 +115,7 @@ function audioSurcharge(sheet: PriceSheet, audioRatio: number, usage: BilledUsag
  * difference.
  */
 export function preConsumeQuotaFor(sheet: PriceSheet, promptEstimate: number, maxTokens: number, preConsumedTokens: number): number {
-  if (sheet.quotaType === 1) return Math.max(0, Math.ceil(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
+  if (sheet.quotaType === QUOTA_TYPE_PER_CALL) return Math.max(0, Math.ceil(sheet.modelPrice * sheet.quotaPerUnit * sheet.groupRatio));
   const weightedTokens = maxTokens > 0 ? promptEstimate + maxTokens * sheet.completionRatio : Math.max(promptEstimate, preConsumedTokens);
   return Math.max(0, Math.ceil(weightedTokens * quotaPerToken(sheet)));
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OptionsService } from '../options/options.service';
 import type { MediaPriceTables } from './media-prices';
-import { QuotaType } from './pricing.wire';
+import { QUOTA_TYPE_PER_CALL, QUOTA_TYPE_PER_TOKEN, type QuotaType } from './pricing.wire';
 
 export interface ModelPricing {
   quota_type: QuotaType;
@@ -34,12 +34,12 @@ export class PricingService {
     const cacheRatio = cache[model] ?? 1;
     const createCacheRatio = this.options.get('CreateCacheRatio')[model] ?? 1;
     if (model in prices) {
-      return { quota_type: 1, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
+      return { quota_type: QUOTA_TYPE_PER_CALL, model_price: prices[model], model_ratio: 0, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
     }
     if (model in ratios) {
-      return { quota_type: 0, model_price: -1, model_ratio: ratios[model], completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
+      return { quota_type: QUOTA_TYPE_PER_TOKEN, model_price: -1, model_ratio: ratios[model], completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: true };
     }
-    return { quota_type: 0, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: false };
+    return { quota_type: QUOTA_TYPE_PER_TOKEN, model_price: -1, model_ratio: UNPRICED_MODEL_RATIO, completion_ratio: completionRatio, cache_ratio: cacheRatio, create_cache_ratio: createCacheRatio, priced: false };
   }
 
   /** A Realtime model's audio prices (AudioRatio, AudioCompletionRatio); read per Realtime response, never on the HTTP path. */

@@ -1,8 +1,10 @@
 // The console type-checks against this file (web/tsconfig.json `@shared/*.wire`), so it may import only other *.wire.ts files.
 import type { PublicModelMeta, PublicVendor } from '../models/model-meta.wire';
 
-/** Billing type: 0 pay per token usage, 1 pay per call (fixed price). */
-export type QuotaType = 0 | 1;
+/** Billing type: pay per token usage, or pay per call (a fixed price). */
+export const QUOTA_TYPE_PER_TOKEN = 0;
+export const QUOTA_TYPE_PER_CALL = 1;
+export type QuotaType = typeof QUOTA_TYPE_PER_TOKEN | typeof QUOTA_TYPE_PER_CALL;
 
 /** One row of the public pricing table, with the model's metadata (empty values where none is set). */
 export interface PricingRow extends PublicModelMeta {

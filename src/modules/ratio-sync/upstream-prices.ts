@@ -3,6 +3,7 @@ import type { ModelMetaFromSource } from '../models/model-meta.service';
 import { isRatio } from '../options/option-definitions';
 import { multipleOfInputPrice, ratioFromInputPrice } from '../pricing/price-conversion';
 import type { RatioSyncField, RatioSyncFormat, RatioSyncSkipReason, RatioSyncSourceKind } from './ratio-sync.wire';
+import { QUOTA_TYPE_PER_CALL } from '../pricing/pricing.wire';
 
 /** A model's prices as a source gives them: a fixed `model_price`, or a `model_ratio` with its multiples. */
 export type PriceFields = Partial<Record<RatioSyncField, number>>;
@@ -92,7 +93,7 @@ function readPricingList(rows: Record<string, unknown>[], vendorList: unknown): 
       continue;
     }
     const fields: Record<string, unknown> =
-      row.quota_type === 1
+      row.quota_type === QUOTA_TYPE_PER_CALL
         ? { model_price: row.model_price }
         : { model_ratio: row.model_ratio, completion_ratio: row.completion_ratio, cache_ratio: row.cache_ratio, create_cache_ratio: row.create_cache_ratio };
     addModel(prices, model, fields);

@@ -18,6 +18,7 @@ import type { RelayChannel } from '../relay/caches/relay-channel';
 import { budgetHolders, type RelayCaller } from '../relay/relay-caller';
 import { budgetRefusal } from '../relay/stages/billing-hold';
 import { RelayError } from '../relay/relay-error';
+import { QUOTA_TYPE_PER_CALL } from '../pricing/pricing.wire';
 
 /** Whose upstream runs a task, as the log rows name it. */
 export type TaskPlatform = 'Midjourney' | 'Suno';
@@ -110,13 +111,13 @@ export class TaskBillingService {
     const actionPrice = this.options.get('TaskActionPrices')[action.platform]?.[action.action];
     const media: MediaCharge | undefined = actionPrice === undefined ? undefined : { unit: 'call', count: 1, price: actionPrice, platform: action.platform, action: action.action };
     const price = this.pricing.modelPricing(model);
-    if (!media && price.quota_type !== 1 && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
+    if (!media && price.quota_type !== QUOTA_TYPE_PER_CALL && !this.options.get('SelfUseModeEnabled') && !caller.user.acceptUnsetModelRatio) {
       throw new RelayError('model_price_not_set', `The model ${model} has no price set; ask the administrator to set its price`, 403);
     }
-    const modelPrice = media ? media.price : price.quota_type === 1 ? price.model_price : 0;
+    const modelPrice = media ? media.price : price.quota_type === QUOTA_TYPE_PER_CALL ? price.model_price : 0;
     const quota = media
       ? mediaQuota(media, groupRatio, this.pricing.quotaPerUnit())
-      : preConsumeQuotaFor({ quotaType: 1, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 }, 0, 0, 0);
+      : preConsumeQuotaFor({ quotaType: QUOTA_TYPE_PER_CALL, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 }, 0, 0, 0);
     const token = caller.token;
     try {
       const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota, budgetHolders(caller));

@@ -3,6 +3,7 @@ import type { Settlement } from '../../billing/settlement-batcher.service';
 import { logText, logTextColumns } from '../../logs/log-text';
 import { consumeLogRow } from '../stages/consume-log';
 import type { PreparedRequest } from '../stages/relay-request';
+import { QUOTA_TYPE_PER_CALL } from '../../pricing/pricing.wire';
 
 /** What a hit's price came from: the hit ratio, and what the stored answer costs this caller at full price. */
 export interface HitPrice {
@@ -27,7 +28,7 @@ export function cacheHitLog(request: PreparedRequest, usage: BilledUsage, quota:
     completion_ratio: sheet.completionRatio,
     cache_tokens: usage.cachedTokens,
     cache_ratio: sheet.cacheRatio,
-    model_price: sheet.quotaType === 1 ? sheet.modelPrice : -1,
+    model_price: sheet.quotaType === QUOTA_TYPE_PER_CALL ? sheet.modelPrice : -1,
     user_group_ratio: request.userGroupRatio ?? -1,
     request_path: request.route.spec.path,
     request_id: request.requestId,

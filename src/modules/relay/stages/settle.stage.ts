@@ -11,6 +11,7 @@ import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
 import { consumeLogRow } from './consume-log';
 import type { Delivery, PreparedRequest } from './relay-request';
+import { QUOTA_TYPE_PER_CALL } from '../../pricing/pricing.wire';
 
 /**
  * The last stage: what the delivered answer costs, charged through the request's billing
@@ -110,7 +111,7 @@ function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: Price
   json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
   json += usageDetails(delivery.usage);
   if (usage.cacheWriteTokens) json += `,"cache_creation_ratio":${jsonNumber(sheet.cacheWriteRatio ?? 1)}`;
-  json += `,"model_price":${jsonNumber(sheet.quotaType === 1 ? sheet.modelPrice : -1)},"user_group_ratio":${jsonNumber(userGroupRatio ?? -1)},"is_model_mapped":${isMapped}`;
+  json += `,"model_price":${jsonNumber(sheet.quotaType === QUOTA_TYPE_PER_CALL ? sheet.modelPrice : -1)},"user_group_ratio":${jsonNumber(userGroupRatio ?? -1)},"is_model_mapped":${isMapped}`;
   if (isMapped) json += `,"upstream_model_name":${JSON.stringify(delivery.upstreamModel)}`;
   json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
   if (request.route.inbound.wire === 'claude') json += ',"claude":true';
@@ -173,11 +174,11 @@ function describeMediaCharge(media: MediaCharge, groupRatio: number): ChargeText
 const MEDIA_LOG_KEYS = { image: 'consume_media_image', second: 'consume_media_second', call: 'consume_media_call' } as const satisfies Record<MediaCharge['unit'], LogMessageKey>;
 
 function describeCharge(sheet: PriceSheet): ChargeText {
-  const key = sheet.quotaType === 1 ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
+  const key = sheet.quotaType === QUOTA_TYPE_PER_CALL ? `${sheet.modelPrice}/${sheet.groupRatio}` : `${sheet.modelRatio}:${sheet.completionRatio}:${sheet.groupRatio}`;
   let described = chargeTexts.get(key);
   if (described === undefined) {
     const text =
-      sheet.quotaType === 1
+      sheet.quotaType === QUOTA_TYPE_PER_CALL
         ? logText('consume_per_call', { modelPrice: sheet.modelPrice, groupRatio: sheet.groupRatio })
         : logText('consume_per_token', { modelRatio: sheet.modelRatio, completionRatio: sheet.completionRatio, groupRatio: sheet.groupRatio });
     described = { content: logContent(text), otherMembers: logTextJsonMembers(text) };
