@@ -12,4 +12,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@scure|@noble)/)(?!.*/node_modules/)'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // PostgreSQL and MariaDB runs: migrated template databases that the test apps' scratch databases copy.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
 };

@@ -9,6 +9,7 @@ import { AppConfig, DatabaseType, loadAppConfig, parseSqlDsn } from '../../src/c
 import { nativeSql } from '../../src/database/dialect';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
+import { cloneTemplate, databaseUrl, onServer, templateName } from './template-database';
 
 export interface TestApp extends GatewayApp {
   config: AppConfig;
@@ -33,60 +34,29 @@ export function testSql(text: string): string {
  * A scratch database per test file: on the PostgreSQL server at TEST_PG_URL
  * (postgres://postgres@127.0.0.1:5432) when set, else on the MySQL server at TEST_MYSQL_URL
  * (mysql://root@127.0.0.1:3306) when set, otherwise a scratch SQLite file. Either way the real
- * migrations run. `type` asks for one kind (its server's variable must be set): a test that
- * pairs two kinds (a separate log database).
+ * migrations run: on the app's first start, or, with `migrated` on a server, once per suite
+ * into the template this database copies (template-database.ts). `type` asks for one kind
+ * (its server's variable must be set): a test that pairs two kinds (a separate log database).
  */
-export async function scratchDatabase(type: DatabaseType = testDatabaseType()): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (type === 'postgres') return scratchPostgresDatabase(process.env.TEST_PG_URL!);
-  const mysqlUrl = process.env.TEST_MYSQL_URL;
-  if (type === 'mysql' && mysqlUrl) {
-    const mysql = await import('mysql2/promise');
-    const name = scratchName();
-    const admin = await mysql.createConnection(mysqlUrl);
-    await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.end();
+export async function scratchDatabase(type: DatabaseType = testDatabaseType(), { migrated = false } = {}): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (type === 'sqlite') {
+    const dir = mkdtempSync(path.join(tmpdir(), 'gw-test-'));
     return {
-      env: { SQL_DSN: `${mysqlUrl.replace(/\/+$/, '')}/${name}` },
+      env: { SQLITE_PATH: path.join(dir, 'test.db') },
       async drop() {
-        const connection = await mysql.createConnection(mysqlUrl);
-        await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
-        await connection.end();
+        rmSync(dir, { recursive: true, force: true });
       },
     };
   }
-  const dir = mkdtempSync(path.join(tmpdir(), 'gw-test-'));
+  const serverUrl = (type === 'postgres' ? process.env.TEST_PG_URL : process.env.TEST_MYSQL_URL)!;
+  const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const template = migrated ? templateName(type) : undefined;
+  if (template) await cloneTemplate(type, serverUrl, template, name);
+  else await onServer(type, serverUrl, type === 'postgres' ? `CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0` : `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   return {
-    env: { SQLITE_PATH: path.join(dir, 'test.db') },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-function scratchName(): string {
-  return `gw_test_${randomBytes(6).toString('hex')}`;
-}
-
-/** TEST_PG_URL names the server (its own database, if any, is where CREATE DATABASE runs). */
-async function scratchPostgresDatabase(serverUrl: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const { Client } = await import('pg');
-  const name = scratchName();
-  const onServer = async (sql: string) => {
-    const admin = new Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await onServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { SQL_DSN: url.toString() },
+    env: { SQL_DSN: databaseUrl(serverUrl, name) },
     // FORCE: an app of the test that shares the database (a restart, a second instance) may still hold connections.
-    drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: () => onServer(type, serverUrl, type === 'postgres' ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``),
   };
 }
 
@@ -115,7 +85,7 @@ export interface TestAppOptions {
 }
 
 export async function startTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await scratchDatabase(options.databaseType);
+  const database = await scratchDatabase(options.databaseType, { migrated: true });
   if (options.databasePort && database.env.SQL_DSN) {
     const dsn = new URL(database.env.SQL_DSN);
     dsn.hostname = '127.0.0.1';
