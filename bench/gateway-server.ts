@@ -37,8 +37,10 @@ async function main(): Promise<void> {
   await as('/api/user/', 'PUT', { id: Number(root), quota: 1e15 });
   // The mock upstream listens on loopback, which the outbound guard refuses unless root allows it.
   await as('/api/option/', 'PUT', { key: 'fetch_setting.allow_private_ip', value: 'true' });
-  await as('/api/option/', 'PUT', { key: 'ModelRatio', value: JSON.stringify({ 'bench-model': 1, 'bench-claude': 1, 'bench-chat-only': 1 }) });
-  await as('/api/channel/', 'POST', { name: 'bench', type: 1, key: 'sk-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-model', group: 'default' });
+  await as('/api/option/', 'PUT', { key: 'ModelRatio', value: JSON.stringify({ 'bench-model': 1, 'bench-claude': 1, 'bench-chat-only': 1, 'bench-fallback': 1 }) });
+  // The fallback case: a model with a fallback chain configured, served by its first channel, so the chain is never walked.
+  await as('/api/option/', 'PUT', { key: 'ModelFallbacks', value: JSON.stringify({ 'bench-fallback': ['bench-model'] }) });
+  await as('/api/channel/', 'POST', { name: 'bench', type: 1, key: 'sk-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-model,bench-fallback', group: 'default' });
   // The native case: OpenAI's format in, a Claude channel out, converted both ways.
   await as('/api/channel/', 'POST', { name: 'bench-claude', type: 14, key: 'sk-ant-bench-upstream', base_url: process.env.UPSTREAM_URL ?? '', models: 'bench-claude', group: 'default' });
   // The Responses case: a Responses client through a channel whose type serves Chat Completions only (DeepSeek's), converted both ways.

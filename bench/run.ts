@@ -46,6 +46,11 @@ const NATIVE_MODEL = 'bench-claude';
 /** The Responses case: a Responses client streaming through a Chat-only channel, converted both ways. */
 const RESPONSES_BODY = JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true });
 
+/** The affinity case's call: it names a session (as Codex does), so channel affinity looks it up and renews it. */
+const AFFINITY_CALL = { prompt_cache_key: 'bench-session' };
+/** The fallback case's call: its model has a fallback chain (bench/gateway-server.ts), never walked since its channel answers. */
+const FALLBACK_CALL = { model: 'bench-fallback' };
+
 /** The cache-hit case's call: at temperature 0, so the response cache may answer it. */
 const CACHED_CALL = { temperature: 0 };
 
@@ -131,6 +136,8 @@ async function measure(kind: DatabaseKind) {
   await runOnce('gateway', 'stream', 1, {}, true);
   await runOnce('limited', 'nonstream', 1);
   await runOnce('cached', 'nonstream', 1, CACHED_CALL);
+  await runOnce('gateway', 'nonstream', 1, AFFINITY_CALL);
+  await runOnce('gateway', 'nonstream', 1, FALLBACK_CALL);
   for (const mode of ['nonstream', 'stream'] as Mode[]) await runOnce(withMetrics, mode, 1);
 
   const nativeStream: RunFigures[] = [];
@@ -138,6 +145,8 @@ async function measure(kind: DatabaseKind) {
   const responsesStream: RunFigures[] = [];
   const limited: RunFigures[] = [];
   const cacheHits: RunFigures[] = [];
+  const affinity: RunFigures[] = [];
+  const fallback: RunFigures[] = [];
   const figures: Record<Mode, Record<Target, RunFigures[]>> = { nonstream: { direct: [], floor: [], gateway: [] }, stream: { direct: [], floor: [], gateway: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const mode of ['nonstream', 'stream'] as Mode[]) {
@@ -147,6 +156,8 @@ async function measure(kind: DatabaseKind) {
     nativeStream.push(await runOnce('gateway', 'stream', DURATION_S, { model: NATIVE_MODEL }));
     limited.push(await runOnce('limited', 'nonstream', DURATION_S));
     cacheHits.push(await runOnce('cached', 'nonstream', DURATION_S, CACHED_CALL));
+    affinity.push(await runOnce('gateway', 'nonstream', DURATION_S, AFFINITY_CALL));
+    fallback.push(await runOnce('gateway', 'nonstream', DURATION_S, FALLBACK_CALL));
     responsesStream.push(await runOnce('gateway', 'stream', DURATION_S, {}, true));
     await idle([upstream, floor, gateway, gatewayWithMetrics]);
     await sampleSensitiveChecks();
@@ -199,6 +210,9 @@ async function measure(kind: DatabaseKind) {
       limited: average(limited).cpuMicrosPerRequest,
       /** Non-streamed calls the response cache answers (no upstream call), against the same calls passed through: `passthrough_nonstream`. */
       cache_hit: average(cacheHits).cpuMicrosPerRequest,
+      /** Non-streamed calls that name a session (channel affinity looks it up and renews it), and calls of a model with a fallback chain configured; against `passthrough_nonstream`. */
+      affinity: average(affinity).cpuMicrosPerRequest,
+      fallback_configured: average(fallback).cpuMicrosPerRequest,
       passthrough_nonstream: summary.nonstream.gateway.cpuMicrosPerRequest,
     },
     cacheHit: average(cacheHits),
@@ -224,6 +238,7 @@ async function measure(kind: DatabaseKind) {
   console.log(`native stream (OpenAI in, Claude channel): ${result.nativeStream.rps} req/s, CPU ${result.cpu_us_per_req.native_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`Responses stream (Responses in, Chat-only channel): ${result.responsesConvertedStream.rps} req/s, CPU ${result.cpu_us_per_req.responses_converted_stream} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_stream} (target ≤ 1.5×)`);
   console.log(`limited token (two budget windows, RPM and TPM): CPU ${result.cpu_us_per_req.limited} µs/req vs ${summary.nonstream.gateway.cpuMicrosPerRequest} without (target ≤ 1.1×)`);
+  console.log(`configured features, CPU µs/req against ${summary.nonstream.gateway.cpuMicrosPerRequest} without: channel affinity (a session key) ${result.cpu_us_per_req.affinity}, a fallback chain ${result.cpu_us_per_req.fallback_configured}`);
   console.log(`response cache hit: ${result.cacheHit.rps} req/s, CPU ${result.cpu_us_per_req.cache_hit} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_nonstream} (target: below)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
   console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
