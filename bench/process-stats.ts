@@ -42,9 +42,25 @@ export interface Child {
   cachedApiKey?: string;
 }
 
+/** How to start a child that is not one of the bench's own scripts (a peer gateway). */
+export interface ChildOptions {
+  /** Its command-line arguments. */
+  args?: string[];
+  /** Node options before the script (`--require` of a preload). */
+  execArgv?: string[];
+  /** The whole environment instead of the driver's plus `env`. */
+  ownEnvironment?: boolean;
+  /** Drop what it prints on stdout (a banner); stderr still shows. */
+  quiet?: boolean;
+}
+
 /** Forks `script` and resolves once it reports that it listens. */
-export function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function startChild(script: string, env: Record<string, string> = {}, options: ChildOptions = {}): Promise<Child> {
+  const child = fork(script, options.args ?? [], {
+    env: options.ownEnvironment ? env : { ...process.env, ...env },
+    execArgv: options.execArgv ?? process.execArgv,
+    stdio: ['ignore', options.quiet ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));

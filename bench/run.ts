@@ -1,7 +1,7 @@
-import autocannon from 'autocannon';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { guardCostMicros } from './guard-cost';
+import { chatBody, CONNECTIONS, type Endpoint, idle, loadRun, mb, type Mode, round2, round3, type RunFigures, sequentialLatencies, stopChildren, summarize, withPeakRss } from './harness';
 import { type Child, median, request, startChild, stats } from './process-stats';
 import { databaseKinds, DATABASE_SERVERS, flag, reachable, scratchDatabase, type DatabaseKind } from './bench-databases';
 import type { SensitiveCheckMessage } from './sensitive-check-child';
@@ -12,29 +12,15 @@ import type { SensitiveCheckMessage } from './sensitive-check-child';
  * Prints a table, then one JSON line with every figure.
  */
 
-const CONNECTIONS = 50;
 const DURATION_S = 4;
 /** Rounds interleave the targets; the ratio is the median of the per-round ratios, so machine noise in one round does not decide it. */
 const ROUNDS = 4;
 const SEQUENTIAL_REQUESTS = 2000;
 const OPEN_STREAMS = 1000;
-/** The servers count as idle when together they use under 5 % of a core over 100 ms. */
-const IDLE_PROBE_MS = 100;
-const IDLE_CPU_SHARE = 0.05;
-const IDLE_WAIT_MS = 3000;
 
 type Target = 'direct' | 'floor' | 'gateway';
 /** A target, or the gateway called with the limited token, or with the token whose calls the response cache answers. */
 type Caller = Target | 'limited' | 'cached';
-type Mode = 'nonstream' | 'stream';
-
-interface RunFigures {
-  rps: number;
-  p50: number;
-  p99: number;
-  cpuMicrosPerRequest: number;
-  errors: number;
-}
 
 /** One of the bench's own processes (bench/*.js), started beside this file. */
 function start(file: string, env: Record<string, string> = {}): Promise<Child> {
@@ -53,10 +39,6 @@ const FALLBACK_CALL = { model: 'bench-fallback' };
 
 /** The cache-hit case's call: at temperature 0, so the response cache may answer it. */
 const CACHED_CALL = { temperature: 0 };
-
-function body(mode: Mode, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(mode === 'stream' ? { stream: true } : {}), ...extra });
-}
 
 /**
  * `--db sqlite,mysql,postgres` (default sqlite): the whole measure once per database, the
@@ -116,18 +98,9 @@ async function measure(kind: DatabaseKind) {
   const withMetrics = { child: gatewayWithMetrics, url: `http://127.0.0.1:${gatewayWithMetrics.port}/v1/chat/completions`, headers: { 'content-type': 'application/json', authorization: `Bearer ${gatewayWithMetrics.apiKey}` } };
   const runOnce = async (target: Caller | typeof withMetrics, mode: Mode, duration: number, extra: Record<string, unknown> = {}, responses = false): Promise<RunFigures> => {
     const { child, url, headers } = typeof target === 'string' ? targets[target] : target;
-    const before = await stats(child);
-    const result = responses
-      ? await autocannon({ url: url.replace('/v1/chat/completions', '/v1/responses'), method: 'POST', headers, body: RESPONSES_BODY, connections: CONNECTIONS, duration })
-      : await autocannon({ url, method: 'POST', headers, body: body(mode, extra), connections: CONNECTIONS, duration });
-    const after = await stats(child);
-    return {
-      rps: result.requests.average,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, result.requests.total),
-      errors: result.errors + result.timeouts + result.non2xx,
-    };
+    return responses
+      ? loadRun(child, { url: url.replace('/v1/chat/completions', '/v1/responses'), headers }, RESPONSES_BODY, duration)
+      : loadRun(child, { url, headers }, chatBody(mode, extra), duration);
   };
 
   // Warm-up: JIT, connection pools, caches.
@@ -164,21 +137,14 @@ async function measure(kind: DatabaseKind) {
   }
   const sensitiveCheck = sensitiveChecks.english;
   const sensitiveCheckChinese = sensitiveChecks.chinese;
-  const average = (runs: RunFigures[]): RunFigures => ({
-    rps: Math.round(median(runs.map((run) => run.rps))),
-    p50: mean(runs.map((run) => run.p50)),
-    p99: mean(runs.map((run) => run.p99)),
-    cpuMicrosPerRequest: Math.round(mean(runs.map((run) => run.cpuMicrosPerRequest))),
-    errors: runs.reduce((sum, run) => sum + run.errors, 0),
-  });
 
   const latency = await sequentialLatency(targets);
   const openStreams = await holdOpenStreams(targets.gateway.url, targets.gateway.headers, gateway);
   const peaks = { direct: (await stats(upstream)).maxRssBytes, floor: (await stats(floor)).maxRssBytes, gateway: (await stats(gateway)).maxRssBytes };
 
   const summary = {
-    nonstream: { direct: average(figures.nonstream.direct), floor: average(figures.nonstream.floor), gateway: average(figures.nonstream.gateway) },
-    stream: { direct: average(figures.stream.direct), floor: average(figures.stream.floor), gateway: average(figures.stream.gateway) },
+    nonstream: { direct: summarize(figures.nonstream.direct), floor: summarize(figures.nonstream.floor), gateway: summarize(figures.nonstream.gateway) },
+    stream: { direct: summarize(figures.stream.direct), floor: summarize(figures.stream.floor), gateway: summarize(figures.stream.gateway) },
   };
   const guard = await guardCostMicros();
   const result = {
@@ -199,25 +165,25 @@ async function measure(kind: DatabaseKind) {
     },
     /** Gateway CPU per streamed request: OpenAI's format through a Claude channel, and Responses through a Chat-only channel (both converted), against pass-through; and with metrics on. */
     cpu_us_per_req: {
-      native_stream: average(nativeStream).cpuMicrosPerRequest,
-      responses_converted_stream: average(responsesStream).cpuMicrosPerRequest,
+      native_stream: summarize(nativeStream).cpuMicrosPerRequest,
+      responses_converted_stream: summarize(responsesStream).cpuMicrosPerRequest,
       passthrough_stream: summary.stream.gateway.cpuMicrosPerRequest,
-      metrics_on_nonstream: average(metricsOn.nonstream).cpuMicrosPerRequest,
-      metrics_on_stream: average(metricsOn.stream).cpuMicrosPerRequest,
+      metrics_on_nonstream: summarize(metricsOn.nonstream).cpuMicrosPerRequest,
+      metrics_on_stream: summarize(metricsOn.stream).cpuMicrosPerRequest,
       sensitive_check: sensitiveCheck,
       sensitive_check_cjk: sensitiveCheckChinese,
       /** Non-streamed, with a token of two budget windows and RPM and TPM limits; against `nonstream.gateway.cpuMicrosPerRequest`. */
-      limited: average(limited).cpuMicrosPerRequest,
+      limited: summarize(limited).cpuMicrosPerRequest,
       /** Non-streamed calls the response cache answers (no upstream call), against the same calls passed through: `passthrough_nonstream`. */
-      cache_hit: average(cacheHits).cpuMicrosPerRequest,
+      cache_hit: summarize(cacheHits).cpuMicrosPerRequest,
       /** Non-streamed calls that name a session (channel affinity looks it up and renews it), and calls of a model with a fallback chain configured; against `passthrough_nonstream`. */
-      affinity: average(affinity).cpuMicrosPerRequest,
-      fallback_configured: average(fallback).cpuMicrosPerRequest,
+      affinity: summarize(affinity).cpuMicrosPerRequest,
+      fallback_configured: summarize(fallback).cpuMicrosPerRequest,
       passthrough_nonstream: summary.nonstream.gateway.cpuMicrosPerRequest,
     },
-    cacheHit: average(cacheHits),
-    nativeStream: average(nativeStream),
-    responsesConvertedStream: average(responsesStream),
+    cacheHit: summarize(cacheHits),
+    nativeStream: summarize(nativeStream),
+    responsesConvertedStream: summarize(responsesStream),
     latencyOneConnectionMs: latency,
     addedLatencyP50Ms: round3(latency.gateway - latency.direct),
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
@@ -249,30 +215,14 @@ async function measure(kind: DatabaseKind) {
   console.log(`peak RSS MB: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
   console.log(JSON.stringify(result));
 
-  for (const child of [upstream, floor, gateway, gatewayWithMetrics, checker]) child.process.kill();
-  await Promise.all([upstream, floor, gateway, gatewayWithMetrics, checker].map((child) => new Promise((resolve) => (child.process.exitCode === null ? child.process.once('exit', resolve) : resolve(undefined)))));
+  await stopChildren([upstream, floor, gateway, gatewayWithMetrics, checker]);
   for (const database of databases) await database.drop();
   return result;
 }
 
 /** Median latency of sequential non-streamed requests over one connection, interleaved per target. */
-async function sequentialLatency(targets: Record<Target, { url: string; headers: Record<string, string> }>): Promise<Record<Target, number>> {
-  const samples: Record<Target, number[]> = { direct: [], floor: [], gateway: [] };
-  const agents = { direct: new Agent({ connections: 1 }), floor: new Agent({ connections: 1 }), gateway: new Agent({ connections: 1 }) };
-  const payload = body('nonstream');
-  for (let block = 0; block < SEQUENTIAL_REQUESTS / 100; block++) {
-    for (const target of ['direct', 'floor', 'gateway'] as Target[]) {
-      const { url, headers } = targets[target];
-      const parsed = new URL(url);
-      for (let i = 0; i < 100; i++) {
-        const started = performance.now();
-        const answer = await agents[target].request({ origin: parsed.origin, path: parsed.pathname, method: 'POST', headers, body: payload });
-        await answer.body.arrayBuffer();
-        if (block > 0) samples[target].push(performance.now() - started);
-      }
-    }
-  }
-  for (const agent of Object.values(agents)) await agent.close();
+async function sequentialLatency(targets: Record<Target, Endpoint>): Promise<Record<Target, number>> {
+  const samples = await sequentialLatencies({ direct: targets.direct, floor: targets.floor, gateway: targets.gateway }, chatBody('nonstream'), SEQUENTIAL_REQUESTS);
   return { direct: round3(median(samples.direct)), floor: round3(median(samples.floor)), gateway: round3(median(samples.gateway)) };
 }
 
@@ -280,54 +230,21 @@ async function sequentialLatency(targets: Record<Target, { url: string; headers:
 async function holdOpenStreams(url: string, headers: Record<string, string>, gateway: Child): Promise<{ completed: number; peakRssBytes: number }> {
   const agent = new Agent({ connections: OPEN_STREAMS + 10, pipelining: 1 });
   const parsed = new URL(url);
-  let peak = 0;
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      peak = Math.max(peak, (await stats(gateway)).rssBytes);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  })();
-  const results = await Promise.all(
-    Array.from({ length: OPEN_STREAMS }, async () => {
-      try {
-        const answer = await agent.request({ origin: parsed.origin, path: parsed.pathname, method: 'POST', headers, body: body('stream', { bench_slow: true }), headersTimeout: 60_000, bodyTimeout: 60_000 });
-        const text = Buffer.from(await answer.body.arrayBuffer()).toString('utf8');
-        return answer.statusCode === 200 && text.includes('[DONE]');
-      } catch {
-        return false;
-      }
-    }),
+  const { result: results, peakRssBytes } = await withPeakRss(gateway, () =>
+    Promise.all(
+      Array.from({ length: OPEN_STREAMS }, async () => {
+        try {
+          const answer = await agent.request({ origin: parsed.origin, path: parsed.pathname, method: 'POST', headers, body: chatBody('stream', { bench_slow: true }), headersTimeout: 60_000, bodyTimeout: 60_000 });
+          const text = Buffer.from(await answer.body.arrayBuffer()).toString('utf8');
+          return answer.statusCode === 200 && text.includes('[DONE]');
+        } catch {
+          return false;
+        }
+      }),
+    ),
   );
-  running = false;
-  await sampler;
   await agent.close();
-  return { completed: results.filter(Boolean).length, peakRssBytes: peak };
+  return { completed: results.filter(Boolean).length, peakRssBytes };
 }
-
-/**
- * Waits until the servers are idle after a load round (at most IDLE_WAIT_MS): the gateway's
- * last settlement batches or a checkpoint, running beside a timing on this two-core machine,
- * would slow the timed code.
- */
-async function idle(children: Child[]): Promise<void> {
-  const cpuMicros = async () => (await Promise.all(children.map((child) => stats(child)))).reduce((sum, figures) => sum + figures.cpuMicros, 0);
-  const deadline = Date.now() + IDLE_WAIT_MS;
-  let before = await cpuMicros();
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, IDLE_PROBE_MS));
-    const now = await cpuMicros();
-    if (now - before < IDLE_PROBE_MS * 1000 * IDLE_CPU_SHARE) return;
-    before = now;
-  }
-}
-
-function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-}
-
-const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
-const round2 = (value: number) => Math.round(value * 100) / 100;
-const round3 = (value: number) => Math.round(value * 1000) / 1000;
 
 void main();
