@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
-import { registerUser, setupRoot, type Session } from './support/accounts';
+import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
 import { MockEpay } from './support/mock-epay';
 import { MockStripe } from './support/mock-stripe';
 import { MockUpstream } from './support/mock-upstream';
@@ -268,6 +268,26 @@ describe('subscription plans', () => {
     expect(own.budget_usage[0].used).toBe(passed * PER_CALL);
     expect((await seed.userQuota(user.id)).quota).toBe(1_000_000);
     await expectLedgerBalanced(user, 1_000_000);
+  });
+
+  it('shows administrators a user’s subscriptions in the shape of the user’s own, for the users they outrank', async () => {
+    const plan = await createPlan({ name: 'Watched', price: 0, total_quota: 10 * PER_CALL, budget_windows: [{ period: 'day', quota: 5 * PER_CALL }] });
+    const { user, apiKey } = await customer('watcheduser', 0);
+    await buy(user, plan.id);
+    expect((await chat(apiKey)).status).toBe(200);
+    const own = await subscriptionsOf(user);
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ plan_name: 'Watched', status: 'active', used: PER_CALL, budget_usage: [{ period: 'day', quota: 5 * PER_CALL, used: PER_CALL }] });
+    expect((await root.get(`/api/user/${user.id}/subscriptions`)).body).toEqual({ success: true, message: '', data: own });
+
+    const admin = await createAdmin(app, root, 'planadmin');
+    expect((await admin.get(`/api/user/${user.id}/subscriptions`)).body.data).toEqual(own);
+    // Not above their rank, not for users, and not for nobody.
+    expect((await admin.get(`/api/user/${root.id}/subscriptions`)).body.success).toBe(false);
+    expect((await user.get(`/api/user/${user.id}/subscriptions`)).body.success).toBe(false);
+    expect((await root.get('/api/user/999999/subscriptions')).body.success).toBe(false);
+    const { user: plain } = await customer('plainuser', 0);
+    expect((await root.get(`/api/user/${plain.id}/subscriptions`)).body).toEqual({ success: true, message: '', data: [] });
   });
 
   it('journals a draw with its subscription, gives it back when the call fails, and a crash refund returns it to the plan and its window', async () => {
