@@ -353,6 +353,8 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
       const { user, token, subscription } = await subscriber('mjsub', { total_quota: 2 * IMAGINE_PRICE, models: ['mj_imagine'] });
       // A refused submit gives the hold back to the plan.
       expect((await submit(token.apiKey, '/mj/submit/imagine', { prompt: 'please refuse' })).body).toMatchObject({ code: 4, description: 'banned prompt' });
+      // Given back write-behind, as every relay settlement: written before the plan is asked again.
+      await seed.flush();
       for (const prompt of ['first on plan', 'second on plan']) expect((await submit(token.apiKey, '/mj/submit/imagine', { prompt })).body).toMatchObject({ code: 1 });
       const submits = mj.requests.length;
 

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { nowSeconds } from '../../database/columns';
 import { mediaQuota, preConsumeQuotaFor, type MediaCharge } from '../billing/billing-formula';
 import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { LOG_TYPE_CONSUME } from '../logs/entities/log.entity';
@@ -10,6 +9,7 @@ import { PricingService } from '../pricing/pricing.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
 import type { RelayCaller } from '../relay/relay-caller';
 import { BillingHold, RelayBillingService } from '../relay/stages/billing-hold';
+import { callerLogRow } from '../relay/stages/consume-log';
 import { RelayError } from '../relay/relay-error';
 import { QUOTA_TYPE_PER_CALL } from '../pricing/pricing.wire';
 
@@ -130,32 +130,26 @@ export class TaskBillingService {
   /** The upstream accepted the task: the hold becomes the charge, with its consume log row. */
   settle(charge: TaskCharge, channel: RelayChannel, taskId: string, requestPath: string): void {
     const { caller } = charge;
-    charge.billing.settle(charge.quota, channel.id, {
-      user_id: caller.user.id,
-      created_at: nowSeconds(),
+    const text = logText('task_charged', { modelPrice: charge.modelPrice, groupRatio: charge.groupRatio, taskId });
+    const detail = {
+      model_price: charge.modelPrice,
+      group_ratio: charge.groupRatio,
+      task_id: taskId,
+      request_path: requestPath,
+      ...(charge.media ? { media_price: charge.media } : {}),
+      admin_info: { use_channel: [channel.id] },
+    };
+    const log = callerLogRow(caller, {
       type: LOG_TYPE_CONSUME,
-      username: caller.user.username,
-      token_name: caller.token?.name ?? '',
-      token_id: caller.token?.id ?? 0,
       model_name: charge.model,
       quota: charge.quota,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      use_time: 0,
-      is_stream: false,
       channel_id: channel.id,
       channel_name: channel.name,
       group: caller.group,
       ip: caller.ip,
-      ...logTextColumns(logText('task_charged', { modelPrice: charge.modelPrice, groupRatio: charge.groupRatio, taskId }), {
-        model_price: charge.modelPrice,
-        group_ratio: charge.groupRatio,
-        task_id: taskId,
-        request_path: requestPath,
-        ...(charge.media ? { media_price: charge.media } : {}),
-        admin_info: { use_channel: [channel.id] },
-      }),
+      ...logTextColumns(text, detail),
     });
+    charge.billing.settle(charge.quota, channel.id, log);
   }
 
   /** The submit failed (refused, unreachable, or a bad answer): the hold comes back whole, and a log row says so. */

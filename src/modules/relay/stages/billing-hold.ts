@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { BudgetExceededError, BudgetWindowService } from '../../billing/budget-window.service';
 import { heldAmount, InsufficientQuotaError, QuotaHold, QuotaLedgerService, type RecordedCharge } from '../../billing/quota-ledger.service';
 import { SettlementBatcherService, type Settlement } from '../../billing/settlement-batcher.service';
-import { nowSeconds } from '../../../database/columns';
 import { LOG_TYPE_SYSTEM } from '../../logs/entities/log.entity';
 import { logTextColumns, type LogText } from '../../logs/log-text';
 import { TokenCacheService } from '../caches/token-cache.service';
 import { UserCacheService, type CachedSubscription } from '../caches/user-cache.service';
 import { budgetHolders, type RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
+import { callerLogRow } from './consume-log';
 
 /**
  * Quota held for one relay request, and the only way to end it: `settle` charges what the
@@ -61,27 +61,19 @@ export class BillingHold {
   }
 
   private noteRow(note: RefundNote): Settlement['log'] {
-    const { caller } = this;
-    return {
-      user_id: caller.user.id,
-      created_at: nowSeconds(),
+    const { subscriptionId } = this.hold;
+    return callerLogRow(this.caller, {
       type: LOG_TYPE_SYSTEM,
-      username: caller.user.username,
-      token_name: caller.token?.name ?? '',
-      token_id: caller.token?.id ?? 0,
       model_name: note.model,
       quota: 0,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      use_time: 0,
-      is_stream: false,
       channel_id: note.channelId,
       channel_name: '',
       group: '',
       ip: '',
-      ...logTextColumns(note.text, { refund: true, refunded_hold: heldAmount(this.hold), ...(this.hold.subscriptionId ? { subscription_id: this.hold.subscriptionId } : {}) }),
-    };
+      ...logTextColumns(note.text, { refund: true, refunded_hold: heldAmount(this.hold), ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+    });
   }
+
 
   private end(): boolean {
     const wasEnded = this.ended;
