@@ -172,9 +172,11 @@ export interface ChargeRefund {
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
  *     transfer):  `applyDelta({ userId, username, reason, quota, text, claim? })` — one
  *     transaction with the log row; `claim` is the exactly-once guard.
- *   - a refund of spending already settled (a task that failed later):  `applyDelta({ …,
- *     reason: 'refund', claim, reversal })` — the claim (the task's move to FAILURE), the
- *     balance, the used totals of user, token and channel, and the log row in one transaction.
+ *   - a refund of spending already settled (a task that failed later):
+ *     `refundRecordedCharge(recorded, { text, claim })`, from what the task row recorded of its
+ *     hold (BillingHold.recorded) — the claim (the task's move to FAILURE), the wallet or the
+ *     subscription it was drawn from, the used totals of user, token and channel, and the log
+ *     row in one transaction (an `applyDelta` with a `reversal`).
  *   - a token's spending cap edited by its owner:  `adjustTokenLimit(tokenId, from, to)` —
  *     a delta, so spending that landed meanwhile is kept. The cap is not money: no log row.
  *   - the relay:  `preConsumeQuota(...)` before the call, then a Settlement queued on
