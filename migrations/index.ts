@@ -26,6 +26,7 @@ import { TokenResponseCache1795680000000 } from './1795680000000-token-response-
 import { Saml1795700000000 } from './1795700000000-saml';
 import { Passkeys1795690000000 } from './1795690000000-passkeys';
 import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
+import { TaskSubscriptionId1795750000000 } from './1795750000000-task-subscription-id';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -55,6 +56,7 @@ export const MIGRATIONS = [
   Saml1795700000000,
   Scim1795710000000,
   ModelMetadata1795740000000,
+  TaskSubscriptionId1795750000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */

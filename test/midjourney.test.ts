@@ -7,10 +7,12 @@ import { MidjourneyTaskEntity } from '../src/modules/tasks/entities/midjourney-t
 import { MidjourneyPollerService } from '../src/modules/tasks/midjourney/midjourney-poller.service';
 import { TaskBillingService } from '../src/modules/tasks/task-billing.service';
 import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.service';
+import type { PlanView, SubscriptionView } from '../src/modules/plans/plan.wire';
 import { registerUser, setupRoot, type Session } from './support/accounts';
+import { expectLedgerBalanced, ledgerLogs, ownSubscriptions } from './support/ledger-invariant';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MJ_SECRET, MockMidjourneyProxy } from './support/mock-task-upstreams';
-import { startTestApp, TestApp, testSql } from './support/test-app';
+import { sameDatabaseEnv, startTestApp, TestApp, testSql } from './support/test-app';
 
 const MJ_MODELS = 'mj_imagine,mj_upscale,mj_variation,mj_describe,mj_upload,mj_inpaint,mj_modal';
 const UPLOAD_PRICE = 25_000;
@@ -327,5 +329,90 @@ describe('Midjourney relay: submit, poll, bill, refund', () => {
     await seed.setOption('DrawingEnabled', true);
     expect(answer.status).toBe(403);
     expect(answer.body).toMatchObject({ code: 4, type: 'feature_disabled' });
+  });
+
+  describe('drawing on a subscription', () => {
+    const WALLET = 1_000_000;
+    const TOKEN_CAP = 5_000_000;
+
+    /** A user with WALLET in the wallet, a capped token, and a subscription to a free plan with these terms. */
+    async function subscriber(username: string, terms: Partial<PlanView>): Promise<{ user: Session; token: { id: number; apiKey: string }; subscription: SubscriptionView }> {
+      const created = await root.post('/api/plan/', { name: `${username} plan`, price: 0, duration_days: 30, ...terms });
+      expect(created.body).toMatchObject({ success: true });
+      const user = await registerUser(app, username);
+      await seed.setUserQuota(user.id, WALLET);
+      const token = await seed.createToken(user.id, { remain_quota: TOKEN_CAP });
+      const bought = await user.post('/api/subscription/self', { plan_id: (created.body.data as PlanView).id });
+      expect(bought.body).toMatchObject({ success: true });
+      return { user, token, subscription: bought.body.data as SubscriptionView };
+    }
+
+    const usedOf = async (user: Session, subscriptionId: number) => (await ownSubscriptions(app, user)).find((subscription) => subscription.id === subscriptionId)!.used;
+
+    it('draws a task from the subscription covering its model: the log row names it, its use moves, the wallet does not; past its allowance the task is refused', async () => {
+      const { user, token, subscription } = await subscriber('mjsub', { total_quota: 2 * IMAGINE_PRICE, models: ['mj_imagine'] });
+      // A refused submit gives the hold back to the plan.
+      expect((await submit(token.apiKey, '/mj/submit/imagine', { prompt: 'please refuse' })).body).toMatchObject({ code: 4, description: 'banned prompt' });
+      // Given back write-behind, as every relay settlement: written before the plan is asked again.
+      await seed.flush();
+      for (const prompt of ['first on plan', 'second on plan']) expect((await submit(token.apiKey, '/mj/submit/imagine', { prompt })).body).toMatchObject({ code: 1 });
+      const submits = mj.requests.length;
+
+      const third = await submit(token.apiKey, '/mj/submit/imagine', { prompt: 'third on plan' });
+      expect(third.status).toBe(403);
+      expect(third.body).toMatchObject({ code: 4, type: 'insufficient_quota', description: expect.stringContaining('Your subscription') });
+      expect(mj.requests).toHaveLength(submits);
+
+      await seed.flush();
+      expect((await seed.userQuota(user.id)).quota).toBe(WALLET);
+      // The token's cap counts every call, whoever pays.
+      expect((await seed.tokenQuota(token.id)).remain_quota).toBe(TOKEN_CAP - 2 * IMAGINE_PRICE);
+      expect(await usedOf(user, subscription.id)).toBe(2 * IMAGINE_PRICE);
+      const draws = await seed.consumeLogs({ userId: user.id });
+      expect(draws.map((row) => [row.model_name, row.quota, Number(row.subscription_id), row.other.subscription_id])).toEqual([
+        ['mj_imagine', IMAGINE_PRICE, subscription.id, subscription.id],
+        ['mj_imagine', IMAGINE_PRICE, subscription.id, subscription.id],
+      ]);
+      await expectLedgerBalanced(app, user, WALLET);
+    });
+
+    it('pays from the wallet once the plan is used up, when the plan allows it', async () => {
+      const { user, token, subscription } = await subscriber('mjoverflow', { total_quota: IMAGINE_PRICE, allow_wallet_fallback: true });
+      for (const prompt of ['on plan', 'on wallet']) expect((await submit(token.apiKey, '/mj/submit/imagine', { prompt })).body).toMatchObject({ code: 1 });
+      await seed.flush();
+      expect((await seed.consumeLogs({ userId: user.id })).map((row) => Number(row.subscription_id))).toEqual([subscription.id, 0]);
+      expect((await seed.userQuota(user.id)).quota).toBe(WALLET - IMAGINE_PRICE);
+      expect(await usedOf(user, subscription.id)).toBe(IMAGINE_PRICE);
+      await expectLedgerBalanced(app, user, WALLET);
+    });
+
+    it('refunds a task that fails later into the subscription it was drawn from, once, when a restarted instance races the first over it', async () => {
+      const { user, token, subscription } = await subscriber('mjsubfail', {});
+      const taskId = (await submit(token.apiKey, '/mj/submit/imagine', { prompt: 'fail-later on plan' })).body.result;
+      await seed.flush();
+      expect(await usedOf(user, subscription.id)).toBe(IMAGINE_PRICE);
+      const [row] = await app.app.get(DataSource).query(testSql('SELECT subscription_id, token_quota FROM midjourneys WHERE mj_id = ?'), [taskId]);
+      expect({ subscription: Number(row.subscription_id), fromToken: Number(row.token_quota) }).toEqual({ subscription: subscription.id, fromToken: IMAGINE_PRICE });
+
+      // A second gateway on the same database, started after the submit: it has no hold in memory, only the task row.
+      const restarted = await startTestApp(sameDatabaseEnv(app.config));
+      try {
+        const other = restarted.app.get(MidjourneyPollerService);
+        await poller.pollOnce();
+        await Promise.all([poller.pollOnce(), other.pollOnce(), poller.pollOnce(), other.pollOnce()]);
+        await other.pollOnce();
+      } finally {
+        await restarted.stop();
+      }
+      await seed.flush();
+      expect((await fetchTask(token.apiKey, taskId)).body).toMatchObject({ status: 'FAILURE' });
+      expect(await usedOf(user, subscription.id)).toBe(0);
+      expect((await seed.userQuota(user.id)).quota).toBe(WALLET);
+      expect(await seed.tokenQuota(token.id)).toEqual({ remain_quota: TOKEN_CAP, used_quota: 0 });
+      const refunds = (await ledgerLogs(app, user.id)).filter((log) => log.other.reason === 'refund');
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0]).toMatchObject({ type: 4, quota: IMAGINE_PRICE, subscription_id: subscription.id, other: { subscription_id: subscription.id, task_id: taskId, message_key: 'task_failed_refunded_because' } });
+      await expectLedgerBalanced(app, user, WALLET);
+    });
   });
 });

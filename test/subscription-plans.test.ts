@@ -1,10 +1,11 @@
 import Stripe from 'stripe';
 import { DataSource } from 'typeorm';
-import { registerUser, setupRoot, type Session } from './support/accounts';
+import { createAdmin, registerUser, setupRoot, type Session } from './support/accounts';
 import { MockEpay } from './support/mock-epay';
 import { MockStripe } from './support/mock-stripe';
 import { MockUpstream } from './support/mock-upstream';
 import { RelaySeed } from './support/mock-upstream-seed';
+import { expectLedgerBalanced as expectLedgerBalancedFor, ledgerLogs, ownSubscriptions } from './support/ledger-invariant';
 import { relayChat, type RelayAnswer } from './support/relay-call';
 import { startTestApp, testSql, type TestApp } from './support/test-app';
 import { BudgetClock } from '../src/modules/billing/budget-window.service';
@@ -84,35 +85,13 @@ describe('subscription plans', () => {
     return response.body.data as SubscriptionView;
   }
 
-  async function subscriptionsOf(user: Session): Promise<SubscriptionView[]> {
-    await seed.flush();
-    return (await user.get('/api/subscription/self')).body.data as SubscriptionView[];
-  }
+  const subscriptionsOf = (user: Session): Promise<SubscriptionView[]> => ownSubscriptions(app, user);
 
   const chat = (apiKey: string, model = 'plan-model'): Promise<RelayAnswer> => relayChat(app, apiKey, { model });
 
-  async function logsOf(userId: number): Promise<Array<{ type: number; quota: number; subscription_id: number; other: Record<string, unknown> }>> {
-    await seed.flush();
-    const rows: Array<Record<string, unknown>> = await dataSource.query(testSql('SELECT type, quota, subscription_id, other FROM logs WHERE user_id = ? ORDER BY id'), [userId]);
-    return rows.map((row) => ({ type: Number(row.type), quota: Number(row.quota), subscription_id: Number(row.subscription_id), other: JSON.parse(String(row.other ?? '{}')) }));
-  }
+  const logsOf = (userId: number) => ledgerLogs(app, userId);
 
-  /**
-   * The ledger's invariant with plans: the wallet moved by exactly its logged movements (top-ups,
-   * purchases, admin changes) minus the consume rows it paid; each subscription's `used` is the
-   * sum of the consume rows that name it.
-   */
-  async function expectLedgerBalanced(user: Session, startQuota: number): Promise<void> {
-    const logs = await logsOf(user.id);
-    const walletMoves = logs.filter((log) => log.type !== 2).reduce((sum, log) => sum + log.quota, 0);
-    const walletSpent = logs.filter((log) => log.type === 2 && log.subscription_id === 0).reduce((sum, log) => sum + log.quota, 0);
-    expect((await seed.userQuota(user.id)).quota).toBe(startQuota + walletMoves - walletSpent);
-    for (const subscription of await subscriptionsOf(user)) {
-      const draws = logs.filter((log) => log.type === 2 && log.subscription_id === subscription.id);
-      expect(draws.every((log) => log.other.subscription_id === subscription.id)).toBe(true);
-      expect(subscription.used).toBe(draws.reduce((sum, log) => sum + log.quota, 0));
-    }
-  }
+  const expectLedgerBalanced = (user: Session, startQuota: number) => expectLedgerBalancedFor(app, user, startQuota);
 
   it('lets administrators create, read, change and delete plans, and users see only those on sale', async () => {
     const bad = await root.post('/api/plan/', { name: 'bad', price: 1.234, duration_days: 30 }).set('Accept-Language', 'en');
@@ -289,6 +268,26 @@ describe('subscription plans', () => {
     expect(own.budget_usage[0].used).toBe(passed * PER_CALL);
     expect((await seed.userQuota(user.id)).quota).toBe(1_000_000);
     await expectLedgerBalanced(user, 1_000_000);
+  });
+
+  it('shows administrators a user’s subscriptions in the shape of the user’s own, for the users they outrank', async () => {
+    const plan = await createPlan({ name: 'Watched', price: 0, total_quota: 10 * PER_CALL, budget_windows: [{ period: 'day', quota: 5 * PER_CALL }] });
+    const { user, apiKey } = await customer('watcheduser', 0);
+    await buy(user, plan.id);
+    expect((await chat(apiKey)).status).toBe(200);
+    const own = await subscriptionsOf(user);
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ plan_name: 'Watched', status: 'active', used: PER_CALL, budget_usage: [{ period: 'day', quota: 5 * PER_CALL, used: PER_CALL }] });
+    expect((await root.get(`/api/user/${user.id}/subscriptions`)).body).toEqual({ success: true, message: '', data: own });
+
+    const admin = await createAdmin(app, root, 'planadmin');
+    expect((await admin.get(`/api/user/${user.id}/subscriptions`)).body.data).toEqual(own);
+    // Not above their rank, not for users, and not for nobody.
+    expect((await admin.get(`/api/user/${root.id}/subscriptions`)).body.success).toBe(false);
+    expect((await user.get(`/api/user/${user.id}/subscriptions`)).body.success).toBe(false);
+    expect((await root.get('/api/user/999999/subscriptions')).body.success).toBe(false);
+    const { user: plain } = await customer('plainuser', 0);
+    expect((await root.get(`/api/user/${plain.id}/subscriptions`)).body).toEqual({ success: true, message: '', data: [] });
   });
 
   it('journals a draw with its subscription, gives it back when the call fails, and a crash refund returns it to the plan and its window', async () => {

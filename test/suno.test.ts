@@ -4,7 +4,9 @@ import { GenericTaskEntity } from '../src/modules/tasks/entities/generic-task.en
 import { SunoPollerService } from '../src/modules/tasks/suno/suno-poller.service';
 import { TaskBillingService } from '../src/modules/tasks/task-billing.service';
 import { TaskRelaySupport } from '../src/modules/tasks/task-relay-support.service';
+import type { SubscriptionView } from '../src/modules/plans/plan.wire';
 import { registerUser, setupRoot, type Session } from './support/accounts';
+import { expectLedgerBalanced, ownSubscriptions } from './support/ledger-invariant';
 import { RelaySeed } from './support/mock-upstream-seed';
 import { MockSunoApi, SUNO_KEY } from './support/mock-task-upstreams';
 import { startTestApp, TestApp, testSql } from './support/test-app';
@@ -99,7 +101,8 @@ describe('Suno relay: submit, poll, bill, refund', () => {
     expect(await seed.tokenQuota(aliceToken.id)).toEqual(tokenBefore);
     // Stored in Chinese like every log row, with its message for the console to show in the reader's language.
     const [row] = await refundLogs(alice.id, 'Suno 拒绝了任务提交（prompt refused）');
-    expect(Number(row.quota)).toBe(MUSIC_PRICE);
+    // The hold was never logged, so its return moves the logged balance by nothing: quota 0, the amount in the text.
+    expect(Number(row.quota)).toBe(0);
     expect(JSON.parse(row.other)).toMatchObject({ message_key: 'task_submit_refused', message_params: { platform: 'Suno', detail: 'prompt refused', quota: MUSIC_PRICE } });
   });
 
@@ -156,6 +159,32 @@ describe('Suno relay: submit, poll, bill, refund', () => {
     expect(own.body.data.items[0]).toMatchObject({ task_id: taskId, channel_id: 0 });
     expect(own.body.data.total).toBeGreaterThan(1);
     expect((await app.http.get('/api/task/').set('Cookie', alice.cookie).set('New-Api-User', String(alice.id))).body.success).toBe(false);
+  });
+
+  it('draws music from a subscription covering suno_music, refused past its allowance, and refunds a failed task into it once', async () => {
+    const plan = await root.post('/api/plan/', { name: 'Music plan', price: 0, duration_days: 30, total_quota: MUSIC_PRICE, models: ['suno_music'] });
+    const listener = await registerUser(app, 'listener');
+    await seed.setUserQuota(listener.id, 1_000_000);
+    const token = await seed.createToken(listener.id, { unlimited_quota: true });
+    const subscription = (await listener.post('/api/subscription/self', { plan_id: plan.body.data.id })).body.data as SubscriptionView;
+
+    const taskId = (await submit(token.apiKey, 'music', { prompt: 'fail-later on plan' })).body.data;
+    const refused = await submit(token.apiKey, 'music', { prompt: 'over the allowance' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'insufficient_quota' });
+    await seed.flush();
+    expect((await seed.consumeLogs({ userId: listener.id })).map((row) => [row.quota, Number(row.subscription_id), row.other.subscription_id])).toEqual([[MUSIC_PRICE, subscription.id, subscription.id]]);
+    expect((await ownSubscriptions(app, listener))[0].used).toBe(MUSIC_PRICE);
+
+    await poller.pollOnce();
+    await Promise.all([poller.pollOnce(), poller.pollOnce()]);
+    await seed.flush();
+    expect((await ownSubscriptions(app, listener))[0].used).toBe(0);
+    expect((await seed.userQuota(listener.id)).quota).toBe(1_000_000);
+    const refunds = await refundLogs(listener.id, taskId);
+    expect(refunds).toHaveLength(1);
+    expect(JSON.parse(refunds[0].other)).toMatchObject({ subscription_id: subscription.id, task_id: taskId });
+    await expectLedgerBalanced(app, listener, 1_000_000);
   });
 
   it('is off while TaskEnabled is off', async () => {

@@ -12,8 +12,8 @@ interface PlanJson {
   allow_wallet_fallback: boolean;
 }
 
-/** The admin Plans page and the wallet's plans and subscriptions, in zh and en, desktop and phone. */
-describe('subscription plans in the console (/plan, /topup)', () => {
+/** The admin Plans page, the wallet's plans and subscriptions, and a user's subscriptions in the user editor, in zh and en, desktop and phone. */
+describe('subscription plans in the console (/plan, /topup, /user/edit)', () => {
   let server: TestServer;
   let browser: Browser;
   let watched: WatchedPage;
@@ -112,6 +112,27 @@ describe('subscription plans in the console (/plan, /topup)', () => {
     expect(after.data[0].expires_at).toBe(before.data[0].expires_at + 30 * 86_400);
   });
 
+  test('the user editor shows an administrator the user’s subscriptions, read-only, with each window’s use (zh)', async () => {
+    const { page } = watched;
+    const self = await apiFromPage<{ id: number }>(page, 'GET', '/api/user/self');
+    const [subscription] = (await apiFromPage<Array<{ id: number }>>(page, 'GET', `/api/user/${self.data.id}/subscriptions`)).data;
+    await watched.goto(`/user/edit/${self.data.id}`);
+    const section = page.getByTestId('edit-user-drawer').getByTestId('user-subscriptions');
+    await section.getByText('订阅（只读）').waitFor();
+    const summary = section.getByTestId(`subscription-${subscription.id}`);
+    await summary.getByText('Pro').waitFor();
+    await summary.getByText('生效中', { exact: true }).waitFor();
+    await summary.getByText(/ – /).waitFor();
+    expect(await summary.getByRole('progressbar').count()).toBe(2);
+    await summary.getByText('不会重置').waitFor();
+    // Read-only: nothing in the section to type into or press.
+    expect(await section.locator('input, textarea, button').count()).toBe(0);
+    await summary.scrollIntoViewIfNeeded();
+    await watched.screenshot('user-subscriptions');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('edit-user-drawer').waitFor({ state: 'hidden' });
+  });
+
   test('in English on a phone both pages fit the screen', async () => {
     const { page } = watched;
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
@@ -129,6 +150,16 @@ describe('subscription plans in the console (/plan, /topup)', () => {
       await page.getByTestId('plan-drawer').getByText('Fall back to the wallet').waitFor();
       await noHorizontalOverflow();
       await watched.screenshot('plan-drawer-en');
+      await page.keyboard.press('Escape');
+      const self = await apiFromPage<{ id: number }>(page, 'GET', '/api/user/self');
+      await watched.goto(`/user/edit/${self.data.id}`);
+      const section = page.getByTestId('edit-user-drawer').getByTestId('user-subscriptions');
+      await section.getByText('Subscriptions (read-only)').waitFor();
+      await section.getByText('Active', { exact: true }).waitFor();
+      await section.getByText('Does not reset').waitFor();
+      await noHorizontalOverflow();
+      await section.scrollIntoViewIfNeeded();
+      await watched.screenshot('user-subscriptions-en');
       await page.keyboard.press('Escape');
     } finally {
       await page.setViewportSize({ width: 1280, height: 860 });

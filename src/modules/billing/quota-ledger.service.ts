@@ -126,8 +126,40 @@ export interface SpendingReversal {
   tokenRemain: number;
   channelId: number;
   modelName: string;
+  /**
+   * The subscription the spending was drawn from (0 or absent: the wallet). The quota then goes
+   * back to the subscription's allowance (its `used`) instead of users.quota, and the log row
+   * names the subscription, as the draw's consume row did.
+   */
+  subscriptionId?: number;
   /** Extra fields of the log row's `other` (the task id). */
   other?: Record<string, unknown>;
+}
+
+/**
+ * What a charge that outlives its request records of its hold (a task row: see BillingHold.recorded),
+ * so that it can be refunded later, by any process, without the hold: who paid, from which
+ * token and subscription, how much, through which channel and model.
+ */
+export interface RecordedCharge {
+  userId: number;
+  tokenId: number;
+  /** What the hold took from the token's remain_quota (0 for unlimited tokens). */
+  fromToken: number;
+  /** The subscription the charge was drawn from; 0 for the wallet. */
+  subscriptionId: number;
+  channelId: number;
+  modelName: string;
+  /** What was charged. */
+  quota: number;
+}
+
+/** Why a recorded charge is refunded: the log row's text and extra `other` fields, and the exactly-once claim. */
+export interface ChargeRefund {
+  text: LogText;
+  other?: Record<string, unknown>;
+  /** The conditional update that makes the refund happen once (a task's move to FAILURE); it commits with the refund or not at all. */
+  claim: (manager: EntityManager) => Promise<boolean>;
 }
 
 /**
@@ -140,9 +172,11 @@ export interface SpendingReversal {
  *   - money in or out of a user (top-up, redeemed code, admin change, invite reward, aff
  *     transfer):  `applyDelta({ userId, username, reason, quota, text, claim? })` — one
  *     transaction with the log row; `claim` is the exactly-once guard.
- *   - a refund of spending already settled (a task that failed later):  `applyDelta({ …,
- *     reason: 'refund', claim, reversal })` — the claim (the task's move to FAILURE), the
- *     balance, the used totals of user, token and channel, and the log row in one transaction.
+ *   - a refund of spending already settled (a task that failed later):
+ *     `refundRecordedCharge(recorded, { text, claim })`, from what the task row recorded of its
+ *     hold (BillingHold.recorded) — the claim (the task's move to FAILURE), the wallet or the
+ *     subscription it was drawn from, the used totals of user, token and channel, and the log
+ *     row in one transaction (an `applyDelta` with a `reversal`).
  *   - a token's spending cap edited by its owner:  `adjustTokenLimit(tokenId, from, to)` —
  *     a delta, so spending that landed meanwhile is kept. The cap is not money: no log row.
  *   - the relay:  `preConsumeQuota(...)` before the call, then a Settlement queued on
@@ -185,10 +219,47 @@ export class QuotaLedgerService {
     return applied;
   }
 
+  /**
+   * Refunds a charge settled earlier, rebuilt from what was recorded of it (RecordedCharge): the
+   * claim, the quota back to whoever paid (the wallet or the subscription) and to the token, out
+   * of the used totals of user, token and channel, and the log row, in one transaction; so a
+   * refund raced by another process, or cut by a crash, happens exactly once. Answers whether
+   * the claim won. A charge of nothing only runs the claim.
+   */
+  async refundRecordedCharge(charge: RecordedCharge, refund: ChargeRefund): Promise<boolean> {
+    if (charge.quota <= 0) return this.transactions.run(refund.claim);
+    const [payer] = await this.sql.select<{ username?: string; token_name?: string | null; key_hash?: string | null }>(
+      'SELECT u.username AS username, t.name AS token_name, t.key_hash AS key_hash FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?',
+      [charge.tokenId, charge.userId],
+    );
+    const refunded = await this.applyDelta({
+      userId: charge.userId,
+      username: payer?.username ?? '',
+      reason: 'refund',
+      quota: charge.quota,
+      text: refund.text,
+      claim: refund.claim,
+      reversal: {
+        tokenId: charge.tokenId,
+        tokenName: payer?.token_name ?? '',
+        tokenRemain: charge.fromToken,
+        channelId: charge.channelId,
+        modelName: charge.modelName,
+        subscriptionId: charge.subscriptionId,
+        other: refund.other,
+      },
+    });
+    if (refunded && charge.fromToken > 0 && payer?.key_hash) await this.cacheSync.invalidate(CACHE_NAMES.tokens, payer.key_hash);
+    return refunded;
+  }
+
   private async applyInTransaction(movement: BalanceMovement, manager: EntityManager): Promise<boolean> {
     if (movement.claim && !(await movement.claim(manager))) return false;
     const affQuota = movement.affQuota ?? 0;
     const { reversal } = movement;
+    // A refund of a subscription's draw goes back to its allowance (reverseSpending), not to the wallet.
+    const subscriptionId = reversal?.subscriptionId ?? 0;
+    const toWallet = subscriptionId > 0 ? 0 : movement.quota;
     const guards: string[] = [];
     if (movement.requireCovered) guards.push('quota + :quota >= 0', 'aff_quota + :affQuota >= 0');
     const result = await manager
@@ -201,7 +272,7 @@ export class QuotaLedgerService {
         aff_history_quota: () => 'aff_history_quota + :affEarned',
       })
       .where(['id = :id', ...guards].join(' AND '), { id: movement.userId })
-      .setParameters({ quota: movement.quota, unspent: reversal ? movement.quota : 0, affQuota, affEarned: Math.max(0, affQuota) })
+      .setParameters({ quota: toWallet, unspent: reversal ? movement.quota : 0, affQuota, affEarned: Math.max(0, affQuota) })
       .execute();
     if ((result.affected ?? 0) === 0) {
       // A failed claim already returned; here the user is missing or not covered: undo the claim too.
@@ -211,6 +282,7 @@ export class QuotaLedgerService {
     if (reversal) await this.reverseSpending(reversal, movement.quota, manager);
     const other: Record<string, unknown> = { reason: movement.reason, ...reversal?.other, ...movement.other };
     if (affQuota !== 0) other.aff_quota = affQuota;
+    if (subscriptionId > 0) other.subscription_id = subscriptionId;
     const logId = await this.logWriter.insert(
       {
         ...logTextColumns(movement.text, other),
@@ -223,6 +295,7 @@ export class QuotaLedgerService {
         token_name: reversal?.tokenName ?? '',
         model_name: reversal?.modelName ?? '',
         channel_id: reversal?.channelId ?? 0,
+        subscription_id: subscriptionId,
       },
       manager,
     );
@@ -230,8 +303,18 @@ export class QuotaLedgerService {
     return true;
   }
 
-  /** The token's and the channel's side of a refund of settled spending. */
+  /** The subscription's, the token's and the channel's side of a refund of settled spending. */
   private async reverseSpending(reversal: SpendingReversal, quota: number, manager: EntityManager): Promise<void> {
+    if (reversal.subscriptionId) {
+      const result = await manager
+        .createQueryBuilder()
+        .update('subscriptions')
+        .set({ used: () => 'used - :quota' })
+        .where('id = :id', { id: reversal.subscriptionId, quota })
+        .execute();
+      // The subscription is gone: refuse, so the claim rolls back and the refund is tried again rather than lost.
+      if ((result.affected ?? 0) === 0) throw new LedgerRefusedError();
+    }
     if (reversal.tokenId > 0) {
       await queryAnyDialect(manager, 'UPDATE tokens SET remain_quota = remain_quota + ?, used_quota = used_quota - ? WHERE id = ?', [reversal.tokenRemain, quota, reversal.tokenId]);
     }

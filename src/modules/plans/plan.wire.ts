@@ -37,7 +37,7 @@ export interface SubscriptionView {
   starts_at: number;
   expires_at: number;
   total_quota: number;
-  /** The sum of the draws logged with this subscription_id. */
+  /** The sum of the draws logged with this subscription_id, minus the refunds logged with it (a task that failed after its draw). */
   used: number;
   budget_windows: BudgetWindow[];
   budget_usage: BudgetUsage[];

@@ -56,7 +56,7 @@ export class SubscriptionsController {
 
   @Get('self')
   own(@CurrentUser() actor: AuthenticatedUser): Promise<SubscriptionView[]> {
-    return this.subscriptions.listOwn(actor.id);
+    return this.subscriptions.listOf(actor.id);
   }
 
   /** Buys or renews from the balance; online payment goes through POST /api/user/pay with plan_id. */

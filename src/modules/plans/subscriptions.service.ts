@@ -45,8 +45,8 @@ export class SubscriptionsService {
     private readonly options: OptionsService,
   ) {}
 
-  /** The caller's subscriptions, newest first, with each window's use. */
-  async listOwn(userId: number): Promise<SubscriptionView[]> {
+  /** A user's subscriptions, newest first, with each window's use. */
+  async listOf(userId: number): Promise<SubscriptionView[]> {
     const rows = await this.subscriptions.find({ where: { user_id: userId }, order: { id: 'DESC' } });
     const usage = await this.budgets.usage('sub', rows.map((row) => ({ id: row.id, windows: parseBudgetWindows(row.budget_windows) })));
     const now = this.clock.nowSeconds();

@@ -79,8 +79,8 @@ import { ResponsesSocketService } from './websocket/responses-socket.service';
     RelaySocketsService,
     RelayHttpHandler,
   ],
-  // The task relays (modules/tasks) reuse authentication, channels, billing caches, the upstream client and the prompt check;
+  // The task relays (modules/tasks) reuse authentication, channels, the billing hold and caches, the upstream client and the prompt check;
   // the channel probes (modules/monitoring) the adaptors and the upstream client.
-  exports: [ChannelCacheModule, TokenAuthService, TokenCacheService, UserCacheService, UpstreamClientService, ProviderRegistry, SensitiveWordsService],
+  exports: [ChannelCacheModule, TokenAuthService, TokenCacheService, UserCacheService, UpstreamClientService, ProviderRegistry, SensitiveWordsService, RelayBillingService],
 })
 export class RelayModule {}

@@ -1,29 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
-import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
-import { Transactions } from '../../database/transactions';
-import { nowSeconds } from '../../database/columns';
-import { queryAnyDialect } from '../../database/dialect';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { mediaQuota, preConsumeQuotaFor, type MediaCharge } from '../billing/billing-formula';
-import { BudgetExceededError, BudgetWindowService } from '../billing/budget-window.service';
-import { InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../billing/quota-ledger.service';
-import { SettlementBatcherService } from '../billing/settlement-batcher.service';
-import { LOG_TYPE_CONSUME, LOG_TYPE_SYSTEM } from '../logs/entities/log.entity';
+import { QuotaLedgerService } from '../billing/quota-ledger.service';
+import { LOG_TYPE_CONSUME } from '../logs/entities/log.entity';
 import { logText, logTextColumns, type LogText } from '../logs/log-text';
 import { OptionsService } from '../options/options.service';
 import { PricingService } from '../pricing/pricing.service';
-import { TokenCacheService } from '../relay/caches/token-cache.service';
-import { UserCacheService } from '../relay/caches/user-cache.service';
 import type { RelayChannel } from '../relay/caches/relay-channel';
-import { budgetHolders, type RelayCaller } from '../relay/relay-caller';
-import { budgetRefusal } from '../relay/stages/billing-hold';
+import type { RelayCaller } from '../relay/relay-caller';
+import { BillingHold, RelayBillingService } from '../relay/stages/billing-hold';
+import { callerLogRow } from '../relay/stages/consume-log';
 import { RelayError } from '../relay/relay-error';
 import { QUOTA_TYPE_PER_CALL } from '../pricing/pricing.wire';
 
 /** Whose upstream runs a task, as the log rows name it. */
 export type TaskPlatform = 'Midjourney' | 'Suno';
 
-/** The fixed price of one task submit, held before the upstream sees it. */
+/** The fixed price of one task submit, held (through the relay's BillingHold) before the upstream sees it. */
 export interface TaskCharge {
   caller: RelayCaller;
   platform: TaskPlatform;
@@ -32,7 +25,7 @@ export interface TaskCharge {
   quota: number;
   modelPrice: number;
   groupRatio: number;
-  hold: QuotaHold;
+  billing: BillingHold;
   /** Set when TaskActionPrices priced the action (one call at its price). */
   media?: MediaCharge;
 }
@@ -43,9 +36,10 @@ export interface TaskAction {
   action: string;
 }
 
-/** The columns of a task row that say who pays and what was taken: user, token, channel and charge. */
-export function taskOwnerColumns(caller: RelayCaller, channel: RelayChannel, charge: TaskCharge): ChargedTask {
-  return { user_id: caller.user.id, token_id: caller.token?.id ?? 0, token_quota: charge.hold.fromToken, channel_id: channel.id, quota: charge.quota };
+/** The columns of a task row that say who pays and what was taken: user, token, subscription, channel and charge. */
+export function taskOwnerColumns(channel: RelayChannel, charge: TaskCharge): ChargedTask {
+  const recorded = charge.billing.recorded(charge.quota, channel.id, charge.model);
+  return { user_id: recorded.userId, token_id: recorded.tokenId, token_quota: recorded.fromToken, subscription_id: recorded.subscriptionId, channel_id: channel.id, quota: charge.quota };
 }
 
 /** Why a charged task is refunded: its price's model, the upstream's task id and its fail reason ('' when it gave none), for the log row. */
@@ -73,33 +67,30 @@ function giveBackText(platform: TaskPlatform, quota: number, failure: SubmitFail
   return failure.detail ? logText(because, { platform, quota, detail: failure.detail }) : logText(plain, { platform, quota });
 }
 
+/** A task row's record of its charge (see ChargedTaskColumns), from which a failed task is refunded. */
 export interface ChargedTask {
   user_id: number;
   token_id: number;
   token_quota: number;
+  subscription_id: number;
   channel_id: number;
   quota: number;
 }
 
 /**
- * Billing of asynchronous tasks through the ledger: the price is held at submit, settled
- * with a consume log row when the upstream accepts, given back when it refuses, and refunded
- * with a system log row when the task fails later. Every move goes through the settlement
- * batcher, so the balance change and its log row land in one transaction.
+ * Billing of asynchronous tasks: the price of an action is this service's; the money moves the
+ * relay's way. The price is held through RelayBillingService (so a subscription covering the
+ * model pays first, as for chat calls), settled with a consume log row when the upstream accepts
+ * the task, given back when it refuses, and, when the task fails later, refunded by the ledger
+ * from what the task row recorded of the hold.
  */
 @Injectable()
 export class TaskBillingService {
   constructor(
     private readonly pricing: PricingService,
     private readonly options: OptionsService,
+    private readonly relayBilling: RelayBillingService,
     private readonly ledger: QuotaLedgerService,
-    private readonly settlements: SettlementBatcherService,
-    private readonly tokens: TokenCacheService,
-    private readonly users: UserCacheService,
-    private readonly dataSource: DataSource,
-    private readonly transactions: Transactions,
-    private readonly budgets: BudgetWindowService,
-    @Inject(SECRET_BOX) private readonly secretBox: SecretBox,
   ) {}
 
   /**
@@ -118,20 +109,8 @@ export class TaskBillingService {
     const quota = media
       ? mediaQuota(media, groupRatio, this.pricing.quotaPerUnit())
       : preConsumeQuotaFor({ quotaType: QUOTA_TYPE_PER_CALL, modelPrice, groupRatio, quotaPerUnit: this.pricing.quotaPerUnit(), modelRatio: 0, completionRatio: 1, cacheRatio: 1 }, 0, 0, 0);
-    const token = caller.token;
-    try {
-      const hold = await this.ledger.preConsumeQuota(token?.id ?? 0, token !== null && !token.unlimitedQuota, caller.user.id, quota, budgetHolders(caller));
-      if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, -hold.fromToken);
-      if (hold.fromUser) this.users.adjustQuota(caller.user.id, -hold.fromUser);
-      return { caller, platform, model, quota, modelPrice, groupRatio, hold, media };
-    } catch (error) {
-      if (error instanceof BudgetExceededError) throw budgetRefusal(error, quota, this.budgets.nowSeconds());
-      if (error instanceof InsufficientQuotaError) {
-        const whose = error.holder === 'token' ? 'This API key' : 'Your account';
-        throw new RelayError('insufficient_quota', `${whose} does not have enough quota for this task (needs ${quota})`, 403);
-      }
-      throw error;
-    }
+    const billing = await this.relayBilling.hold(caller, quota, model);
+    return { caller, platform, model, quota, modelPrice, groupRatio, billing, media };
   }
 
   /**
@@ -150,109 +129,48 @@ export class TaskBillingService {
 
   /** The upstream accepted the task: the hold becomes the charge, with its consume log row. */
   settle(charge: TaskCharge, channel: RelayChannel, taskId: string, requestPath: string): void {
-    const { caller, hold } = charge;
-    this.settlements.enqueue({
-      hold,
-      tokenLimited: hold.fromToken > 0,
+    const { caller } = charge;
+    const text = logText('task_charged', { modelPrice: charge.modelPrice, groupRatio: charge.groupRatio, taskId });
+    const detail = {
+      model_price: charge.modelPrice,
+      group_ratio: charge.groupRatio,
+      task_id: taskId,
+      request_path: requestPath,
+      ...(charge.media ? { media_price: charge.media } : {}),
+      admin_info: { use_channel: [channel.id] },
+    };
+    const log = callerLogRow(caller, {
+      type: LOG_TYPE_CONSUME,
+      model_name: charge.model,
       quota: charge.quota,
-      channelId: channel.id,
-      success: true,
-      log: {
-        user_id: caller.user.id,
-        created_at: nowSeconds(),
-        type: LOG_TYPE_CONSUME,
-        username: caller.user.username,
-        token_name: caller.token?.name ?? '',
-        token_id: caller.token?.id ?? 0,
-        model_name: charge.model,
-        quota: charge.quota,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        use_time: 0,
-        is_stream: false,
-        channel_id: channel.id,
-        channel_name: channel.name,
-        group: caller.group,
-        ip: caller.ip,
-        ...logTextColumns(logText('task_charged', { modelPrice: charge.modelPrice, groupRatio: charge.groupRatio, taskId }), {
-          model_price: charge.modelPrice,
-          group_ratio: charge.groupRatio,
-          task_id: taskId,
-          request_path: requestPath,
-          ...(charge.media ? { media_price: charge.media } : {}),
-          admin_info: { use_channel: [channel.id] },
-        }),
-      },
+      channel_id: channel.id,
+      channel_name: channel.name,
+      group: caller.group,
+      ip: caller.ip,
+      ...logTextColumns(text, detail),
     });
+    charge.billing.settle(charge.quota, channel.id, log);
   }
 
   /** The submit failed (refused, unreachable, or a bad answer): the hold comes back whole, and a log row says so. */
   giveBack(charge: TaskCharge, channelId: number, failure: SubmitFailure): void {
-    const { caller, hold } = charge;
-    if (hold.fromToken === 0 && hold.fromUser === 0) return;
-    this.settlements.enqueue({
-      hold,
-      tokenLimited: hold.fromToken > 0,
-      quota: 0,
-      channelId,
-      success: false,
-      log: this.systemLog(caller.user.id, caller.user.username, caller.token?.name ?? '', caller.token?.id ?? 0, charge.model, channelId, hold.fromUser, giveBackText(charge.platform, hold.fromUser, failure)),
-    });
-    if (hold.fromToken) this.tokens.adjustRemainQuota(caller.tokenKey, hold.fromToken);
-    if (hold.fromUser) this.users.adjustQuota(caller.user.id, hold.fromUser);
+    charge.billing.refund({ text: giveBackText(charge.platform, charge.quota, failure), model: charge.model, channelId });
   }
 
   /**
    * A charged task failed upstream: `claim` (the task's conditional move to FAILURE) and the
-   * refund commit in one transaction, so overlapping pollers, or a crash between the two,
-   * can neither refund twice nor lose the refund. The quota goes back to the user and (as
-   * far as it came from there) the token, and leaves the used totals. Answers whether the
-   * claim won.
+   * refund commit in one transaction, so overlapping pollers, or a crash between the two, can
+   * neither refund twice nor lose the refund. The ledger rebuilds the give-back from the task
+   * row: the quota goes back to the subscription or the wallet it was drawn from and (as far as
+   * it came from there) to the token, and leaves the used totals. Answers whether the claim won.
    */
-  async refundFailedTask(task: ChargedTask, failure: TaskFailure, claim: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
-    if (task.quota <= 0) return this.transactions.run(claim);
-    const key = this.dataSource.driver.escape('key');
-    const [row] = await queryAnyDialect<{ username?: string; token_name?: string | null; token_key?: string | null }>(
-      this.dataSource,
-      `SELECT u.username AS username, t.name AS token_name, t.${key} AS token_key FROM users u LEFT JOIN tokens t ON t.id = ? WHERE u.id = ?`,
-      [task.token_id, task.user_id],
+  refundFailedTask(task: ChargedTask, failure: TaskFailure, claim: (manager: EntityManager) => Promise<boolean>): Promise<boolean> {
+    const text = failure.reason
+      ? logText('task_failed_refunded_because', { platform: failure.platform, taskId: failure.taskId, quota: task.quota, detail: failure.reason })
+      : logText('task_failed_refunded', { platform: failure.platform, taskId: failure.taskId, quota: task.quota });
+    return this.ledger.refundRecordedCharge(
+      { userId: task.user_id, tokenId: task.token_id, fromToken: task.token_quota, subscriptionId: task.subscription_id, channelId: task.channel_id, modelName: failure.model, quota: task.quota },
+      { text, other: { task_id: failure.taskId }, claim },
     );
-    const record = row ?? {};
-    const refunded = await this.ledger.applyDelta({
-      userId: task.user_id,
-      username: record.username ?? '',
-      reason: 'refund',
-      quota: task.quota,
-      text: failure.reason
-        ? logText('task_failed_refunded_because', { platform: failure.platform, taskId: failure.taskId, quota: task.quota, detail: failure.reason })
-        : logText('task_failed_refunded', { platform: failure.platform, taskId: failure.taskId, quota: task.quota }),
-      claim,
-      reversal: { tokenId: task.token_id, tokenName: record.token_name ?? '', tokenRemain: task.token_quota, channelId: task.channel_id, modelName: failure.model, other: { task_id: failure.taskId } },
-    });
-    // The cache is keyed by the key in the clear; the row stores it encrypted.
-    if (refunded && task.token_quota > 0 && record.token_key) this.tokens.adjustRemainQuota(this.secretBox.decrypt(record.token_key), task.token_quota);
-    return refunded;
-  }
-
-  private systemLog(userId: number, username: string, tokenName: string, tokenId: number, model: string, channelId: number, quota: number, text: LogText) {
-    return {
-      user_id: userId,
-      created_at: nowSeconds(),
-      type: LOG_TYPE_SYSTEM,
-      username,
-      token_name: tokenName,
-      token_id: tokenId,
-      model_name: model,
-      quota,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      use_time: 0,
-      is_stream: false,
-      channel_id: channelId,
-      channel_name: '',
-      group: '',
-      ip: '',
-      ...logTextColumns(text, { refund: true }),
-    };
   }
 }

@@ -14,6 +14,8 @@ import { QuotaLedgerService } from '../billing/quota-ledger.service';
 import { AuditService, fieldChanges, secretChange } from '../audit/audit.service';
 import { budgetWindowsColumn } from '../billing/budget-fields';
 import { UserView } from './user.wire';
+import { SubscriptionsService } from '../plans/subscriptions.service';
+import type { SubscriptionView } from '../plans/plan.wire';
 
 /** What the audit log compares of an account an administrator edits (the password only as changed; quota through the ledger). */
 const AUDITED_FIELDS = ['username', 'display_name', 'group', 'email', 'remark', 'budget_windows', 'rpm_limit', 'tpm_limit'] as const satisfies readonly (keyof UserEntity)[];
@@ -34,6 +36,7 @@ export class UserManagementService {
     private readonly transactions: Transactions,
     private readonly ledger: QuotaLedgerService,
     private readonly audit: AuditService,
+    private readonly plans: SubscriptionsService,
   ) {}
 
   list(page: PageQuery): Promise<Page<UserView>> {
@@ -45,10 +48,13 @@ export class UserManagementService {
   }
 
   async get(actor: AuthenticatedUser, id: number): Promise<UserView> {
-    const target = await this.users.findByIdIncludingDeleted(id);
-    if (!target) throw new AppError('user.not_found');
-    this.assertOutranks(actor, target);
-    return (await this.users.views([target]))[0];
+    return (await this.users.views([await this.outranked(actor, id)]))[0];
+  }
+
+  /** The user's subscriptions as the user's own wallet page shows them, for the administrator's user editor. */
+  async subscriptions(actor: AuthenticatedUser, id: number): Promise<SubscriptionView[]> {
+    await this.outranked(actor, id);
+    return this.plans.listOf(id);
   }
 
   async create(actor: AuthenticatedUser, dto: CreateUserDto): Promise<void> {
@@ -182,6 +188,14 @@ export class UserManagementService {
   }
 
   /** Admins act only on lower roles; root acts on everyone below root. */
+  /** The account `id` (deleted ones too), if the actor outranks it. */
+  private async outranked(actor: AuthenticatedUser, id: number): Promise<UserEntity> {
+    const target = await this.users.findByIdIncludingDeleted(id);
+    if (!target) throw new AppError('user.not_found');
+    this.assertOutranks(actor, target);
+    return target;
+  }
+
   private assertOutranks(actor: AuthenticatedUser, target: UserEntity): void {
     if (target.role >= actor.role) {
       if (target.role >= ROLE_ROOT && actor.role >= ROLE_ROOT) {

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { LogsModule } from '../logs/logs.module';
 import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
+import { PlansModule } from '../plans/plans.module';
 import { PricingModule } from '../pricing/pricing.module';
 import { SessionsModule } from '../sessions/sessions.module';
 import { UserEntity } from './entities/user.entity';
@@ -13,7 +14,7 @@ import { UsersController } from './users.controller';
 import { UsersService } from './users.service';
 
 @Module({
-  imports: [BillingModule, TypeOrmModule.forFeature([UserEntity]), OptionsModule, PricingModule, SessionsModule, LogsModule],
+  imports: [BillingModule, TypeOrmModule.forFeature([UserEntity]), OptionsModule, PricingModule, SessionsModule, LogsModule, PlansModule],
   controllers: [GroupsController, UsersController],
   providers: [UsersService, SelfService, UserManagementService],
   exports: [UsersService, UserManagementService],

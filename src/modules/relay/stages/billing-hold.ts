@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { BudgetExceededError, BudgetWindowService } from '../../billing/budget-window.service';
-import { heldAmount, InsufficientQuotaError, QuotaHold, QuotaLedgerService } from '../../billing/quota-ledger.service';
+import { heldAmount, InsufficientQuotaError, QuotaHold, QuotaLedgerService, type RecordedCharge } from '../../billing/quota-ledger.service';
 import { SettlementBatcherService, type Settlement } from '../../billing/settlement-batcher.service';
+import { LOG_TYPE_SYSTEM } from '../../logs/entities/log.entity';
+import { logTextColumns, type LogText } from '../../logs/log-text';
 import { TokenCacheService } from '../caches/token-cache.service';
 import { UserCacheService, type CachedSubscription } from '../caches/user-cache.service';
 import { budgetHolders, type RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
+import { callerLogRow } from './consume-log';
 
 /**
  * Quota held for one relay request, and the only way to end it: `settle` charges what the
@@ -35,18 +38,55 @@ export class BillingHold {
     this.billing.finish(this.caller, this.hold, { hold: this.hold, tokenLimited: this.tokenLimited, quota, channelId, log, success: true });
   }
 
-  /** Gives back exactly what the hold took. */
-  refund(): void {
+  /**
+   * Gives back exactly what the hold took. With a `note` (the task relays say why a submit's hold
+   * came back), a system log row tells the user so; its quota is 0, as the hold was never logged,
+   * so its return moves the logged balance by nothing (the amount is in the text).
+   */
+  refund(note?: RefundNote): void {
     if (this.end()) return;
     if (this.hold.fromToken === 0 && heldAmount(this.hold) === 0) return;
-    this.billing.finish(this.caller, this.hold, { hold: this.hold, tokenLimited: this.hold.fromToken > 0, quota: 0, channelId: 0, success: false });
+    const log = note && this.noteRow(note);
+    this.billing.finish(this.caller, this.hold, { hold: this.hold, tokenLimited: this.hold.fromToken > 0, quota: 0, channelId: 0, success: false, log });
   }
+
+  /**
+   * What a charge that outlives this hold (a task, refunded if it fails later, perhaps by another
+   * process) must record to be refunded through QuotaLedgerService.refundRecordedCharge: the
+   * payer's side of the hold, with the charge's amount, channel and model.
+   */
+  recorded(quota: number, channelId: number, modelName: string): RecordedCharge {
+    const { hold } = this;
+    return { userId: hold.userId, tokenId: hold.tokenId, fromToken: hold.fromToken, subscriptionId: hold.subscriptionId ?? 0, channelId, modelName, quota };
+  }
+
+  private noteRow(note: RefundNote): Settlement['log'] {
+    const { subscriptionId } = this.hold;
+    return callerLogRow(this.caller, {
+      type: LOG_TYPE_SYSTEM,
+      model_name: note.model,
+      quota: 0,
+      channel_id: note.channelId,
+      channel_name: '',
+      group: '',
+      ip: '',
+      ...logTextColumns(note.text, { refund: true, refunded_hold: heldAmount(this.hold), ...(subscriptionId ? { subscription_id: subscriptionId } : {}) }),
+    });
+  }
+
 
   private end(): boolean {
     const wasEnded = this.ended;
     this.ended = true;
     return wasEnded;
   }
+}
+
+/** Why a hold came back, for its log row: the text, and the model and channel of the call. */
+export interface RefundNote {
+  text: LogText;
+  model: string;
+  channelId: number;
 }
 
 /** The 429 of a full window: which window, when it resets, and Retry-After until then. */

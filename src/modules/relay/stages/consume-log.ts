@@ -1,7 +1,9 @@
 import type { BilledUsage } from '../../billing/billing-formula';
 import type { Settlement } from '../../billing/settlement-batcher.service';
+import { nowSeconds } from '../../../database/columns';
 import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
-import { PLAYGROUND_TOKEN_NAME } from '../relay-caller';
+import type { BatchedLogRow } from '../../logs/log-writer';
+import { PLAYGROUND_TOKEN_NAME, type RelayCaller } from '../relay-caller';
 import type { PreparedRequest } from './relay-request';
 
 /** What a relay call's consume log row says about its charge; the rest of the row comes from the request. */
@@ -39,5 +41,24 @@ export function consumeLogRow(request: PreparedRequest, charge: ConsumeCharge): 
     group: charge.group,
     ip: caller.ip,
     other: charge.other,
+  };
+}
+
+/** What a log row without token counts says besides its caller. */
+export type CallerLogFields = Pick<BatchedLogRow, 'type' | 'model_name' | 'quota' | 'channel_id' | 'channel_name' | 'group' | 'ip' | 'content' | 'other'>;
+
+/** A log row of the caller's without token counts: a task's charge, or a hold given back with its reason. */
+export function callerLogRow(caller: RelayCaller, fields: CallerLogFields): NonNullable<Settlement['log']> {
+  return {
+    user_id: caller.user.id,
+    created_at: nowSeconds(),
+    username: caller.user.username,
+    token_name: caller.token?.name ?? '',
+    token_id: caller.token?.id ?? 0,
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    use_time: 0,
+    is_stream: false,
+    ...fields,
   };
 }

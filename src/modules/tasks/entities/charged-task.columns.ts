@@ -24,6 +24,10 @@ export abstract class ChargedTaskColumns {
   @BigIntColumn()
   token_quota: number;
 
+  /** The subscription the charge was drawn from (0: the wallet), which a refund goes back to. */
+  @Column({ type: 'integer', default: 0 })
+  subscription_id: number;
+
   @Column({ type: 'integer', default: 0 })
   channel_id: number;
 

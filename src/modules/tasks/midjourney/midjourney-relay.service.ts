@@ -119,7 +119,7 @@ export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntit
     const taskId = typeof result.result === 'string' ? result.result : '';
     const task = plan.action === 'UPLOAD' ? uploadedTask(result) : { mj_id: taskId, status: 'SUBMITTED', progress: '0%' };
     await this.billing.underHold(charge, channel.id, 'record', () =>
-      this.recordTask(caller, channel, plan.action, code, { ...task, prompt: stringField(body, 'prompt'), state: stringField(body, 'state') }, charge, notifyHook),
+      this.recordTask(channel, plan.action, code, { ...task, prompt: stringField(body, 'prompt'), state: stringField(body, 'state') }, charge, notifyHook),
     );
     this.billing.settle(charge, channel, task.mj_id, `/mj/submit/${kind}`);
     sendJson(response, 200, result);
@@ -182,11 +182,11 @@ export class MidjourneyRelayService extends TaskRelayService<MidjourneyTaskEntit
     return this.options.get('MjNotifyEnabled') && /^https?:\/\//i.test(hook) ? hook : null;
   }
 
-  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: MjAction, code: number, task: SubmittedTask, charge: TaskCharge, notifyHook: string | null): Promise<void> {
+  private async recordTask(channel: RelayChannel, action: MjAction, code: number, task: SubmittedTask, charge: TaskCharge, notifyHook: string | null): Promise<void> {
     const now = Date.now();
     const finished = task.status === 'SUCCESS';
     await this.tasks.insert({
-      ...taskOwnerColumns(caller, channel, charge),
+      ...taskOwnerColumns(channel, charge),
       code,
       action,
       mj_id: task.mj_id,

@@ -4,7 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { In, Repository } from 'typeorm';
 import { nowSeconds } from '../../../database/columns';
 import type { RelayChannel } from '../../relay/caches/relay-channel';
-import type { RelayCaller } from '../../relay/relay-caller';
 import { decodePathSegment, RelayError } from '../../relay/relay-error';
 import { GenericTaskEntity } from '../entities/generic-task.entity';
 import { TaskCharge, taskOwnerColumns } from '../task-billing.service';
@@ -58,15 +57,15 @@ export class SunoRelayService extends TaskRelayService<GenericTaskEntity> {
       const status = answer.status >= 400 && answer.status < 500 ? 400 : 502;
       throw new RelayError(status === 400 ? 'upstream_request_error' : 'channel:bad_response', `The upstream refused the task: ${message}`, status);
     }
-    await this.billing.underHold(charge, channel.id, 'record', () => this.recordTask(caller, channel, action.action, taskId, body, charge));
+    await this.billing.underHold(charge, channel.id, 'record', () => this.recordTask(channel, action.action, taskId, body, charge));
     this.billing.settle(charge, channel, taskId, `/suno/submit/${actionPath}`);
     sendJson(response, 200, { code: 'success', message: '', data: taskId });
   }
 
-  private async recordTask(caller: RelayCaller, channel: RelayChannel, action: string, taskId: string, body: JsonRecord, charge: TaskCharge): Promise<void> {
+  private async recordTask(channel: RelayChannel, action: string, taskId: string, body: JsonRecord, charge: TaskCharge): Promise<void> {
     const now = nowSeconds();
     await this.tasks.insert({
-      ...taskOwnerColumns(caller, channel, charge),
+      ...taskOwnerColumns(channel, charge),
       created_at: now,
       updated_at: now,
       task_id: taskId,

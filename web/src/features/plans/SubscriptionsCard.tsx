@@ -34,7 +34,45 @@ function UseBar({ label, used, quota, note, testId }: { label: string; used: num
   );
 }
 
-/** The user's subscriptions: the active ones with a bar per window (and the total), then the rest, in brief. */
+/** One subscription: its plan, status and period, and while it is active a bar per window (and for the total). */
+export function SubscriptionSummary({ subscription }: { subscription: Subscription }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2 }} data-testid={`subscription-${subscription.id}`}>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, mb: 1 }}>
+        <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
+          {subscription.plan_name} <Typography component="span" variant="caption" color="text.secondary">#{subscription.id}</Typography>
+        </Typography>
+        <Chip size="small" variant="outlined" color={STATUS_COLORS[subscription.status]} label={t(`plans:subscriptionStatus.${subscription.status}`)} />
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+        {t('plans:wallet.period', { start: formatTimestamp(subscription.starts_at), end: formatTimestamp(subscription.expires_at) })}
+      </Typography>
+      {subscription.status === 'active' && (
+        <Stack spacing={1.5}>
+          {subscription.total_quota > 0 && (
+            <UseBar label={t('plans:wallet.total')} used={subscription.used} quota={subscription.total_quota} note={t('plans:wallet.noReset')} testId={`subscription-${subscription.id}-total`} />
+          )}
+          {subscription.budget_usage.map((window) => (
+            <UseBar
+              key={window.period}
+              label={t(`budget:periods.${window.period}`)}
+              used={window.used}
+              quota={window.quota}
+              note={window.resets_at === null ? t('budget:notOpen') : t('budget:resetsAt', { time: formatTimestamp(window.resets_at) })}
+              testId={`subscription-${subscription.id}-${window.period}`}
+            />
+          ))}
+          {subscription.total_quota === 0 && subscription.budget_usage.length === 0 && (
+            <Typography variant="body2">{t('plans:wallet.usedOnly', { used: renderQuota(subscription.used) })}</Typography>
+          )}
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+/** The user's subscriptions on the wallet page, each as a SubscriptionSummary. */
 export function SubscriptionsCard({ subscriptions }: { subscriptions: Subscription[] }) {
   const { t } = useTranslation();
   if (subscriptions.length === 0) return null;
@@ -44,37 +82,7 @@ export function SubscriptionsCard({ subscriptions }: { subscriptions: Subscripti
       <CardContent>
         <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
           {subscriptions.map((subscription) => (
-            <Box key={subscription.id} sx={{ border: 1, borderColor: 'divider', borderRadius: 2, p: 2 }} data-testid={`subscription-${subscription.id}`}>
-              <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', gap: 1, mb: 1 }}>
-                <Typography variant="subtitle1" sx={{ fontWeight: 700 }}>
-                  {subscription.plan_name} <Typography component="span" variant="caption" color="text.secondary">#{subscription.id}</Typography>
-                </Typography>
-                <Chip size="small" variant="outlined" color={STATUS_COLORS[subscription.status]} label={t(`plans:subscriptionStatus.${subscription.status}`)} />
-              </Stack>
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-                {t('plans:wallet.period', { start: formatTimestamp(subscription.starts_at), end: formatTimestamp(subscription.expires_at) })}
-              </Typography>
-              {subscription.status === 'active' && (
-                <Stack spacing={1.5}>
-                  {subscription.total_quota > 0 && (
-                    <UseBar label={t('plans:wallet.total')} used={subscription.used} quota={subscription.total_quota} note={t('plans:wallet.noReset')} testId={`subscription-${subscription.id}-total`} />
-                  )}
-                  {subscription.budget_usage.map((window) => (
-                    <UseBar
-                      key={window.period}
-                      label={t(`budget:periods.${window.period}`)}
-                      used={window.used}
-                      quota={window.quota}
-                      note={window.resets_at === null ? t('budget:notOpen') : t('budget:resetsAt', { time: formatTimestamp(window.resets_at) })}
-                      testId={`subscription-${subscription.id}-${window.period}`}
-                    />
-                  ))}
-                  {subscription.total_quota === 0 && subscription.budget_usage.length === 0 && (
-                    <Typography variant="body2">{t('plans:wallet.usedOnly', { used: renderQuota(subscription.used) })}</Typography>
-                  )}
-                </Stack>
-              )}
-            </Box>
+            <SubscriptionSummary key={subscription.id} subscription={subscription} />
           ))}
         </Box>
       </CardContent>

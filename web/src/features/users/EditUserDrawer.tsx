@@ -24,6 +24,7 @@ import { BudgetUsageBars } from '../budget/BudgetUsageBars';
 import { fromBudgetForm, toBudgetForm, type BudgetForm } from '../budget/budget';
 import { usersApi, type AdminUser } from './api';
 import { ResetTwoFactorButton } from '../identity/ResetTwoFactorButton';
+import { UserSubscriptions } from './UserSubscriptions';
 
 interface EditUserForm {
   username: string;
@@ -181,6 +182,7 @@ export function EditUserDrawer({ userId, onClose, onSaved }: { userId: number | 
             </Divider>
             <BudgetUsageBars usage={user.budget_usage} testId="user-budget-usage" />
             <BudgetFields control={control} testId="user-budget" />
+            <UserSubscriptions userId={user.id} />
             <Divider textAlign="left">
               <Typography variant="caption" color="text.secondary">
                 {t('users:edit.bindings')}

@@ -1,9 +1,10 @@
 import type { UserView as AdminUser } from '@shared/users/user.wire';
+import type { SubscriptionView as Subscription } from '@shared/plans/plan.wire';
 import { api, type Page } from '../../api/client';
 import type { BudgetWrite } from '../budget/budget';
 
 // Declared once, beside the server code that builds the answer.
-export type { AdminUser };
+export type { AdminUser, Subscription };
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
 
@@ -24,6 +25,8 @@ export const usersApi = {
   search: (keyword: string, group: string, page: number, pageSize: number) =>
     api.get<Page<AdminUser>>('/api/user/search', { query: { keyword, group, p: page, page_size: pageSize } }),
   get: (id: number) => api.get<AdminUser>(`/api/user/${id}`),
+  /** The user's subscriptions, as their own wallet page shows them. */
+  subscriptions: (id: number) => api.get<Subscription[]>(`/api/user/${id}/subscriptions`),
   create: (body: { username: string; display_name: string; password: string }) => api.post<null>('/api/user/', body),
   update: (body: UserUpdate) => api.put<null>('/api/user/', body),
   manage: (id: number, action: ManageAction) => api.post<{ status: number; role: number }>('/api/user/manage', { id, action }),
