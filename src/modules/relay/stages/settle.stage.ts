@@ -6,7 +6,7 @@ import type { LogMessageKey } from '../../logs/log.wire';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
-import type { Usage } from '../providers/usage';
+import type { Usage } from '../wire/usage';
 import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
 import { consumeLogRow } from './consume-log';
