@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, loginThroughUi, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 
 /** Secrets the changes carry: none may reach the page. */
@@ -37,11 +37,7 @@ describe('audit log page (/audit)', () => {
   let userId: number;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(async () => {
     await closeSession({ watched, browser, server });

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, loginThroughUi, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
+import { apiFromPage } from './operations-helpers';
 
 const USER = { username: 'dora', password: 'dora-pass-1' };
 
@@ -18,26 +19,12 @@ describe('budget windows and limits in the console', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    const response = await fetch(`${server.baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...USER, password2: USER.password, email: '', verification_code: '', aff_code: '' }),
-    });
-    expect(((await response.json()) as { success: boolean }).success).toBe(true);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, USER.username, USER.password);
+    ({ server, browser, watched } = await startConsole({ register: [USER], signInAs: USER }));
   });
   afterAll(() => closeSession({ watched, browser, server }));
 
   async function tokensOfUser(): Promise<TokenJson[]> {
-    return watched.page.evaluate(async () => {
-      const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number };
-      const response = await fetch('/api/token/?p=1&size=10', { headers: { 'New-Api-User': String(stored.id ?? '') } });
-      return ((await response.json()) as { data: { items: TokenJson[] } }).data.items;
-    });
+    return (await apiFromPage<{ items: TokenJson[] }>(watched.page, 'GET', '/api/token/?p=1&size=10')).data.items;
   }
 
   test('a token gets two windows and both limits; a bad quota is refused in the form (zh, desktop)', async () => {

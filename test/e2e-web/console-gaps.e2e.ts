@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, loginThroughUi, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
 import { apiFromPage, expectToast } from './operations-helpers';
 import { openScratchDb } from './scratch-db';
@@ -40,11 +40,9 @@ describe('console seed gaps and long tables (issue 31)', () => {
   beforeAll(async () => {
     mock = await new MockOpenAi().start();
     site = await startLoopbackSite();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    const watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    const session = await startConsole();
+    ({ server, browser } = session);
+    const { watched } = session;
     const { page } = watched;
     for (const [key, value] of [
       ['fetch_setting.allow_private_ip', 'true'],
@@ -70,8 +68,7 @@ describe('console seed gaps and long tables (issue 31)', () => {
     db.close();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await closeSession({ browser, server });
     await mock?.stop();
     await new Promise((resolve) => site?.server.close(resolve));
   });
@@ -162,8 +159,7 @@ describe('console seed gaps and long tables (issue 31)', () => {
     });
 
     test('/chat/{id} is public; a link that needs a token sends the visitor to sign in', async () => {
-      const visitor = await WatchedPage.open(browser, server.baseUrl, width);
-      await visitor.context.addInitScript((chosen) => localStorage.setItem('i18nextLng', chosen), language);
+      const visitor = await WatchedPage.open(browser, server.baseUrl, width, language);
       const { page } = visitor;
       await visitor.goto('/chat/0');
       const frame = page.getByTestId('chat-frame');

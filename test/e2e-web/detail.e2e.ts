@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage } from './operations-helpers';
 import { openScratchDb } from './scratch-db';
 
@@ -12,11 +12,7 @@ describe('/detail data dashboard', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
     const enabled = await apiFromPage(watched.page, 'PUT', '/api/option/', { key: 'DataExportEnabled', value: 'true' });
     expect(enabled.success).toBe(true);
 

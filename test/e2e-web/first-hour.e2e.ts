@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
 import { apiFromPage, chatThroughGateway, expectToast, rowId } from './operations-helpers';
 
@@ -19,12 +19,8 @@ describe('first hour: what a new operator reads', () => {
 
   beforeAll(async () => {
     mock = await new MockOpenAi().start();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
+    ({ server, browser, watched } = await startConsole());
     page = watched.page;
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
     // One consumption row beside the system row of the root's initial quota.
     expect((await apiFromPage(page, 'PUT', '/api/option/', { key: 'fetch_setting.allow_private_ip', value: 'true' })).success).toBe(true);
     expect((await apiFromPage(page, 'POST', '/api/channel/', { name: 'mock', type: 1, key: 'sk-mock', base_url: mock.url, models: 'gpt-4o-mini', group: 'default' })).success).toBe(true);

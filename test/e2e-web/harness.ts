@@ -111,9 +111,11 @@ export class WatchedPage {
     });
   }
 
-  static async open(browser: Browser, baseUrl: string, width = 1280): Promise<WatchedPage> {
+  /** A page `width` px wide; with a `language`, the console opens in it (as if the reader had chosen it before). */
+  static async open(browser: Browser, baseUrl: string, width = 1280, language?: string): Promise<WatchedPage> {
     const context = await browser.newContext({ viewport: { width, height: 860 }, baseURL: baseUrl });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+    if (language) await context.addInitScript((chosen) => localStorage.setItem('i18nextLng', chosen), language);
     const page = await context.newPage();
     return new WatchedPage(context, page, baseUrl);
   }
@@ -150,7 +152,9 @@ export class WatchedPage {
   }
 }
 
-export const ROOT_USER = { username: 'root', password: '12345678' };
+type Credentials = { username: string; password: string };
+
+export const ROOT_USER: Credentials = { username: 'root', password: '12345678' };
 
 /** First-run setup through the API, for files that do not test the setup page itself. */
 export async function setupThroughApi(baseUrl: string, user = ROOT_USER) {
@@ -170,7 +174,7 @@ export async function setupThroughApi(baseUrl: string, user = ROOT_USER) {
 }
 
 /** Registers an ordinary user through the API (registration is open by default). */
-export async function registerThroughApi(baseUrl: string, user: { username: string; password: string }) {
+export async function registerThroughApi(baseUrl: string, user: Credentials) {
   const response = await fetch(`${baseUrl}/api/user/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -197,6 +201,61 @@ export async function loginThroughUi(watched: WatchedPage, username: string, pas
     await page.waitForURL('**/token');
   }
   await page.waitForLoadState('networkidle');
+}
+
+/** Root's session through the API: answers a function that sets options as root (settings a test needs besides the pages it drives). */
+export async function rootOptionsApi(baseUrl: string): Promise<(options: Record<string, string>) => Promise<void>> {
+  const login = await fetch(`${baseUrl}/api/user/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ROOT_USER) });
+  const cookie = login.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  const { data } = (await login.json()) as { data: { id: number } };
+  return async (options) => {
+    for (const [key, value] of Object.entries(options)) {
+      const response = await fetch(`${baseUrl}/api/option/`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Cookie: cookie, 'New-Api-User': String(data.id) },
+        body: JSON.stringify({ key, value }),
+      });
+      const body = (await response.json()) as { success: boolean; message: string };
+      if (!body.success) throw new Error(`setting ${key} failed: ${body.message}`);
+    }
+  };
+}
+
+export interface ConsoleSession {
+  server: TestServer;
+  browser: Browser;
+  watched: WatchedPage;
+}
+
+export interface ConsoleOptions {
+  /** Users registered through the API once root is set up. */
+  register?: readonly Credentials[];
+  /** Whom the page signs in as through the login form: root unless given; false leaves it signed out. */
+  signInAs?: Credentials | false;
+}
+
+/**
+ * The start most browser test files share: the built server on a scratch database, set up with
+ * root (and the users to register), Chromium, and a watched page signed in. What started is
+ * stopped again when a step fails.
+ */
+export async function startConsole(options: ConsoleOptions = {}): Promise<ConsoleSession> {
+  const started: Partial<ConsoleSession> = {};
+  try {
+    const server = (started.server = await startServer());
+    await setupThroughApi(server.baseUrl);
+    for (const user of options.register ?? []) await registerThroughApi(server.baseUrl, user);
+    const browser = (started.browser = await launchBrowser());
+    const watched = (started.watched = await WatchedPage.open(browser, server.baseUrl));
+    const signInAs = options.signInAs ?? ROOT_USER;
+    if (signInAs) await loginThroughUi(watched, signInAs.username, signInAs.password);
+    return { server, browser, watched };
+  } catch (error) {
+    await started.watched?.close();
+    await started.browser?.close();
+    await started.server?.stop();
+    throw error;
+  }
 }
 
 /** Ends a test file's browser session: no console errors allowed, then page, browser and server closed. */

@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, registerThroughApi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'dora', password: 'dora-pass-1' };
 
@@ -42,11 +42,7 @@ describe('identity: two-factor sign-in and sessions (/personal, /login)', () => 
   let recoveryCodes: string[] = [];
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    await registerThroughApi(server.baseUrl, USER);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
+    ({ server, browser, watched } = await startConsole({ register: [USER], signInAs: false }));
   });
   afterAll(() => closeSession({ watched, browser, server }));
 

@@ -39,8 +39,7 @@ describe('usage log in the reader’s language', () => {
   const codes = {} as Record<Language, { key: string; id: number; quota: number }>;
 
   async function openConsole(language: Language): Promise<WatchedPage> {
-    const watched = await WatchedPage.open(browser, server.baseUrl);
-    await watched.context.addInitScript((chosen) => localStorage.setItem('i18nextLng', chosen), language);
+    const watched = await WatchedPage.open(browser, server.baseUrl, 1280, language);
     await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
     return watched;
   }

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage } from './operations-helpers';
 
 const VARIANTS = [
@@ -12,11 +12,9 @@ describe('media prices on the public pricing page (issue 33 part 3)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    const watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    const session = await startConsole();
+    ({ server, browser } = session);
+    const { watched } = session;
     for (const [key, value] of [
       ['fetch_setting.allow_private_ip', 'true'],
       ['ImagePrices', JSON.stringify({ 'dall-e-3': { '1024x1024': { hd: 0.08 } } })],
@@ -30,13 +28,11 @@ describe('media prices on the public pricing page (issue 33 part 3)', () => {
     await watched.close();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await closeSession({ browser, server });
   });
 
   test.each(VARIANTS)('$language at $width px: an image price by size and quality, and a task action per call', async ({ language, width, image, call, billing }) => {
-    const watched = await WatchedPage.open(browser, server.baseUrl, width);
-    await watched.context.addInitScript((chosen) => localStorage.setItem('i18nextLng', chosen), language);
+    const watched = await WatchedPage.open(browser, server.baseUrl, width, language);
     await watched.goto('/pricing');
     const { page } = watched;
     await page.getByTestId('pricing-media-dall-e-3').waitFor();

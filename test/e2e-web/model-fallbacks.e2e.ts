@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
+import { apiFromPage } from './operations-helpers';
 
 interface TokenJson {
   id: number;
@@ -13,20 +14,12 @@ describe('model fallbacks in the console', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(() => closeSession({ watched, browser, server }));
 
   async function tokens(): Promise<TokenJson[]> {
-    return watched.page.evaluate(async () => {
-      const stored = JSON.parse(localStorage.getItem('user') ?? '{}') as { id?: number };
-      const response = await fetch('/api/token/?p=1&size=10', { headers: { 'New-Api-User': String(stored.id ?? '') } });
-      return ((await response.json()) as { data: { items: TokenJson[] } }).data.items;
-    });
+    return (await apiFromPage<{ items: TokenJson[] }>(watched.page, 'GET', '/api/token/?p=1&size=10')).data.items;
   }
 
   test('a token gets its own fallback list in order, and the editor loads it back (zh, desktop)', async () => {

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 
 /** Served by the test channel: three with shipped metadata (OpenAI, DeepSeek) and one the administrator describes here. */
@@ -27,11 +27,7 @@ describe('model metadata: the admin editor, the pricing page and the playground 
   }
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
     const created = await apiFromPage(watched.page, 'POST', '/api/channel/', { name: 'e2e-meta', type: 1, key: 'sk-e2e', models: SERVED.join(','), group: 'default' });
     expect(created.success).toBe(true);
   });

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { MockEpay } from '../support/mock-epay';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast, readClipboard, rowId } from './operations-helpers';
 
 describe('money pages (/redemption, /topup)', () => {
@@ -12,11 +12,7 @@ describe('money pages (/redemption, /topup)', () => {
 
   beforeAll(async () => {
     epay = await new MockEpay('2002', 'e2e-merchant-key').start();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(async () => {
     await closeSession({ watched, browser, server });

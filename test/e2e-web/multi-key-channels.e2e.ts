@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, loginThroughUi, ROOT_USER, startConsole, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
 import { apiFromPage, expectToast } from './operations-helpers';
 
@@ -20,11 +20,9 @@ describe('channel editor: the keys of a multi-key channel', () => {
 
   beforeAll(async () => {
     mock = await new MockOpenAi().start();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    const watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    const session = await startConsole();
+    ({ server, browser } = session);
+    const { watched } = session;
     for (const [key, value] of [
       ['fetch_setting.allow_private_ip', 'true'],
       ['AutomaticDisableChannelEnabled', 'true'],
@@ -35,8 +33,7 @@ describe('channel editor: the keys of a multi-key channel', () => {
     await watched.close();
   });
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await closeSession({ browser, server });
     await mock?.stop();
   });
 
@@ -46,8 +43,7 @@ describe('channel editor: the keys of a multi-key channel', () => {
     const keys = [0, 1, 2].map((index) => `sk-e2e-${language}-key-${index}-0123456789abcdef`);
 
     beforeAll(async () => {
-      watched = await WatchedPage.open(browser, server.baseUrl, width);
-      await watched.context.addInitScript((chosen) => localStorage.setItem('i18nextLng', chosen), language);
+      watched = await WatchedPage.open(browser, server.baseUrl, width, language);
       await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
     });
     afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { MockOpenAi } from './mock-openai';
 import { apiFromPage, chatThroughGateway } from './operations-helpers';
 import { cloneRows, openScratchDb } from './scratch-db';
@@ -59,11 +59,7 @@ describe('operations tables stay usable with 10,000 rows', () => {
 
   beforeAll(async () => {
     mock = await new MockOpenAi().start();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
 
     // One real channel, token and consumption entry, then ten thousand copies of each.
     const { page } = watched;

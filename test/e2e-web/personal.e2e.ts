@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, registerThroughApi, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'carol', password: 'carol-pass-1' };
 
@@ -9,12 +9,7 @@ describe('personal settings (/personal)', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    await registerThroughApi(server.baseUrl, USER);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, USER.username, USER.password);
+    ({ server, browser, watched } = await startConsole({ register: [USER], signInAs: USER }));
   });
   afterAll(() => closeSession({ watched, browser, server }));
 

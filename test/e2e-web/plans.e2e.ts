@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast, rowId } from './operations-helpers';
 
 interface PlanJson {
@@ -20,11 +20,7 @@ describe('subscription plans in the console (/plan, /topup, /user/edit)', () => 
   let planId = 0;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(() => closeSession({ watched, browser, server }));
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 
 /** A published price list (the README's schema) on loopback; the gateway fetches it, not the browser. */
@@ -49,12 +49,8 @@ describe('settings: ratio sync sub-tab (/setting, pricing)', () => {
   let priceList: Awaited<ReturnType<typeof startPriceList>>;
 
   beforeAll(async () => {
-    server = await startServer();
     priceList = await startPriceList();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
     // The price list is on loopback: root allows private addresses, as for a LAN source.
     for (const [key, value] of [
       ['fetch_setting.allow_private_ip', 'true'],

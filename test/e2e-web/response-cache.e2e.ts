@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 
 interface TokenJson {
@@ -19,11 +19,7 @@ describe('response cache in the console', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(() => closeSession({ watched, browser, server }));
 

@@ -1,22 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { generateSigningKey, TestSamlIdp } from '../support/saml-idp';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
-
-/** Root's session through the API, for the settings the SAML card does not hold. */
-async function setOptionsAsRoot(baseUrl: string, options: Record<string, string>) {
-  const login = await fetch(`${baseUrl}/api/user/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(ROOT_USER) });
-  const cookie = login.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
-  const { data } = (await login.json()) as { data: { id: number } };
-  for (const [key, value] of Object.entries(options)) {
-    const response = await fetch(`${baseUrl}/api/option/`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json', Cookie: cookie, 'New-Api-User': String(data.id) },
-      body: JSON.stringify({ key, value }),
-    });
-    const body = (await response.json()) as { success: boolean; message: string };
-    if (!body.success) throw new Error(`setting ${key} failed: ${body.message}`);
-  }
-}
+import { closeSession, loginThroughUi, ROOT_USER, rootOptionsApi, startConsole, WatchedPage, type TestServer } from './harness';
 
 /** SAML sign-in through the real pages: root's settings card, the login button, the IdP's form post, the landing page. */
 describe('SAML sign-in (/setting system tab, /login, /saml/callback)', () => {
@@ -27,12 +11,10 @@ describe('SAML sign-in (/setting system tab, /login, /saml/callback)', () => {
 
   beforeAll(async () => {
     await idp.start();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
+    ({ server, browser, watched } = await startConsole({ signInAs: false }));
     // The IdP listens on loopback, which the outbound guard refuses by default.
-    await setOptionsAsRoot(server.baseUrl, { ServerAddress: server.baseUrl, 'fetch_setting.allow_private_ip': 'true' });
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
+    const setOptions = await rootOptionsApi(server.baseUrl);
+    await setOptions({ ServerAddress: server.baseUrl, 'fetch_setting.allow_private_ip': 'true' });
   });
   afterAll(async () => {
     await closeSession({ watched, browser, server });
@@ -80,11 +62,10 @@ describe('SAML sign-in (/setting system tab, /login, /saml/callback)', () => {
   });
 
   test('on a phone, in English: a forged signature lands on the explanation', async () => {
-    const phone = await WatchedPage.open(browser, server.baseUrl, 390);
+    const phone = await WatchedPage.open(browser, server.baseUrl, 390, 'en');
     try {
       const { page } = phone;
       idp.nextSignIn = { nameId: 'idp|mallory', attributes: { login: 'mallory' }, signWith: generateSigningKey('attacker') };
-      await phone.context.addInitScript(() => localStorage.setItem('i18nextLng', 'en'));
       await phone.goto('/login');
       await page.getByTestId('saml-login').getByText('Continue with SAML single sign-on').click();
       await page.waitForURL('**/saml/callback?error=saml.signature_invalid');

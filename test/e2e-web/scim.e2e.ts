@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOT_DIR, closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, SCREENSHOT_DIR, startConsole, WatchedPage, type TestServer } from './harness';
 import { expectToast } from './operations-helpers';
 
 /** What an identity provider gets back from the gateway's SCIM endpoint with a token. */
@@ -26,11 +26,7 @@ describe('SCIM provisioning card (/setting, system tab)', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(async () => {
     await closeSession({ watched, browser, server });

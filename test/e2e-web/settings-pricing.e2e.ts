@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 
 interface PricingRow {
@@ -65,12 +65,8 @@ describe('settings: pricing area and system tab (/setting)', () => {
   let discovery: Awaited<ReturnType<typeof startDiscoveryServer>>;
 
   beforeAll(async () => {
-    server = await startServer();
     discovery = await startDiscoveryServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
     const created = await apiFromPage(watched.page, 'POST', '/api/channel/', { name: 'e2e-pricing', type: 1, key: 'sk-e2e', models: [PRICED, ...UNPRICED].join(','), group: 'default' });
     expect(created.success).toBe(true);
   });

@@ -2,32 +2,10 @@ import type { Browser } from 'playwright-core';
 import { startMockHttp, type MockHttp } from '../support/mock-http';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../support/oidc-op';
 import { startSmtpInbox, type SmtpInbox } from '../support/smtp-inbox';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, rootOptionsApi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
 
 const USER = { username: 'dora', password: 'dora-pass-1' };
 const SMTP = { user: 'mailer', pass: 'smtp-token-e2e' };
-
-/** Root's session through the API, to switch sign-in settings between steps. */
-async function rootApi(baseUrl: string) {
-  const login = await fetch(`${baseUrl}/api/user/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(ROOT_USER),
-  });
-  const cookie = login.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
-  const { data } = (await login.json()) as { data: { id: number } };
-  return async (options: Record<string, string>) => {
-    for (const [key, value] of Object.entries(options)) {
-      const response = await fetch(`${baseUrl}/api/option/`, {
-        method: 'PUT',
-        headers: { 'Content-Type': 'application/json', Cookie: cookie, 'New-Api-User': String(data.id) },
-        body: JSON.stringify({ key, value }),
-      });
-      const body = (await response.json()) as { success: boolean; message: string };
-      if (!body.success) throw new Error(`setting ${key} failed: ${body.message}`);
-    }
-  };
-}
 
 describe('third-party sign-in and the bindings card', () => {
   let server: TestServer;
@@ -50,7 +28,7 @@ describe('third-party sign-in and the bindings card', () => {
       return { json: valid ? { success: true, message: '', data: 'openid-dora' } : { success: false, message: '验证码错误或已过期' } };
     });
     await setupThroughApi(server.baseUrl);
-    setOptions = await rootApi(server.baseUrl);
+    setOptions = await rootOptionsApi(server.baseUrl);
     await setOptions({
       // The OpenID provider and the WeChat server of this test listen on loopback, which the outbound guard refuses by default.
       'fetch_setting.allow_private_ip': 'true',
@@ -160,9 +138,8 @@ describe('third-party sign-in and the bindings card', () => {
     const prompts = { zh: '操作失败，重定向至登录界面中...', en: 'Operation failed, redirecting to login page...' };
     const messages = { zh: 'state 无效或已过期，请重新登录', en: 'The state is invalid or has expired; sign in again' };
     for (const language of ['zh', 'en'] as const) {
-      watched = await WatchedPage.open(browser, server.baseUrl);
+      watched = await WatchedPage.open(browser, server.baseUrl, 1280, language);
       const { page } = watched;
-      await page.addInitScript((lng) => localStorage.setItem('i18nextLng', lng), language);
       await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
       // A bind whose state was never issued to this browser (a forged or replayed callback).
       await page.goto('/oauth/oidc?code=stolen-code&state=forged-state');

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, loginThroughUi, startConsole, WatchedPage, type TestServer } from './harness';
 import { apiFromPage, expectToast } from './operations-helpers';
 import { openScratchDb } from './scratch-db';
 
@@ -29,11 +29,7 @@ describe('drawing log, task log and embedded chat', () => {
 
   beforeAll(async () => {
     site = await startLoopbackSite();
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, 'root', '12345678');
+    ({ server, browser, watched } = await startConsole());
     const { page } = watched;
     for (const [key, value] of [
       ['DrawingEnabled', 'true'],

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { closeSession, launchBrowser, loginThroughUi, ROOT_USER, setupThroughApi, startServer, WatchedPage, type TestServer } from './harness';
+import { closeSession, startConsole, WatchedPage, type TestServer } from './harness';
 
 async function rowIdFor(page: Page, username: string): Promise<string> {
   const row = page.locator('tr[data-testid^="user-row-"]', { hasText: username });
@@ -13,11 +13,7 @@ describe('user management (/user)', () => {
   let watched: WatchedPage;
 
   beforeAll(async () => {
-    server = await startServer();
-    await setupThroughApi(server.baseUrl);
-    browser = await launchBrowser();
-    watched = await WatchedPage.open(browser, server.baseUrl);
-    await loginThroughUi(watched, ROOT_USER.username, ROOT_USER.password);
+    ({ server, browser, watched } = await startConsole());
   });
   afterAll(() => closeSession({ watched, browser, server }));
 

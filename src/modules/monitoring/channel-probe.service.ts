@@ -7,7 +7,8 @@ import { outboundRefusal, refusalToAppError } from '../outbound/outbound-guard.s
 import { ChannelCacheService } from '../relay/caches/channel-cache.service';
 import { channelKeyFields, chooseKeyIndex, pickKey, type RelayChannel } from '../relay/caches/relay-channel';
 import { ProviderRegistry } from '../relay/providers/provider-registry';
-import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type JsonObject, type ProviderAdaptor, type UpstreamTarget } from '../relay/providers/adaptor';
+import type { JsonObject } from '../relay/wire/wire-format';
+import { answerErrorText, canListModels, hasKnownModels, hasOwnTransport, readsAnswerErrors, readsErrorAnswers, type AnswerError, type ProviderAdaptor, type UpstreamTarget } from '../relay/providers/adaptor';
 import type { RelayEndpoint } from '../relay/relay-endpoints';
 import { RelayError } from '../relay/relay-error';
 import { scrubUpstreamMessage, readUpstreamError } from '../relay/upstream-error';

@@ -1,6 +1,6 @@
 import type { MediaCharge } from '../billing/billing-formula';
 import { imageUnitPrice, type AudioPrices, type ImagePrices } from '../pricing/media-prices';
-import type { JsonObject } from './providers/adaptor';
+import type { JsonObject } from './wire/wire-format';
 import type { RelayEndpoint } from './relay-endpoints';
 import { RelayError } from './relay-error';
 import { multipartField } from './request-body';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { REQUEST_ID_HEADER } from '../../common/logging/request-context';
-import type { WireFormat } from './providers/adaptor';
+import type { WireFormat } from './wire/wire-format';
 
 /**
  * Codes of relay failures. `channel:*` marks a fault of the upstream channel (its key, its

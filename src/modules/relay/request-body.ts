@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { hasNonJsonBody } from '../../common/http/json-content-type';
-import type { JsonObject } from './providers/adaptor';
+import type { JsonObject } from './wire/wire-format';
 import { RelayError } from './relay-error';
 
 /** Reads the whole request body, refusing (413) past the limit without holding more than it. */

@@ -1,8 +1,10 @@
 import type { StreamEncoder } from './formats/inbound-format';
-import type { JsonObject, StreamDecoder } from './providers/adaptor';
-import { openAIAnswerText } from './providers/openai-compatible/openai-compatible.adaptor';
-import type { UsageMeter } from './providers/usage';
-import { EventStreamWriter, followUpstream, type ChunkSource, type ClientResponse, type ClientStreamWriter, type StreamOutcome } from './sse-passthrough';
+import type { JsonObject } from './wire/wire-format';
+import type { StreamDecoder } from './wire/stream-decoder';
+import { openAIAnswerText } from './wire/openai-answer';
+import type { UsageMeter } from './wire/usage';
+import { EventStreamWriter, type ClientResponse, type ClientStreamWriter } from './wire/client-stream-writers';
+import { followUpstream, type ChunkSource, type StreamOutcome } from './sse-passthrough';
 
 /**
  * Relays a stream whose format the client does not speak: the adaptor's decoder turns the

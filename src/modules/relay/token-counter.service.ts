@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import path from 'node:path';
 import { ThreadRequests } from '../../common/threads/thread-requests';
-import type { JsonObject } from './providers/adaptor';
+import type { JsonObject } from './wire/wire-format';
 import type { RelayEndpoint } from './relay-endpoints';
 import { encodingFor, promptTexts, type TokenEncoding } from './token-counter';
 

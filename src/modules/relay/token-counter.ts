@@ -1,4 +1,4 @@
-import type { JsonObject } from './providers/adaptor';
+import type { JsonObject } from './wire/wire-format';
 import type { RelayEndpoint } from './relay-endpoints';
 
 /** Older OpenAI models use cl100k; newer ones (and, as the closest guess, everyone else) o200k. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { OptionsService } from '../../options/options.service';
 import { RelayError } from '../relay-error';
-import type { ClientResponse } from '../sse-passthrough';
+import type { ClientResponse } from '../wire/client-stream-writers';
 import { RelayPrepareStage } from '../stages/prepare.stage';
 import type { Delivery, PreparedRequest } from '../stages/relay-request';
 import { fallbackChain, FallbackResponse, fallsBack } from './model-fallbacks';

@@ -1,9 +1,9 @@
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import type { ModelFallbacks } from '../../options/option-definitions';
-import type { JsonObject } from '../providers/adaptor';
+import type { JsonObject } from '../wire/wire-format';
 import type { RelayCaller } from '../relay-caller';
 import { RelayError } from '../relay-error';
-import type { ClientResponse } from '../sse-passthrough';
+import type { ClientResponse } from '../wire/client-stream-writers';
 
 /** Names the model that served, on an answer a fallback model gave. */
 export const FALLBACK_MODEL_HEADER = 'x-gateway-fallback-model';

@@ -1,8 +1,8 @@
-import type { JsonObject } from '../providers/adaptor';
-import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import { sseFrame } from '../providers/sse-decoder';
+import type { JsonObject } from '../wire/wire-format';
+import { readUsage } from '../wire/openai-usage';
+import { sseFrame } from '../wire/sse-decoder';
 import { RelayError } from '../relay-error';
-import { fullUsage, type Usage } from '../providers/usage';
+import { fullUsage, type Usage } from '../wire/usage';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
 /** Claude Messages (POST /v1/messages) as the client's format. */

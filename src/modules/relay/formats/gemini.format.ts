@@ -1,8 +1,7 @@
-import type { JsonObject } from '../providers/adaptor';
-import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import { SseDecoder, sseFrame, type SseEvent } from '../providers/sse-decoder';
-import { EventStreamWriter, type ClientResponse, type ClientStreamWriter, type HeaderList } from '../sse-passthrough';
-import { fullUsage, type Usage } from '../providers/usage';
+import type { JsonObject } from '../wire/wire-format';
+import { readUsage } from '../wire/openai-usage';
+import { sseFrame } from '../wire/sse-decoder';
+import { fullUsage, type Usage } from '../wire/usage';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 
 /** Gemini's generateContent / streamGenerateContent as the client's format. */
@@ -190,41 +189,5 @@ class GeminiStreamEncoder implements StreamEncoder {
 
   private frame(parts: JsonObject[], candidateExtra: JsonObject = {}, answerExtra: JsonObject = {}): string {
     return sseFrame(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, index: 0, ...candidateExtra }], modelVersion: this.options.model, ...answerExtra }));
-  }
-}
-
-const JSON_STREAM_HEADERS: HeaderList = ['content-type', 'application/json; charset=utf-8', 'cache-control', 'no-cache', 'x-accel-buffering', 'no'];
-
-/**
- * Gemini's other stream framing, for clients that call streamGenerateContent without
- * `alt=sse`: one JSON array, each event an element, written as the events come.
- */
-export class JsonArrayStreamWriter implements ClientStreamWriter {
-  private readonly out: EventStreamWriter;
-  private readonly sse = new SseDecoder();
-  private elements = 0;
-
-  constructor(response: ClientResponse, requestId: string) {
-    this.out = new EventStreamWriter(response, requestId, JSON_STREAM_HEADERS);
-  }
-
-  get firstChunkAt(): number | undefined {
-    return this.out.firstChunkAt;
-  }
-
-  write(out: string | Buffer): boolean {
-    return this.out.write(this.elementsOf(this.sse.push(Buffer.from(out))));
-  }
-
-  end(tail = ''): void {
-    if (this.out.firstChunkAt === undefined) return;
-    this.out.write(this.elementsOf([...this.sse.push(Buffer.from(tail)), ...this.sse.end()]));
-    this.out.end(']');
-  }
-
-  private elementsOf(events: SseEvent[]): string {
-    let text = '';
-    for (const { data } of events) text += `${this.elements++ === 0 ? '[' : ',\r\n'}${data}`;
-    return text;
   }
 }

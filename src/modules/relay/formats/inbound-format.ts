@@ -1,5 +1,5 @@
-import type { JsonObject, WireFormat } from '../providers/adaptor';
-import type { Usage } from '../providers/usage';
+import type { JsonObject, WireFormat } from '../wire/wire-format';
+import type { Usage } from '../wire/usage';
 
 /** What the client asked for that shapes its answer. */
 export interface ClientStreamOptions {

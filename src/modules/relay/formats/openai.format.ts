@@ -1,6 +1,7 @@
-import type { JsonObject } from '../providers/adaptor';
-import { sseFrame } from '../providers/sse-decoder';
-import { fullUsage, type Usage, type UsageReport } from '../providers/usage';
+import type { JsonObject } from '../wire/wire-format';
+import { sseFrame } from '../wire/sse-decoder';
+import { openAIUsage } from '../wire/openai-usage';
+import type { Usage } from '../wire/usage';
 import type { ClientStreamOptions, InboundFormat, StreamEncoder } from './inbound-format';
 
 /** OpenAI's own format: the internal shape, so requests and answers convert as they are. */
@@ -17,23 +18,6 @@ function base64Embeddings(data: unknown): unknown {
   return (data as JsonObject[]).map((entry) =>
     Array.isArray(entry.embedding) ? { ...entry, embedding: Buffer.from(new Float32Array(entry.embedding as number[]).buffer).toString('base64') } : entry,
   );
-}
-
-/** OpenAI's usage object for a report, or undefined without one. */
-export function openAIUsageOf(report: UsageReport | undefined): JsonObject | undefined {
-  const usage = fullUsage(report);
-  return usage && openAIUsage(usage);
-}
-
-/** The usage object of an OpenAI answer. */
-export function openAIUsage(usage: Usage): JsonObject {
-  return {
-    prompt_tokens: usage.promptTokens,
-    completion_tokens: usage.completionTokens,
-    total_tokens: usage.promptTokens + usage.completionTokens,
-    prompt_tokens_details: { cached_tokens: usage.cachedTokens, ...(usage.cacheWriteTokens ? { cache_creation_tokens: usage.cacheWriteTokens } : {}) },
-    completion_tokens_details: { reasoning_tokens: usage.reasoningTokens },
-  };
 }
 
 /**

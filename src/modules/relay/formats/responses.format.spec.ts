@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JsonObject } from '../providers/adaptor';
-import { emptyUsage } from '../providers/usage';
+import type { JsonObject } from '../wire/wire-format';
+import { emptyUsage } from '../wire/usage';
 import { RelayError } from '../relay-error';
 import { RESPONSES_FORMAT, responsesToolOptions } from './responses.format';
 

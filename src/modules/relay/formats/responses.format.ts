@@ -1,6 +1,6 @@
-import type { JsonObject } from '../providers/adaptor';
-import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import { fullUsage, type Usage } from '../providers/usage';
+import type { JsonObject } from '../wire/wire-format';
+import { readUsage } from '../wire/openai-usage';
+import { fullUsage, type Usage } from '../wire/usage';
 import { RelayError } from '../relay-error';
 import { firstChoice, type ClientStreamOptions, type InboundFormat, type StreamEncoder } from './inbound-format';
 

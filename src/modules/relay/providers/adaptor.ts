@@ -3,40 +3,9 @@ import type { UpstreamAnswer } from '../../outbound/upstream-answer';
 import type { UpstreamCall } from '../upstream-client.service';
 import type { RelayChannel } from '../caches/relay-channel';
 import type { RelayEndpoint } from '../relay-endpoints';
-import type { UsageMeter, UsageReport } from './usage';
-
-export type JsonObject = Record<string, unknown>;
-
-/**
- * The wire formats the gateway speaks, inbound (what the client sent) and upstream (what a
- * channel's provider speaks). When they match, bytes pass through; when they differ, the
- * request and answer convert through one internal shape: OpenAI's format for the endpoint.
- * `responses` is OpenAI's Responses API, inbound; upstreams that serve it say so (`ResponsesServing`).
- * `bedrock` and `vertex` are upstream only (Claude's or Gemini's body behind another cloud's
- * URLs, auth and framing). So are the providers' own formats that no client speaks (`baidu`,
- * `zhipu`, `dashscope`, `xunfei`, `tencent`, `cohere`, `replicate`, …), even OpenAI-shaped ones that report
- * errors inside 2xx answers and streams (MiniMax, FastGPT): requests to them always convert, and
- * their answers are always read and translated, never passed through.
- */
-export type WireFormat =
-  | 'openai'
-  | 'responses'
-  | 'claude'
-  | 'gemini'
-  | 'bedrock'
-  | 'vertex'
-  | 'baidu'
-  | 'zhipu'
-  | 'dashscope'
-  | 'xunfei'
-  | 'tencent'
-  | 'replicate'
-  | 'minimax'
-  | 'fastgpt'
-  | 'dify'
-  | 'coze'
-  | 'cohere'
-  | 'm3e';
+import type { StreamDecoder } from '../wire/stream-decoder';
+import type { UsageMeter, UsageReport } from '../wire/usage';
+import type { JsonObject, WireFormat } from '../wire/wire-format';
 
 /** What one attempt sends upstream through one channel. */
 export interface UpstreamTarget {
@@ -65,17 +34,6 @@ export interface AnswerReading {
   text: string;
   /** The stream event carries usage and nothing else (OpenAI's include_usage chunk, with empty choices). */
   usageOnly?: boolean;
-}
-
-/**
- * Per request: turns a provider's stream (its own framing: SSE, AWS event-stream, …) into
- * OpenAI chat chunks, the internal shape, collecting usage as the events pass.
- */
-export interface StreamDecoder {
-  /** The chunks that this piece of the upstream stream completes. */
-  push(bytes: Buffer): JsonObject[];
-  /** The chunks still buffered when the upstream ends. */
-  end(): JsonObject[];
 }
 
 /**
@@ -296,14 +254,6 @@ export function takesClientFormat(adaptor: ProviderAdaptor, target: UpstreamTarg
   if (adaptor.format === client) return client !== 'openai' || !answersOnlyOnResponses(adaptor, target);
   const passThrough = adaptor as Partial<ClientFormatPassThrough>;
   return typeof passThrough.clientFormatFor === 'function' && passThrough.clientFormatFor(target) === client;
-}
-
-/**
- * OpenAI's in-stream error chunk, the internal shape of an error an upstream sends mid-stream
- * (Claude's `error` event, Google's `{error}`): each client's encoder renders it in its format.
- */
-export function streamErrorChunk(message: unknown, type: unknown, code: number | null = null): JsonObject {
-  return { error: { message: typeof message === 'string' ? message : 'The upstream stream failed', type: typeof type === 'string' ? type : 'api_error', code } };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { defaultBaseUrl } from '../../channels/channel-types';
 import type { RelayChannel } from '../caches/relay-channel';
-import type { AnswerReading, UpstreamTarget, WireFormat } from './adaptor';
+import type { WireFormat } from '../wire/wire-format';
+import type { AnswerReading, UpstreamTarget } from './adaptor';
 import { ConvertedBearerAdaptor } from './converted-bearer';
 
 /**

@@ -1,4 +1,5 @@
-import type { AnswerReading, JsonObject, UpstreamTarget } from './adaptor';
+import type { JsonObject } from '../wire/wire-format';
+import type { AnswerReading, UpstreamTarget } from './adaptor';
 
 /**
  * The base of the adaptors of providers whose format no client speaks (Baidu's ERNIE, Zhipu's

@@ -1,4 +1,4 @@
-import type { JsonObject } from './adaptor';
+import type { JsonObject } from '../wire/wire-format';
 
 /**
  * Pieces of OpenAI's chat shape (the internal one) that the converters of text-only providers

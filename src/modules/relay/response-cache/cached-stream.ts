@@ -1,11 +1,10 @@
-import { JsonArrayStreamWriter } from '../formats/gemini.format';
+import { EventStreamWriter, JsonArrayStreamWriter, type ClientResponse } from '../wire/client-stream-writers';
 import { firstChoice } from '../formats/inbound-format';
-import type { JsonObject, WireFormat } from '../providers/adaptor';
+import type { JsonObject, WireFormat } from '../wire/wire-format';
 import { openAIResponseFromClaude } from '../providers/claude/claude-messages';
 import { openAIResponseFromGemini } from '../providers/gemini/gemini-content';
-import { readUsage } from '../providers/openai-compatible/openai-compatible.adaptor';
-import { fullUsage } from '../providers/usage';
-import { EventStreamWriter, type ClientResponse } from '../sse-passthrough';
+import { readUsage } from '../wire/openai-usage';
+import { fullUsage } from '../wire/usage';
 import type { PreparedRequest } from '../stages/relay-request';
 
 /** A complete chat answer in a client's format, read back into OpenAI's shape (the one the stream encoders take). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JsonObject, WireFormat } from '../providers/adaptor';
+import type { JsonObject, WireFormat } from '../wire/wire-format';
 import type { RelayEndpoint } from '../relay-endpoints';
 import type { PreparedRequest } from '../stages/relay-request';
 

@@ -6,7 +6,7 @@ import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import type { RelayCaller } from '../relay-caller';
 import { REQUEST_ID_HEADER } from '../relay-error';
-import type { ClientResponse } from '../sse-passthrough';
+import type { ClientResponse } from '../wire/client-stream-writers';
 import type { Delivery, PreparedRequest } from '../stages/relay-request';
 import { AnswerLru, decodeAnswer, encodeAnswer, type CachedAnswer } from './cached-answer';
 import { cachedStreamText, writeCachedStream } from './cached-stream';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../providers/adaptor';
+import type { JsonObject } from '../wire/wire-format';
 import type { RelayEndpoint } from '../relay-endpoints';
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OptionKey } from '../../options/option-definitions';
 import { OptionsService } from '../../options/options.service';
-import type { JsonObject } from '../providers/adaptor';
+import type { JsonObject } from '../wire/wire-format';
 import type { RelayEndpoint } from '../relay-endpoints';
 import { RelayError } from '../relay-error';
 import { somePromptText } from './prompt-texts';

@@ -1,8 +1,9 @@
-import type { BilledUsage } from '../../billing/billing-formula';
+import type { BilledUsage, PriceSheet } from '../../billing/billing-formula';
 import type { Settlement } from '../../billing/settlement-batcher.service';
 import { nowSeconds } from '../../../database/columns';
 import { LOG_TYPE_CONSUME } from '../../logs/entities/log.entity';
 import type { BatchedLogRow } from '../../logs/log-writer';
+import { QUOTA_TYPE_PER_CALL } from '../../pricing/pricing.wire';
 import { PLAYGROUND_TOKEN_NAME, type RelayCaller } from '../relay-caller';
 import type { PreparedRequest } from './relay-request';
 
@@ -61,4 +62,36 @@ export function callerLogRow(caller: RelayCaller, fields: CallerLogFields): NonN
     is_stream: false,
     ...fields,
   };
+}
+
+/** What every consume row's charge detail (`other`) says about the price: the sheet it was billed at and the first-token time. */
+export interface ChargePrice {
+  /** First-token time in ms; -1 when unknown. */
+  frt: number;
+  sheet: PriceSheet;
+  cachedTokens: number;
+  userGroupRatio: number | null | undefined;
+}
+
+/**
+ * The members every consume row's `other` carries, a settled call's and a cache hit's alike, as
+ * JSON text (the settle stage writes `other` by hand: see its chargeDetail): the first-token
+ * time, the ratios, the model price and the request's path and id. `usageMembers` go after the
+ * cache ratio and `mappingMembers` after the user's group ratio, each starting with a comma.
+ */
+export function chargeDetailMembers(request: PreparedRequest, price: ChargePrice, usageMembers = '', mappingMembers = ''): string {
+  const { sheet } = price;
+  let json = `"frt":${jsonNumber(price.frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
+  json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(price.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
+  json += usageMembers;
+  json += `,"model_price":${jsonNumber(sheet.quotaType === QUOTA_TYPE_PER_CALL ? sheet.modelPrice : -1)},"user_group_ratio":${jsonNumber(price.userGroupRatio ?? -1)}`;
+  json += mappingMembers;
+  json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
+  if (request.route.inbound.wire === 'claude') json += ',"claude":true';
+  return json;
+}
+
+/** A number as JSON writes it: null when it is not finite. */
+export function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? String(value) : 'null';
 }

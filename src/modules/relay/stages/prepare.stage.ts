@@ -8,7 +8,7 @@ import { AUTO_GROUP, AutoGroupRouter, type AutoGroupCandidate } from '../auto-gr
 import { ChannelCacheService } from '../caches/channel-cache.service';
 import { CallerRateLimiterService } from '../caller-rate-limit/caller-rate-limiter.service';
 import { ModelRateLimiterService } from '../model-rate-limit/model-rate-limiter.service';
-import type { JsonObject } from '../providers/adaptor';
+import type { JsonObject } from '../wire/wire-format';
 import { PlaygroundAuthService } from '../playground-auth.service';
 import type { RelayCaller } from '../relay-caller';
 import { modelNotFound, RelayError } from '../relay-error';
@@ -20,7 +20,7 @@ import { UpstreamAbort } from '../upstream-client.service';
 import { fallbackChain } from '../fallback/model-fallbacks';
 import { mediaChargeFor } from '../media-charge';
 import { BillingHold, RelayBillingService } from './billing-hold';
-import type { ClientResponse } from '../sse-passthrough';
+import type { ClientResponse } from '../wire/client-stream-writers';
 import type { PreparedRequest, RelayRoute } from './relay-request';
 
 /** Who calls and what they sent, read from the transport. */

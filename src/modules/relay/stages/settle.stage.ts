@@ -6,10 +6,10 @@ import type { LogMessageKey } from '../../logs/log.wire';
 import { GatewayMetrics } from '../../metrics/gateway-metrics';
 import { OptionsService } from '../../options/options.service';
 import { servingCandidate } from '../auto-group';
-import type { Usage } from '../providers/usage';
+import type { Usage } from '../wire/usage';
 import { ResponseCacheService } from '../response-cache/response-cache.service';
 import { TokenCounterService } from '../token-counter.service';
-import { consumeLogRow } from './consume-log';
+import { chargeDetailMembers, consumeLogRow, jsonNumber } from './consume-log';
 import type { Delivery, PreparedRequest } from './relay-request';
 import { QUOTA_TYPE_PER_CALL } from '../../pricing/pricing.wire';
 
@@ -107,14 +107,10 @@ function reportedUsage(delivery: Delivery): BilledUsage | undefined {
  */
 function chargeDetail(request: PreparedRequest, delivery: Delivery, sheet: PriceSheet, usage: BilledUsage, userGroupRatio: number | null | undefined, isMapped: boolean, media: MediaCharge | undefined, textMembers: string): string {
   const frt = delivery.firstByteAt === undefined ? -1 : Math.round(delivery.firstByteAt - request.startedAt);
-  let json = `{"frt":${jsonNumber(frt)},"model_ratio":${jsonNumber(sheet.modelRatio)},"group_ratio":${jsonNumber(sheet.groupRatio)}`;
-  json += `,"completion_ratio":${jsonNumber(sheet.completionRatio)},"cache_tokens":${jsonNumber(usage.cachedTokens)},"cache_ratio":${jsonNumber(sheet.cacheRatio)}`;
-  json += usageDetails(delivery.usage);
-  if (usage.cacheWriteTokens) json += `,"cache_creation_ratio":${jsonNumber(sheet.cacheWriteRatio ?? 1)}`;
-  json += `,"model_price":${jsonNumber(sheet.quotaType === QUOTA_TYPE_PER_CALL ? sheet.modelPrice : -1)},"user_group_ratio":${jsonNumber(userGroupRatio ?? -1)},"is_model_mapped":${isMapped}`;
-  if (isMapped) json += `,"upstream_model_name":${JSON.stringify(delivery.upstreamModel)}`;
-  json += `,"request_path":${JSON.stringify(request.route.spec.path)},"request_id":${JSON.stringify(request.requestId)}`;
-  if (request.route.inbound.wire === 'claude') json += ',"claude":true';
+  let usageMembers = usageDetails(delivery.usage);
+  if (usage.cacheWriteTokens) usageMembers += `,"cache_creation_ratio":${jsonNumber(sheet.cacheWriteRatio ?? 1)}`;
+  const mappingMembers = isMapped ? `,"is_model_mapped":true,"upstream_model_name":${JSON.stringify(delivery.upstreamModel)}` : ',"is_model_mapped":false';
+  let json = `{${chargeDetailMembers(request, { frt, sheet, cachedTokens: usage.cachedTokens, userGroupRatio }, usageMembers, mappingMembers)}`;
   if (delivery.channel.keys.length > 1) json += `,"key_index":${delivery.keyIndex}`;
   // A fallback model served: model_name is the serving model (priced at it); these name both.
   if (request.requestedModel !== undefined) json += `,"requested_model":${JSON.stringify(request.requestedModel)},"fallback_model":${JSON.stringify(request.model)}`;
@@ -148,11 +144,6 @@ function socketDetails(sheet: PriceSheet, usage: BilledUsage): string {
   // audio_input and audio_output, when not 0, are among usageDetails' fields.
   const json = `,"ws":true,"audio":${audioInput + audioOutput > 0},"text_input":${jsonNumber(usage.promptTokens - audioInput)},"text_output":${jsonNumber(usage.completionTokens - audioOutput)}`;
   return `${json},"audio_ratio":${jsonNumber(sheet.audioRatio)},"audio_completion_ratio":${jsonNumber(sheet.audioCompletionRatio ?? sheet.completionRatio)}`;
-}
-
-/** A number as JSON writes it: null when it is not finite. */
-function jsonNumber(value: number): string {
-  return Number.isFinite(value) ? String(value) : 'null';
 }
 
 /** A consume row's text: its stored `content`, and its message key and parameters as members of `other`'s JSON. */

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { RESPONSES_FORMAT } from '../formats/responses.format';
-import type { JsonObject } from '../providers/adaptor';
+import type { JsonObject } from '../wire/wire-format';
 import { endpointSpec } from '../relay-endpoints';
 import { RelayError } from '../relay-error';
 import { tooLarge } from '../request-body';

@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import WebSocket from 'ws';
-import type { JsonObject } from '../providers/adaptor';
-import { SseDecoder, type SseEvent } from '../providers/sse-decoder';
-import type { ClientResponse } from '../sse-passthrough';
+import type { JsonObject } from '../wire/wire-format';
+import { SseDecoder, type SseEvent } from '../wire/sse-decoder';
+import type { ClientResponse } from '../wire/client-stream-writers';
 
 /** Frames queued on the socket beyond this many bytes hold the upstream back, as a full TCP buffer does. */
 const HIGH_WATER_BYTES = 1024 * 1024;

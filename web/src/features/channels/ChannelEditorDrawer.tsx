@@ -22,6 +22,7 @@ import { FormSelect } from '../../components/form/FormSelect';
 import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { useDrawerRecord } from '../../components/useDrawerRecord';
 import { readJson, StorageKey, writeJson } from '../../lib/storage';
 import { toast } from '../../lib/toast';
 import { channelsApi, type Channel, type ChannelKeyMode, type ChannelWrite } from './api';
@@ -215,7 +216,6 @@ interface ChannelEditorDrawerProps {
 export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: ChannelEditorDrawerProps) {
   const { t } = useTranslation();
   const isNew = target === 'add';
-  const [loaded, setLoaded] = useState(false);
   const [knownModels, setKnownModels] = useState<string[]>([]);
   const [typeModels, setTypeModels] = useState<Record<string, string[]>>(() => readJson(StorageKey.channelModels) ?? {});
   const [fetching, setFetching] = useState(false);
@@ -229,10 +229,11 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
   const baseUrl = useWatch({ control, name: 'base_url' });
   const provider = channelProvider(type);
 
+  const loaded = useDrawerRecord(target, { load: channelsApi.get, fill: (channel) => reset(channel ? toForm(channel) : NEW_CHANNEL), onClose });
+
   useEffect(() => {
     if (target === null) return;
     let active = true;
-    setLoaded(false);
     void channelsApi.enabledModels().then((result) => {
       if (!active) return;
       if (result.ok) setKnownModels(result.data ?? []);
@@ -244,24 +245,10 @@ export function ChannelEditorDrawer({ target, groups, onClose, onSaved }: Channe
       writeJson(StorageKey.channelModels, result.data);
       setTypeModels(result.data);
     });
-    if (target === 'add') {
-      reset(NEW_CHANNEL);
-      setLoaded(true);
-    } else {
-      void channelsApi.get(target).then((result) => {
-        if (!active) return;
-        if (!result.ok) {
-          onClose();
-          return;
-        }
-        reset(toForm(result.data));
-        setLoaded(true);
-      });
-    }
     return () => {
       active = false;
     };
-  }, [target, reset, onClose, t]);
+  }, [target, t]);
 
   async function fetchModels() {
     const values = getValues();

@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'react';
 import { MenuItem, Stack } from '@mui/material';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { useDrawerRecord } from '../../components/useDrawerRecord';
 import { toast } from '../../lib/toast';
 import { modelsApi, type Modality, type ModelMeta, type ModelMetaWrite, type ModelTag, type Vendor } from './api';
 import { IconField } from './IconField';
@@ -59,28 +59,8 @@ const tokenCountRule = { validate: (value: unknown) => (TOKEN_COUNT.test(String(
 export function ModelMetaDrawer({ target, vendors, onClose, onSaved }: { target: 'add' | number | null; vendors: Vendor[]; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const isNew = target === 'add';
-  const [loaded, setLoaded] = useState(false);
   const { control, handleSubmit, reset, formState } = useForm<ModelMetaForm>({ defaultValues: toForm() });
-
-  useEffect(() => {
-    if (target === null) return;
-    let active = true;
-    setLoaded(false);
-    if (target === 'add') {
-      reset(toForm());
-      setLoaded(true);
-    } else {
-      void modelsApi.get(target).then((result) => {
-        if (!active) return;
-        if (!result.ok) return onClose();
-        reset(toForm(result.data));
-        setLoaded(true);
-      });
-    }
-    return () => {
-      active = false;
-    };
-  }, [target, reset, onClose]);
+  const loaded = useDrawerRecord(target, { load: modelsApi.get, fill: (meta) => reset(toForm(meta)), onClose });
 
   async function onSubmit(values: ModelMetaForm) {
     const body = toWrite(values);

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { Stack } from '@mui/material';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { useDrawerRecord } from '../../components/useDrawerRecord';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
 import { BudgetFields } from '../budget/BudgetFields';
@@ -60,29 +60,9 @@ function toWrite(form: PlanForm): PlanWrite {
 export function PlanDrawer({ target, onClose, onSaved }: { target: 'add' | number | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation();
   const isNew = target === 'add';
-  const [loaded, setLoaded] = useState(false);
   const { control, handleSubmit, reset, formState } = useForm<PlanForm>({ defaultValues: toForm() });
   const totalQuota = useWatch({ control, name: 'total_quota' });
-
-  useEffect(() => {
-    if (target === null) return;
-    let active = true;
-    setLoaded(false);
-    if (target === 'add') {
-      reset(toForm());
-      setLoaded(true);
-    } else {
-      void plansApi.get(target).then((result) => {
-        if (!active) return;
-        if (!result.ok) return onClose();
-        reset(toForm(result.data));
-        setLoaded(true);
-      });
-    }
-    return () => {
-      active = false;
-    };
-  }, [target, reset, onClose]);
+  const loaded = useDrawerRecord(target, { load: plansApi.get, fill: (plan) => reset(toForm(plan)), onClose });
 
   async function onSubmit(values: PlanForm) {
     const body = toWrite(values);

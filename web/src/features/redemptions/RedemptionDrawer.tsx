@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FormSelect } from '../../components/form/FormSelect';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { useDrawerRecord } from '../../components/useDrawerRecord';
 import { renderQuota } from '../../lib/quota';
 import { toast } from '../../lib/toast';
 import { plansApi, type Plan } from '../plans/api';
@@ -26,7 +27,6 @@ const INTEGER = /^\d+$/;
 export function RedemptionDrawer({ target, onClose, onSaved, onCreated }: { target: 'add' | number | null; onClose: () => void; onSaved: () => void; onCreated: (keys: string[]) => void }) {
   const { t } = useTranslation();
   const isNew = target === 'add';
-  const [loaded, setLoaded] = useState(false);
   const { control, handleSubmit, reset, setValue, formState } = useForm<RedemptionForm>({ defaultValues: { name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1', plan: '' } });
   // Watched, so the amount under the field follows what is typed or picked.
   const quota = useWatch({ control, name: 'quota' });
@@ -38,25 +38,11 @@ export function RedemptionDrawer({ target, onClose, onSaved, onCreated }: { targ
     void plansApi.list().then((result) => result.ok && setPlans(result.data.filter((entry) => entry.enabled)));
   }, [target]);
 
-  useEffect(() => {
-    if (target === null) return;
-    let active = true;
-    setLoaded(false);
-    if (target === 'add') {
-      reset({ name: '', quota: String(DEFAULT_REDEMPTION_QUOTA), count: '1', plan: '' });
-      setLoaded(true);
-    } else {
-      void redemptionsApi.get(target).then((result) => {
-        if (!active) return;
-        if (!result.ok) return onClose();
-        reset({ name: result.data.name, quota: String(result.data.quota), count: '1', plan: '' });
-        setLoaded(true);
-      });
-    }
-    return () => {
-      active = false;
-    };
-  }, [target, reset, onClose]);
+  const loaded = useDrawerRecord(target, {
+    load: redemptionsApi.get,
+    fill: (code) => reset({ name: code?.name ?? '', quota: String(code?.quota ?? DEFAULT_REDEMPTION_QUOTA), count: '1', plan: '' }),
+    onClose,
+  });
 
   async function onSubmit(values: RedemptionForm) {
     const quota = Number(values.quota);

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { FormSwitch } from '../../components/form/FormSwitch';
 import { FormTextField } from '../../components/form/FormTextField';
 import { DrawerFormActions, DrawerLoading, SideDrawer } from '../../components/SideDrawer';
+import { useDrawerRecord } from '../../components/useDrawerRecord';
 import { useStatus } from '../status/StatusProvider';
 import { renderQuota } from '../../lib/quota';
 import { formatDateTime, formatTimestamp, parseDateTime } from '../../lib/time';
@@ -87,7 +88,6 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
   const { t } = useTranslation();
   const { status } = useStatus();
   const isNew = target === 'add';
-  const [loaded, setLoaded] = useState(false);
   const [groups, setGroups] = useState<GroupChoices>({});
   const [models, setModels] = useState<string[]>([]);
   const defaultGroup = status.default_use_auto_group ? 'auto' : '';
@@ -96,30 +96,20 @@ export function TokenDrawer({ target, onClose, onSaved }: { target: 'add' | numb
   const quota = useWatch({ control, name: 'remain_quota' });
   const limitsEnabled = useWatch({ control, name: 'model_limits_enabled' });
 
+  const loaded = useDrawerRecord(target, { load: tokensApi.get, fill: (token) => reset(token ? toForm(token) : blankToken(defaultGroup)), onClose }, [defaultGroup]);
+
   useEffect(() => {
     if (target === null) return;
     let active = true;
-    setLoaded(false);
     void Promise.all([tokensApi.groups(), tokensApi.models()]).then(([groupResult, modelResult]) => {
       if (!active) return;
       if (groupResult.ok) setGroups(groupResult.data ?? {});
       if (modelResult.ok) setModels(modelResult.data ?? []);
     });
-    if (target === 'add') {
-      reset(blankToken(defaultGroup));
-      setLoaded(true);
-    } else {
-      void tokensApi.get(target).then((result) => {
-        if (!active) return;
-        if (!result.ok) return onClose();
-        reset(toForm(result.data));
-        setLoaded(true);
-      });
-    }
     return () => {
       active = false;
     };
-  }, [target, reset, defaultGroup, onClose]);
+  }, [target]);
 
   async function onSubmit(values: TokenForm) {
     const expiry = values.expired_time.trim() ? parseDateTime(values.expired_time) : null;

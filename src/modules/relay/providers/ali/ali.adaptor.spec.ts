@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { UsageMeter } from '../../wire/usage';
 import { AliAdaptor } from './ali.adaptor';
 
 /** Golden fixtures of DashScope ⇄ OpenAI conversions, both modes' URLs and DashScope's error codes, checked without the app. */

@@ -2,23 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, defaultBaseUrl, type ChannelTypeRow } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { RelayEndpoint } from '../../relay-endpoints';
-import type {
-  AnswerError,
-  AnswerErrors,
-  AnswerReading,
-  ClientFormatPassThrough,
-  ErrorAnswers,
-  JsonObject,
-  ModelListing,
-  NativeAdaptor,
-  RawUsageReader,
-  StreamDecoder,
-  UpstreamTarget,
-  WireFormat,
-} from '../adaptor';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerError, AnswerErrors, AnswerReading, ClientFormatPassThrough, ErrorAnswers, ModelListing, NativeAdaptor, RawUsageReader, UpstreamTarget } from '../adaptor';
 import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter, UsageReport } from '../usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter, UsageReport } from '../../wire/usage';
 import {
   dashScopeBodyError,
   DashScopeChunkTranslator,

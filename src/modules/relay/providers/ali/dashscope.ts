@@ -1,7 +1,8 @@
-import { openAIUsageOf } from '../../formats/openai.format';
-import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
-import { openAIAnswerText, openAIChatCompletion, openAIMessageText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import type { UsageMeter } from '../usage';
+import { openAIUsageOf, readUsage } from '../../wire/openai-usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { answerErrorChunk, type AnswerError, type AnswerReading } from '../adaptor';
+import { openAIAnswerText, openAIChatCompletion, openAIMessageText } from '../../wire/openai-answer';
+import type { UsageMeter } from '../../wire/usage';
 
 /**
  * Alibaba's DashScope API (text-generation with `result_format: message`, text-embedding)

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { JsonObject, ModelListing, OutgoingCall, NativeAdaptor, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { ModelListing, NativeAdaptor, OutgoingCall, ProviderAdaptor, TokenCounting, UpstreamTarget } from '../adaptor';
 import { ANTHROPIC_VERSION, claudeRequestFromOpenAI } from '../claude/claude-messages';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';

@@ -1,7 +1,8 @@
 import { RelayError } from '../../relay-error';
 import { scrubUpstreamMessage } from '../../upstream-error';
-import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { answerErrorChunk, type AnswerError, type AnswerReading } from '../adaptor';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 import { BAIDU_ERROR_CODES } from './baidu-models';
 
 /**

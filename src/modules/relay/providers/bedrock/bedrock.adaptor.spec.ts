@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
 import type { OptionsService } from '../../../options/options.service';
 import { ClaudeSettings } from '../claude/claude-settings';
 import type { ImageFetcherService } from '../image-fetcher.service';
-import { UsageMeter } from '../usage';
+import { UsageMeter } from '../../wire/usage';
 import { BedrockAdaptor, parseBedrockKey } from './bedrock.adaptor';
 
 function claudeSettings(thinkingAdapter: boolean, modelHeaders = {}): ClaudeSettings {

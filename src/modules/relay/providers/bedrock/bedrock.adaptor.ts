@@ -6,11 +6,12 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
-import type { ClientFormatPassThrough, JsonObject, KnownModels, OutgoingCall, NativeAdaptor, ProviderAdaptor, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { ClientFormatPassThrough, KnownModels, NativeAdaptor, OutgoingCall, ProviderAdaptor, StreamReframing, UpstreamTarget } from '../adaptor';
 import { claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
 import { ImageFetcherService } from '../image-fetcher.service';
-import { sseFrame } from '../sse-decoder';
-import { reframedStream, type StreamFramer } from '../stream-framing';
+import { sseFrame } from '../../wire/sse-decoder';
+import { reframedStream, type StreamFramer } from '../../wire/stream-framing';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { ClaudeSettings } from '../claude/claude-settings';
 

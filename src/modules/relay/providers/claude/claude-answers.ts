@@ -1,5 +1,7 @@
-import type { AnswerReading, JsonObject, StreamDecoder, UpstreamTarget } from '../adaptor';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, UpstreamTarget } from '../adaptor';
+import type { UsageMeter } from '../../wire/usage';
 import { claudeSseDecoder, openAIResponseFromClaude, readClaudeAnswer, readClaudeStreamEvent } from './claude-messages';
 
 /**

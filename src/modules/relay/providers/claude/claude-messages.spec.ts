@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CLAUDE_FORMAT } from '../../formats/claude.format';
-import type { JsonObject } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { UsageMeter } from '../../wire/usage';
 import { claudeRequestFromOpenAI, claudeSseDecoder, openAIResponseFromClaude } from './claude-messages';
 
 /** Golden fixtures of every Claude ⇄ OpenAI conversion, checked without the app. */

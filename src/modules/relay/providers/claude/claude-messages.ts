@@ -1,8 +1,10 @@
-import { openAIUsageOf } from '../../formats/openai.format';
-import { streamErrorChunk, type AnswerReading, type JsonObject, type StreamDecoder } from '../adaptor';
+import { openAIUsageOf } from '../../wire/openai-usage';
+import { streamErrorChunk, type StreamDecoder } from '../../wire/stream-decoder';
+import type { JsonObject } from '../../wire/wire-format';
+import type { AnswerReading } from '../adaptor';
 import type { ImageFetcher } from '../gemini/gemini-content';
-import { SseJsonDecoder } from '../sse-decoder';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * Claude's Messages format beside OpenAI's chat format (the internal shape), in both

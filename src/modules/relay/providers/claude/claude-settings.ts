@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { acceptsAnthropicBeta } from '../../../channels/channel-types';
 import { OptionsService } from '../../../options/options.service';
-import type { JsonObject } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
 import { addThinkingBudget, type ClaudeRequestOptions, THINKING_SUFFIX } from './claude-messages';
 
 /** The body field (a top-level field, or one inside it) each beta enables: Claude Code sends `output_config.effort` with the effort beta. */

@@ -4,9 +4,10 @@ import { CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import { RelayError } from '../../relay-error';
 import type { RelayEndpoint } from '../../relay-endpoints';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { UsageMeter } from '../../wire/usage';
 import { CohereAdaptor } from './cohere.adaptor';
 import * as cohere from './cohere-content';
 

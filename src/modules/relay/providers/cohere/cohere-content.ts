@@ -1,7 +1,9 @@
-import { openAIUsageOf } from '../../formats/openai.format';
-import { streamErrorChunk, type AnswerReading, type JsonObject } from '../adaptor';
+import { openAIUsageOf } from '../../wire/openai-usage';
+import { streamErrorChunk } from '../../wire/stream-decoder';
+import type { JsonObject } from '../../wire/wire-format';
+import type { AnswerReading } from '../adaptor';
 import { embeddingTexts } from '../embedding-input';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * Cohere's v2 API (chat, embed, rerank) beside OpenAI's shapes, the internal ones, in both

@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
 import type { RelayEndpoint } from '../../relay-endpoints';
-import type { AnswerReading, JsonObject, ModelListing, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, ModelListing, NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { ConvertedBearerAdaptor } from '../converted-bearer';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
 import {
   CohereChunkTranslator,
   cohereChatFromOpenAI,

@@ -1,7 +1,9 @@
 import { RelayError } from '../../relay-error';
-import { answerErrorChunk, type AnswerError, type JsonObject, type StreamDecoder } from '../adaptor';
-import { SseDecoder, type SseEvent } from '../sse-decoder';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import { answerErrorChunk, type AnswerError } from '../adaptor';
+import { SseDecoder, type SseEvent } from '../../wire/sse-decoder';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * Coze's v3 chat API beside OpenAI's chat format. The gateway always asks Coze for a stream

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppConfig } from '../../../../config/app-config';
 import type { UpstreamClientService } from '../../upstream-client.service';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { UsageMeter } from '../../wire/usage';
 import { CozeAdaptor } from './coze.adaptor';
 import { collectCozeStream } from './coze-wire';
 

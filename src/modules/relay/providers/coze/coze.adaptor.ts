@@ -4,9 +4,11 @@ import type { UpstreamAnswer } from '../../../outbound/upstream-answer';
 import { CHANNEL_TYPE } from '../../../channels/channel-types';
 import { RelayError } from '../../relay-error';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
-import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerError, AnswerErrors, AnswerReading, NativeAdaptor, OwnTransport, UpstreamTarget } from '../adaptor';
 import { AppChatAdaptor } from '../app-chat.adaptor';
-import type { UsageMeter } from '../usage';
+import type { UsageMeter } from '../../wire/usage';
 import { CollectedAnswer } from './collected-answer';
 import { collectCozeStream, collectedAnswerText, cozeAnswerError, cozeRequestFromOpenAI, CozeStreamDecoder, cozeUsage, openAIResponseFromCoze, type CollectedCozeChat } from './coze-wire';
 

@@ -1,7 +1,8 @@
 import { RelayError } from '../../relay-error';
-import { answerErrorChunk, type AnswerError, type JsonObject } from '../adaptor';
-import { readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { answerErrorChunk, type AnswerError } from '../adaptor';
+import { readUsage } from '../../wire/openai-usage';
+import type { UsageMeter } from '../../wire/usage';
 
 /**
  * Dify's chat-messages API beside OpenAI's chat format. Dify keeps a conversation's history on

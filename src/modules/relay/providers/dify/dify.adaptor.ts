@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE } from '../../../channels/channel-types';
-import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerError, AnswerErrors, AnswerReading, NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { AppChatAdaptor } from '../app-chat.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
 import { DifyChunkTranslator, difyAnswerError, difyAnswerText, difyRequestFromOpenAI, difyUsage, openAIResponseFromDify } from './dify-wire';
 
 /**

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { UsageMeter } from '../../wire/usage';
 import { FastGPTAdaptor } from './fastgpt.adaptor';
 
 const fixture = (name: string) => readFileSync(join(__dirname, 'fixtures', name), 'utf8');

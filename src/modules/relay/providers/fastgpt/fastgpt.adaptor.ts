@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../../../channels/channel-types';
-import { answerErrorChunk, type AnswerError, type AnswerErrors, type AnswerReading, type JsonObject, type NativeAdaptor, type StreamDecoder, type UpstreamTarget, type WireFormat } from '../adaptor';
-import { OpenAICompatibleAdaptor, openAIAnswerText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import { answerErrorChunk, type AnswerError, type AnswerErrors, type AnswerReading, type NativeAdaptor, type UpstreamTarget } from '../adaptor';
+import { openAIAnswerText } from '../../wire/openai-answer';
+import { readUsage } from '../../wire/openai-usage';
+import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * FastGPT's named errors (its ERROR_RESPONSE table), which it answers with HTTP 200 and

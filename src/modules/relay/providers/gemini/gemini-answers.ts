@@ -1,8 +1,10 @@
 import type { Readable } from 'node:stream';
-import type { AnswerReading, JsonObject, StreamDecoder, StreamReframing, UpstreamTarget } from '../adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { JsonArrayFramer, reframedStream } from '../stream-framing';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, StreamReframing, UpstreamTarget } from '../adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { JsonArrayFramer, reframedStream } from '../../wire/stream-framing';
+import type { UsageMeter } from '../../wire/usage';
 import { GeminiChunkTranslator, openAIResponseFromGemini, readGeminiAnswer } from './gemini-content';
 
 /**

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GEMINI_FORMAT } from '../../formats/gemini.format';
-import type { JsonObject } from '../adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { UsageMeter } from '../../wire/usage';
 import { GeminiChunkTranslator, geminiRequestFromOpenAI, openAIResponseFromGemini } from './gemini-content';
 
 /** Golden fixtures of every Gemini ⇄ OpenAI conversion, checked without the app. */

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { openAIUsageOf } from '../../formats/openai.format';
-import { streamErrorChunk, type AnswerReading, type JsonObject } from '../adaptor';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { openAIUsageOf } from '../../wire/openai-usage';
+import { streamErrorChunk } from '../../wire/stream-decoder';
+import type { JsonObject } from '../../wire/wire-format';
+import type { AnswerReading } from '../adaptor';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * Gemini's generateContent format beside OpenAI's chat format (the internal shape), in both

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defaultBaseUrl, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { JsonObject, ModelListing, NativeAdaptor, StreamReframing, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { ModelListing, NativeAdaptor, StreamReframing, UpstreamTarget } from '../adaptor';
 import { ImageFetcherService } from '../image-fetcher.service';
 import { GeminiAnswers } from './gemini-answers';
 import { geminiEmbeddingsFromOpenAI, geminiRequestFromOpenAI, openAIEmbeddingsFromGemini } from './gemini-content';

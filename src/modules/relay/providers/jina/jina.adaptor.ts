@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../../../channels/channel-types';
-import type { JsonObject, NativeAdaptor, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
 
 /**

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { AnswerReading, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, KnownModels, NativeAdaptor, UpstreamTarget } from '../adaptor';
 import { ConvertedBearerAdaptor } from '../converted-bearer';
 import { embeddingTexts } from '../embedding-input';
-import { readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { tokenCount, type UsageReport } from '../usage';
+import { readUsage } from '../../wire/openai-usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { tokenCount, type UsageReport } from '../../wire/usage';
 
 /** MokaAI's open M3E models, as operators name them on their servers. */
 const M3E_MODELS: readonly string[] = ['m3e-small', 'm3e-base', 'm3e-large'];

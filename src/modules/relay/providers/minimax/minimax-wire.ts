@@ -1,7 +1,8 @@
 import { RelayError } from '../../relay-error';
-import { answerErrorChunk, type AnswerError, type JsonObject } from '../adaptor';
-import { readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import { tokenCount, type UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { answerErrorChunk, type AnswerError } from '../adaptor';
+import { readUsage } from '../../wire/openai-usage';
+import { tokenCount, type UsageMeter } from '../../wire/usage';
 
 /**
  * MiniMax's chat completion v2 and embeddings beside OpenAI's shapes. MiniMax answers in

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../../../channels/channel-types';
-import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
-import { OpenAICompatibleAdaptor, openAIAnswerText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import { tokenCount, type UsageMeter } from '../usage';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerError, AnswerErrors, AnswerReading, KnownModels, NativeAdaptor, UpstreamTarget } from '../adaptor';
+import { openAIAnswerText } from '../../wire/openai-answer';
+import { readUsage } from '../../wire/openai-usage';
+import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { tokenCount, type UsageMeter } from '../../wire/usage';
 import { MiniMaxChunkTranslator, miniMaxAnswerError, miniMaxEmbeddingsRequest, openAIChatFromMiniMax, openAIEmbeddingsFromMiniMax } from './minimax-wire';
 
 /** MiniMax's paths under the base URL, by endpoint. */

@@ -1,13 +1,16 @@
 import type { RelayChannel } from '../../caches/relay-channel';
 import { socketUrl } from '../socket-url';
 import type { ChannelTypeRow } from '../../../channels/channel-types';
-import { openAIUsageOf } from '../../formats/openai.format';
 import { endpointCapability, endpointSpec, type RelayEndpoint } from '../../relay-endpoints';
 import { RelayError } from '../../relay-error';
-import type { AnswerReading, JsonObject, ModelListing, ProviderAdaptor, RawUsageReader, ResponsesServing, StreamDecoder, UpstreamTarget, WireFormat } from '../adaptor';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, ModelListing, ProviderAdaptor, RawUsageReader, ResponsesServing, UpstreamTarget } from '../adaptor';
 import { readRerankMeta } from '../cohere/cohere-content';
-import { SseJsonDecoder } from '../sse-decoder';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import { openAIAnswerText } from '../../wire/openai-answer';
+import { readUsage } from '../../wire/openai-usage';
+import type { UsageMeter, UsageReport } from '../../wire/usage';
 import { chatCompletionFromResponse, createResponsesEventDecoder, responsesRequestFromChat } from './responses-upstream';
 import { topLevelUsage } from './usage-at-end';
 
@@ -201,72 +204,4 @@ const STREAM_USAGE_MEMBER = '"stream_options":{"include_usage":true}';
 
 function streamOptions(body: JsonObject): JsonObject {
   return typeof body.stream_options === 'object' && body.stream_options !== null ? (body.stream_options as JsonObject) : {};
-}
-
-/** Usage in any of OpenAI's shapes: chat/completions/embeddings (prompt/completion) and Responses/images (input/output). */
-export function readUsage(value: unknown): UsageReport | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const usage = value as JsonObject;
-  // The Realtime API spells its details input_token_details / output_token_details.
-  const promptDetails = (usage.prompt_tokens_details ?? usage.input_tokens_details ?? usage.input_token_details) as JsonObject | undefined;
-  const completionDetails = (usage.completion_tokens_details ?? usage.output_tokens_details ?? usage.output_token_details) as JsonObject | undefined;
-  const prompt = tokenCount(usage.prompt_tokens ?? usage.input_tokens);
-  const completion = tokenCount(usage.completion_tokens ?? usage.output_tokens);
-  // Embeddings and rerank report only a total: all of it is input.
-  const total = tokenCount(usage.total_tokens);
-  const promptTokens = prompt === 0 && completion === 0 ? total : prompt;
-  if (promptTokens === 0 && completion === 0 && total === 0) return undefined;
-  const report: UsageReport = { promptTokens, completionTokens: completion, cachedTokens: tokenCount(promptDetails?.cached_tokens) };
-  if (promptDetails?.cache_creation_tokens !== undefined) report.cacheWriteTokens = tokenCount(promptDetails.cache_creation_tokens);
-  if (completionDetails?.reasoning_tokens !== undefined) report.reasoningTokens = tokenCount(completionDetails.reasoning_tokens);
-  if (promptDetails?.audio_tokens !== undefined) report.audioInputTokens = tokenCount(promptDetails.audio_tokens);
-  if (completionDetails?.audio_tokens !== undefined) report.audioOutputTokens = tokenCount(completionDetails.audio_tokens);
-  if (promptDetails?.image_tokens !== undefined) report.imageInputTokens = tokenCount(promptDetails.image_tokens);
-  return report;
-}
-
-/** The generated text of a chat, completion or Responses answer (or of one chunk of it). */
-export function openAIAnswerText(answer: JsonObject): string {
-  let text = '';
-  if (Array.isArray(answer.choices)) {
-    for (const choice of answer.choices as JsonObject[]) {
-      const part = (choice.message ?? choice.delta) as JsonObject | undefined;
-      if (part) {
-        if (typeof part.content === 'string') text += part.content;
-        if (typeof part.reasoning_content === 'string') text += part.reasoning_content;
-        if (Array.isArray(part.tool_calls)) {
-          for (const call of part.tool_calls as JsonObject[]) {
-            const fn = call.function as JsonObject | undefined;
-            if (typeof fn?.name === 'string') text += fn.name;
-            if (typeof fn?.arguments === 'string') text += fn.arguments;
-          }
-        }
-      } else if (typeof choice.text === 'string') {
-        text += choice.text;
-      }
-    }
-  }
-  if (Array.isArray(answer.output)) {
-    for (const item of answer.output as JsonObject[]) {
-      if (!Array.isArray(item.content)) continue;
-      for (const content of item.content as JsonObject[]) if (typeof content.text === 'string') text += content.text;
-    }
-  }
-  return text;
-}
-
-/** The text of an OpenAI message's content: a string, or its text parts joined by newlines (for providers that take text only). */
-export function openAIMessageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as JsonObject[])
-    .filter((part) => part?.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text as string)
-    .join('\n');
-}
-
-/** An OpenAI chat completion of a provider's answer converted into `choices`, with its usage when reported. */
-export function openAIChatCompletion(id: string, model: string, choices: JsonObject[], usage: UsageReport | undefined): JsonObject {
-  const openAIUsage = openAIUsageOf(usage);
-  return { id, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model, choices, ...(openAIUsage ? { usage: openAIUsage } : {}) };
 }

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { channelTypeRow, CHANNEL_TYPE, type ChannelTypeRow } from '../../../channels/channel-types';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
 import { takesClientFormat } from '../adaptor';
-import { UsageMeter } from '../usage';
+import { UsageMeter } from '../../wire/usage';
 import { OpenAICompatibleAdaptor } from './openai-compatible.adaptor';
 import { chatCompletionFromResponse, createResponsesEventDecoder, responsesRequestFromChat } from './responses-upstream';
 

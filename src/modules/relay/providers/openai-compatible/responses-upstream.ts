@@ -1,8 +1,9 @@
-import type { JsonObject, StreamDecoder } from '../adaptor';
-import { streamErrorChunk } from '../adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
-import { openAIChatCompletion, openAIMessageText, readUsage } from './openai-compatible.adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import { streamErrorChunk, type StreamDecoder } from '../../wire/stream-decoder';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
+import { openAIChatCompletion, openAIMessageText } from '../../wire/openai-answer';
+import { readUsage } from '../../wire/openai-usage';
 
 /**
  * The reverse of the Responses inbound format: a chat for a model that answers only on OpenAI's

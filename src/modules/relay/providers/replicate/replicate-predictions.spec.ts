@@ -3,8 +3,8 @@ import type { RelayChannel } from '../../caches/relay-channel';
 import { streamUrlOnChannelSite } from './replicate.adaptor';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JsonObject } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { UsageMeter } from '../../wire/usage';
 import {
   openAIChatFromPrediction,
   openAIImagesFromPrediction,

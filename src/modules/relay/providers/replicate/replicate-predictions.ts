@@ -1,8 +1,10 @@
 import type { RelayEndpoint } from '../../relay-endpoints';
-import type { AnswerReading, JsonObject, StreamDecoder } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading } from '../adaptor';
 import { answerErrorChunk } from '../adaptor';
-import { SseDecoder, type SseEvent } from '../sse-decoder';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { SseDecoder, type SseEvent } from '../../wire/sse-decoder';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 
 /**
  * Replicate's predictions API in OpenAI's terms, without I/O: the prediction a chat or image

@@ -5,9 +5,11 @@ import { ConvertingAdaptor } from '../converting-adaptor';
 import type { RelayChannel } from '../../caches/relay-channel';
 import { RelayError } from '../../relay-error';
 import { UpstreamClientService, type UpstreamCall } from '../../upstream-client.service';
-import type { AnswerReading, JsonObject, NativeAdaptor, OwnTransport, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { SseDecoder, type SseEvent } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, NativeAdaptor, OwnTransport, UpstreamTarget } from '../adaptor';
+import { SseDecoder, type SseEvent } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
 import {
   FINISHED_STATUSES,
   openAIFromPrediction,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RelayChannel } from '../../caches/relay-channel';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { UsageMeter } from '../../wire/usage';
 import { hunyuanAnswerError, hunyuanEmbeddingsFromOpenAI, parseTencentKey, readHunyuanAnswer } from './hunyuan-content';
 import { tc3Authorization } from './tc3-signature';
 import { TencentAdaptor } from './tencent.adaptor';

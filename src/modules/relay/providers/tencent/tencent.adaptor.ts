@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, defaultBaseUrl } from '../../../channels/channel-types';
 import { ConvertingAdaptor } from '../converting-adaptor';
 import type { RelayEndpoint } from '../../relay-endpoints';
-import type { AnswerError, AnswerErrors, AnswerReading, JsonObject, KnownModels, NativeAdaptor, OutgoingCall, StreamDecoder, UpstreamTarget } from '../adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerError, AnswerErrors, AnswerReading, KnownModels, NativeAdaptor, OutgoingCall, UpstreamTarget } from '../adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
 import {
   HunyuanChunkTranslator,
   hunyuanAnswerError,

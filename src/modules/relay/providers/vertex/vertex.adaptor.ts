@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defaultOther, CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { Readable } from 'node:stream';
-import type { AnswerReading, ClientFormatPassThrough, JsonObject, KnownModels, NativeAdaptor, StreamDecoder, StreamReframing, UpstreamTarget, WireFormat } from '../adaptor';
+import type { JsonObject, WireFormat } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import type { AnswerReading, ClientFormatPassThrough, KnownModels, NativeAdaptor, StreamReframing, UpstreamTarget } from '../adaptor';
 import { ClaudeAnswers } from '../claude/claude-answers';
 import { claudeRequestFromOpenAI, inlineClaudeImages } from '../claude/claude-messages';
 import { ClaudeSettings } from '../claude/claude-settings';
@@ -9,7 +11,7 @@ import { GeminiAnswers } from '../gemini/gemini-answers';
 import { geminiRequestFromOpenAI } from '../gemini/gemini-content';
 import { GeminiSettings } from '../gemini/gemini-settings';
 import { ImageFetcherService } from '../image-fetcher.service';
-import type { UsageMeter } from '../usage';
+import type { UsageMeter } from '../../wire/usage';
 import { parseServiceAccountKey, VertexTokenService } from './vertex-token.service';
 
 const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RelayError } from '../../relay-error';
-import type { JsonObject } from '../adaptor';
-import { SseDecoder, SseJsonDecoder } from '../sse-decoder';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import { SseDecoder, SseJsonDecoder } from '../../wire/sse-decoder';
+import { UsageMeter } from '../../wire/usage';
 import { joinSparkFrames, openAIResponseFromSpark, parseSparkKey, readSparkAnswer, sparkAnswerError, SparkChunkTranslator, sparkRequestFromOpenAI } from './spark-content';
 import { sparkVersion } from './spark-versions';
 

@@ -1,8 +1,9 @@
-import { openAIUsageOf } from '../../formats/openai.format';
+import { openAIUsageOf } from '../../wire/openai-usage';
 import { RelayError } from '../../relay-error';
-import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import { answerErrorChunk, type AnswerError, type AnswerReading } from '../adaptor';
 import { ChatChunkBuilder, messageText } from '../openai-chat-parts';
-import { tokenCount, type UsageMeter, type UsageReport } from '../usage';
+import { tokenCount, type UsageMeter, type UsageReport } from '../../wire/usage';
 import type { SparkVersion } from './spark-versions';
 
 /**

@@ -4,9 +4,9 @@ import type { LookupFunction } from 'node:net';
 import { errors } from 'undici';
 import WebSocket from 'ws';
 import { UpstreamAnswerReader, type AbortEmitter, type UpstreamAnswer } from '../../../outbound/upstream-answer';
-import type { JsonObject } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
 import { socketUrl } from '../socket-url';
-import { sseFrame } from '../sse-decoder';
+import { sseFrame } from '../../wire/sse-decoder';
 import { isLastSparkFrame, joinSparkFrames, sparkAnswerError, type SparkCredentials } from './spark-content';
 
 /** A Spark frame is a few kilobytes; a peer sending more than this is not Spark. */

@@ -1,4 +1,5 @@
-import type { AnswerError, JsonObject } from '../adaptor';
+import type { JsonObject } from '../../wire/wire-format';
+import type { AnswerError } from '../adaptor';
 
 /**
  * Zhipu's business error codes (open.bigmodel.cn's and docs.z.ai's error-code table) in the

@@ -1,7 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
-import { answerErrorChunk, type AnswerError, type AnswerReading, type JsonObject, type StreamDecoder } from '../adaptor';
-import { openAIChatCompletion, openAIMessageText, readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import type { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import { answerErrorChunk, type AnswerError, type AnswerReading } from '../adaptor';
+import { openAIChatCompletion, openAIMessageText } from '../../wire/openai-answer';
+import { readUsage } from '../../wire/openai-usage';
+import type { UsageMeter } from '../../wire/usage';
 import { zhipuError } from './zhipu-errors';
 
 /**

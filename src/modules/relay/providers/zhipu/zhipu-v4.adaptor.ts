@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { CHANNEL_TYPE, channelTypeRow, type ChannelTypeRow } from '../../../channels/channel-types';
-import { answerErrorChunk, type AnswerError, type ErrorAnswers, type KnownModels, type NativeAdaptor, type StreamDecoder, type UpstreamTarget } from '../adaptor';
-import { OpenAICompatibleAdaptor, readUsage } from '../openai-compatible/openai-compatible.adaptor';
-import { SseJsonDecoder } from '../sse-decoder';
-import type { UsageMeter } from '../usage';
+import type { StreamDecoder } from '../../wire/stream-decoder';
+import { answerErrorChunk, type AnswerError, type ErrorAnswers, type KnownModels, type NativeAdaptor, type UpstreamTarget } from '../adaptor';
+import { readUsage } from '../../wire/openai-usage';
+import { OpenAICompatibleAdaptor } from '../openai-compatible/openai-compatible.adaptor';
+import { SseJsonDecoder } from '../../wire/sse-decoder';
+import type { UsageMeter } from '../../wire/usage';
 import { zhipuV4Error } from './zhipu-errors';
 import { ZhipuTokenService } from './zhipu-token.service';
 

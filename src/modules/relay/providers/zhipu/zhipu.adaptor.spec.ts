@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JsonObject, UpstreamTarget } from '../adaptor';
-import { UsageMeter } from '../usage';
+import type { JsonObject } from '../../wire/wire-format';
+import type { UpstreamTarget } from '../adaptor';
+import { UsageMeter } from '../../wire/usage';
 import { ZhipuAdaptor } from './zhipu.adaptor';
 import { ZhipuTokenService } from './zhipu-token.service';
 import { openAIResponseFromZhipuV3, readZhipuV3Answer, ZhipuV3StreamDecoder, zhipuRequestFromOpenAI } from './zhipu-v3';

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { JsonObject, StreamDecoder } from './adaptor';
+import type { JsonObject } from './wire-format';
+import type { StreamDecoder } from './stream-decoder';
 
 /** One server-sent event: its `event:` name (when given) and its joined `data:` lines. */
 export interface SseEvent {
