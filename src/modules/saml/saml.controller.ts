@@ -29,8 +29,8 @@ export class SamlController {
   @Public()
   @Get('metadata')
   @ApiProduces(SAML_METADATA_TYPE)
-  metadata(@Res() response: Response): void {
-    response.type(SAML_METADATA_TYPE).send(this.saml.metadataXml());
+  async metadata(@Res() response: Response): Promise<void> {
+    response.type(SAML_METADATA_TYPE).send(await this.saml.metadataXml());
   }
 
   @Public()

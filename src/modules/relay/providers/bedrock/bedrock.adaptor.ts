@@ -1,7 +1,5 @@
 import { CHANNEL_TYPE } from '../../../channels/channel-types';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
@@ -75,6 +73,8 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
 
   async buildHeaders(target: UpstreamTarget, call: OutgoingCall): Promise<Record<string, string>> {
     const { accessKeyId, secretAccessKey, region } = parseBedrockKey(target.key);
+    // AWS's signer loads with the first Bedrock call (the event-stream codec with the first stream): other gateways never hold it (issue 32).
+    const [{ SignatureV4 }, { Sha256 }] = await Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]);
     const signer = new SignatureV4({ service: 'bedrock', region, credentials: { accessKeyId, secretAccessKey }, sha256: Sha256 });
     const signed = await signer.sign({
       method: 'POST',
@@ -145,8 +145,13 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
  * decoded, CRCs checked, by AWS's codec: a frame that fails breaks the stream.
  */
 class AwsEventStreamFramer implements StreamFramer {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec: EventStreamCodec;
   private pending: Buffer = Buffer.alloc(0);
+
+  constructor() {
+    const { EventStreamCodec: Codec } = require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+    this.codec = new Codec(toUtf8, fromUtf8);
+  }
 
   push(bytes: Buffer): string {
     this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
