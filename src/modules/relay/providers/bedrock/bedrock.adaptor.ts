@@ -1,6 +1,5 @@
 import { CHANNEL_TYPE } from '../../../channels/channel-types';
 import type { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
@@ -146,11 +145,15 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
  */
 class AwsEventStreamFramer implements StreamFramer {
   private readonly codec: EventStreamCodec;
+  private readonly toUtf8: (bytes: Uint8Array) => string;
   private pending: Buffer = Buffer.alloc(0);
 
   constructor() {
+    // AWS's code loads with the first Bedrock stream, as the signer with the first call (see buildHeaders).
     const { EventStreamCodec: Codec } = require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
     this.codec = new Codec(toUtf8, fromUtf8);
+    this.toUtf8 = toUtf8;
   }
 
   push(bytes: Buffer): string {
@@ -172,7 +175,7 @@ class AwsEventStreamFramer implements StreamFramer {
 
   private frame(bytes: Buffer): string {
     const message = this.codec.decode(bytes);
-    const body = toUtf8(message.body);
+    const body = this.toUtf8(message.body);
     const messageType = message.headers[':message-type']?.value;
     if (messageType === 'exception' || messageType === 'error') {
       const kind = String(message.headers[':exception-type']?.value ?? message.headers[':error-code']?.value ?? 'error');
