@@ -1,4 +1,4 @@
-import { TypeOverrides } from 'pg';
+import type { TypeOverrides } from 'pg';
 import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig, DatabaseLocation } from '../config/app-config';
 import { LOG_DATABASE_MIGRATIONS, MIGRATIONS } from '../../migrations';
@@ -40,7 +40,9 @@ const PG_INT8 = 20;
  * string, as MySQL's DECIMAL does, and the code reading it converts it.
  */
 function postgresTypes(): TypeOverrides {
-  const types = new TypeOverrides();
+  // pg loads only for a PostgreSQL database, as TypeORM loads its drivers: other gateways never hold it (issue 32).
+  const pg = require('pg') as typeof import('pg');
+  const types = new pg.TypeOverrides();
   types.setTypeParser(PG_INT8, (text: string) => {
     const value = Number(text);
     return Number.isSafeInteger(value) ? value : text;

@@ -1,4 +1,4 @@
-import Redis, { Cluster, type RedisOptions } from 'ioredis';
+import type { Cluster, Redis, RedisOptions } from 'ioredis';
 
 /** One Redis endpoint of a Sentinel set or a Cluster. */
 export interface RedisEndpoint {
@@ -82,6 +82,8 @@ const COMMON_OPTIONS: RedisOptions = { maxRetriesPerRequest: 2, enableOfflineQue
  * rejection, which ends a Node process. Its owner subscribes again on each `ready` instead.
  */
 export function connectRedis(topology: RedisTopology, role: 'commands' | 'subscriber' = 'commands'): RedisClient {
+  // ioredis loads with the first connection: a gateway without REDIS_CONN_STRING never holds it (issue 32).
+  const { Redis, Cluster } = require('ioredis') as typeof import('ioredis');
   const options: RedisOptions = { ...COMMON_OPTIONS, autoResubscribe: role !== 'subscriber' };
   switch (topology.kind) {
     case 'single':

@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import nodemailer, { Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { AppError } from '../../common/errors/app-error';
 import { OptionsService } from '../options/options.service';
@@ -60,7 +60,8 @@ export class MailService implements OnModuleDestroy {
   async send(message: MailMessage): Promise<void> {
     const settings = this.settings();
     if (!this.isConfigured()) throw new AppError('mail.not_configured');
-    this.transporter ??= nodemailer.createTransport(smtpTransportOptions(settings));
+    // Nodemailer loads on the first send: a gateway that sends no mail never holds its code (issue 32).
+    this.transporter ??= (await import('nodemailer')).createTransport(smtpTransportOptions(settings));
     try {
       await this.transporter.sendMail({ from: settings.from, to: message.to, subject: message.subject, html: message.html, text: message.text });
     } catch (error) {

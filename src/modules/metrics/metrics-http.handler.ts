@@ -33,7 +33,7 @@ export class MetricsHttpHandler implements RawHttpRoute, OnModuleInit {
     if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'Use GET /metrics\n', { allow: 'GET, HEAD' });
     if (!this.authorized(request.headers.authorization)) return sendText(response, 401, 'A Bearer token (METRICS_TOKEN) is required\n', { 'www-authenticate': 'Bearer' });
     this.exporter.scrape().then(
-      (text) => sendText(response, 200, request.method === 'HEAD' ? '' : text, { 'content-type': this.exporter.contentType }),
+      ({ text, contentType }) => sendText(response, 200, request.method === 'HEAD' ? '' : text, { 'content-type': contentType }),
       (error: Error) => {
         this.logger.error(`collecting metrics failed: ${error.message}`);
         sendText(response, 500, 'Collecting metrics failed\n');

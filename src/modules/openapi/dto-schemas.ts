@@ -1,5 +1,5 @@
 import { Type } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
+import type { ApiPropertyOptions } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 
@@ -81,6 +81,8 @@ export function describeDtoFromValidators(target: Type<unknown>): void {
   if (rules.length === 0) return;
   const documented = new Set<string>(((Reflect.getMetadata(SWAGGER_PROPERTIES_KEY, target.prototype as object) as string[] | undefined) ?? []).map((name) => name.slice(1)));
   const byProperty = getMetadataStorage().groupByPropertyName(rules);
+  // Runs while the document is built, when @nestjs/swagger is loaded (see ApiDoc).
+  const { ApiProperty } = require('@nestjs/swagger') as typeof import('@nestjs/swagger');
   for (const [property, propertyRules] of Object.entries(byProperty)) {
     if (documented.has(property)) continue;
     ApiProperty(propertyOptions(target, property, propertyRules))(target.prototype as object, property);

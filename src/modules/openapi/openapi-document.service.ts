@@ -2,9 +2,10 @@ import { INestApplication, Inject, Injectable, Type } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
-import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { OpenAPIObject } from '@nestjs/swagger';
 import { getMetadataStorage } from 'class-validator';
 import { IS_PUBLIC, MIN_ROLE } from '../../common/auth/auth.decorators';
+import { applyApiDocs } from '../../common/http/query-docs';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SESSION_COOKIE } from '../sessions/sessions.service';
 import { describeDtoFromValidators } from './dto-schemas';
@@ -70,6 +71,10 @@ export class OpenApiDocumentService {
 
   private build(): OpenAPIObject {
     if (!this.app) throw new Error('OpenApiDocumentService used before attach()');
+    // @nestjs/swagger loads here, on the first request for the document (see ApiDoc).
+    const swagger = require('@nestjs/swagger') as typeof import('@nestjs/swagger');
+    const { DocumentBuilder, SwaggerModule } = swagger;
+    applyApiDocs(swagger);
     const handlers = this.declaredHandlers();
     const builder = new DocumentBuilder()
       .setTitle('AI gateway API')

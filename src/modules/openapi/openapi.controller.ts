@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiProduces } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { AdminOnly, AuthenticatedUser, BrowserPage, CurrentUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
+import { ApiDoc } from '../../common/http/query-docs';
 import { OpenApiDocumentService } from './openapi-document.service';
 
 /** The files of swagger-ui-dist the page loads; nothing else of the package is served. */
@@ -53,14 +53,14 @@ export class OpenApiController {
   constructor(private readonly openApi: OpenApiDocumentService) {}
 
   @Get('openapi.json')
-  @ApiProduces('application/json')
+  @ApiDoc(({ ApiProduces }) => ApiProduces('application/json'))
   document(@Res() response: Response): void {
     response.json(this.openApi.document());
   }
 
   @Get('docs')
   @BrowserPage()
-  @ApiExcludeEndpoint()
+  @ApiDoc(({ ApiExcludeEndpoint }) => ApiExcludeEndpoint())
   page(@CurrentUser() actor: AuthenticatedUser, @Res() response: Response): void {
     response.type('html').setHeader('Cache-Control', 'no-store');
     response.send(swaggerPage(actor.id));
@@ -68,7 +68,7 @@ export class OpenApiController {
 
   @Get('docs/:asset')
   @BrowserPage()
-  @ApiExcludeEndpoint()
+  @ApiDoc(({ ApiExcludeEndpoint }) => ApiExcludeEndpoint())
   asset(@Param('asset') asset: string, @Res() response: Response): void {
     if (!SWAGGER_UI_ASSETS.has(asset)) throw new AppError('common.not_found', {}, 404);
     response.sendFile(path.join(SWAGGER_UI_DIR, asset), { maxAge: '1h' });

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { AppError } from '../../common/errors/app-error';
 import { OneTimeCodesService } from '../verification/one-time-codes.service';
 import { relyingPartyIdOf } from './relying-party';
@@ -35,7 +34,7 @@ export class PasskeyChallenges {
 
   /** Uses up the challenge the browser signed; refuses one never issued, expired, already used or issued for another ceremony. */
   async consume(credential: Record<string, unknown>, ceremony: PasskeyCeremony, userId: number): Promise<CeremonyExpectations> {
-    const challenge = signedChallenge(credential);
+    const challenge = await signedChallenge(credential);
     const matched = challenge ? await this.codes.consume('passkey_challenge', challenge, binding(ceremony, userId), 1) : null;
     if (!challenge || !matched) throw new AppError('passkey.challenge_invalid');
     return { expectedChallenge: challenge, expectedOrigin: matched.data, expectedRPID: relyingPartyIdOf(matched.data) };
@@ -47,11 +46,13 @@ function binding(ceremony: PasskeyCeremony, userId: number): string {
 }
 
 /** The challenge inside the response's clientDataJSON, or null when the response is not shaped like one. */
-function signedChallenge(credential: Record<string, unknown>): string | null {
+async function signedChallenge(credential: Record<string, unknown>): Promise<string | null> {
   const inner = credential.response;
   if (typeof inner !== 'object' || inner === null) return null;
   const clientDataJSON = (inner as Record<string, unknown>).clientDataJSON;
   if (typeof clientDataJSON !== 'string') return null;
+  // Loaded on the first ceremony, like the rest of @simplewebauthn (see PasskeysService).
+  const { decodeClientDataJSON } = await import('@simplewebauthn/server/helpers');
   try {
     const { challenge } = decodeClientDataJSON(clientDataJSON);
     return typeof challenge === 'string' && challenge.length > 0 && challenge.length <= MAX_CHALLENGE_LENGTH ? challenge : null;

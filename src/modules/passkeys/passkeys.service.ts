@@ -1,14 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { createHmac } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 import { UAParser } from 'ua-parser-js';
@@ -26,6 +17,12 @@ import { RelyingParty } from './relying-party';
 const MAX_PASSKEYS_PER_USER = 20;
 /** A passwordless sign-in has no challenge for an account yet. */
 const NO_USER = 0;
+
+/**
+ * @simplewebauthn/server (with the X.509 and ASN.1 code under it) loads on the first passkey
+ * ceremony: a gateway where nobody uses passkeys never holds it (issue 32).
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /**
  * Passkeys (WebAuthn): registration and management by a signed-in account, and the checks of
@@ -55,6 +52,7 @@ export class PasskeysService {
   async registrationOptions(user: AuthenticatedUser, relyingParty: RelyingParty): Promise<PasskeyRegistrationOptionsView> {
     const existing = await this.passkeys.listByUser(user.id);
     if (existing.length >= MAX_PASSKEYS_PER_USER) throw new AppError('passkey.limit_reached', { max: MAX_PASSKEYS_PER_USER });
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: relyingParty.name,
       rpID: relyingParty.id,
@@ -75,6 +73,8 @@ export class PasskeysService {
   async register(user: AuthenticatedUser, response: Record<string, unknown>, name: string | undefined, userAgent: string): Promise<PasskeyView> {
     const expectations = await this.challenges.consume(response, 'registration', user.id);
     if ((await this.passkeys.countByUser(user.id)) >= MAX_PASSKEYS_PER_USER) throw new AppError('passkey.limit_reached', { max: MAX_PASSKEYS_PER_USER });
+    const { verifyRegistrationResponse } = await webauthn();
+    const { isoBase64URL } = await import('@simplewebauthn/server/helpers');
     // The account is signed in already; sign-in without a password asks for verification instead.
     const verification = await this.verified(() =>
       verifyRegistrationResponse({ response: response as unknown as RegistrationResponseJSON, ...expectations, requireUserVerification: false }),
@@ -114,6 +114,7 @@ export class PasskeysService {
 
   /** Options for a sign-in with a passkey alone: no account named, the authenticator offers its discoverable passkeys. */
   async signInOptions(relyingParty: RelyingParty): Promise<PasskeySignInOptionsView> {
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({ rpID: relyingParty.id, userVerification: 'required', timeout: CEREMONY_TIMEOUT_MS });
     await this.challenges.issue(options.challenge, 'sign_in', NO_USER, relyingParty.origin);
     return options;
@@ -123,6 +124,7 @@ export class PasskeysService {
   async secondFactorOptions(userId: number, relyingParty: RelyingParty): Promise<PasskeySignInOptionsView> {
     const passkeys = await this.passkeys.listByUser(userId);
     if (passkeys.length === 0) throw new AppError('passkey.none_registered');
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({
       rpID: relyingParty.id,
       allowCredentials: passkeys.map((passkey) => ({ id: passkey.credential_id, transports: transportsOf(passkey) })),
@@ -155,6 +157,8 @@ export class PasskeysService {
     // A discoverable passkey names its account too; it must be the one it was registered for.
     const userHandle = (response.response as { userHandle?: unknown }).userHandle;
     if (userHandle !== undefined && userHandle !== passkey.user_handle) throw new AppError('passkey.unknown');
+    const { verifyAuthenticationResponse } = await webauthn();
+    const { isoBase64URL } = await import('@simplewebauthn/server/helpers');
     const verification = await this.verified(() =>
       verifyAuthenticationResponse({
         response: response as unknown as AuthenticationResponseJSON,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { AppError } from '../../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
@@ -46,7 +46,7 @@ export class StripeCheckoutService {
     }
     let session: Stripe.Checkout.Session;
     try {
-      session = await this.stripe().checkout.sessions.create({
+      session = await (await this.stripe()).checkout.sessions.create({
         mode: 'payment',
         client_reference_id: order.trade_no,
         metadata: { trade_no: order.trade_no },
@@ -84,7 +84,7 @@ export class StripeCheckoutService {
     let event: Stripe.Event;
     try {
       if (!secret || !rawBody || !signature) throw new Error('missing body, signature or secret');
-      event = this.stripe().webhooks.constructEvent(rawBody, signature, secret);
+      event = (await this.stripe()).webhooks.constructEvent(rawBody, signature, secret);
     } catch (error) {
       this.logger.warn(`Stripe webhook refused: ${error instanceof Error ? error.message : String(error)}`);
       return false;
@@ -96,13 +96,17 @@ export class StripeCheckoutService {
     return true;
   }
 
-  /** One SDK client per secret key; STRIPE_API_URL points it elsewhere (the tests' mock Stripe). */
-  private stripe(): Stripe {
+  /**
+   * One SDK client per secret key; STRIPE_API_URL points it elsewhere (the tests' mock Stripe).
+   * The SDK loads on first use: a gateway without Stripe never holds its code (issue 32).
+   */
+  private async stripe(): Promise<Stripe> {
     const secret = this.options.get('StripeApiSecret');
     if (this.client?.secret !== secret) {
+      const { default: StripeSdk } = await import('stripe');
       const api = this.config.stripeApiUrl ? new URL(this.config.stripeApiUrl) : undefined;
       const endpoint = api ? { host: api.hostname, port: Number(api.port) || undefined, protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {};
-      this.client = { secret, stripe: new Stripe(secret || 'sk_unset', { ...endpoint, maxNetworkRetries: 1, timeout: 20_000 }) };
+      this.client = { secret, stripe: new StripeSdk(secret || 'sk_unset', { ...endpoint, maxNetworkRetries: 1, timeout: 20_000 }) };
     }
     return this.client.stripe;
   }

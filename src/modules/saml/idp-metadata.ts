@@ -1,4 +1,3 @@
-import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml';
 import { X509Certificate } from 'node:crypto';
 
 /** What the gateway needs of the IdP, read from its metadata. */
@@ -27,6 +26,8 @@ function toPem(base64: string): string {
  * Encryption-only keys are left out: they never sign.
  */
 export async function parseIdpMetadata(xml: string): Promise<IdpDescriptor> {
+  // Loaded on first use, like the rest of node-saml (see SamlService).
+  const { parseDomFromString, xpath } = await import('@node-saml/node-saml/lib/xml');
   let document: Awaited<ReturnType<typeof parseDomFromString>>;
   try {
     document = await parseDomFromString(xml);

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiProduces } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { AllowedBeforeTwoFactorEnrolment, AuthenticatedRequest, CriticalRateLimit, Public, RootOnly } from '../../common/auth/auth.decorators';
 import { UnauthorizedError } from '../../common/errors/app-error';
+import { ApiDoc } from '../../common/http/query-docs';
 import { SignedInUserView } from '../auth/auth.service';
 import { sessionClient } from '../sessions/session-cookie';
 import { SignInChallenges } from '../two-factor/sign-in-challenge';
@@ -28,9 +28,9 @@ export class SamlController {
   /** The SP metadata to import at the IdP; its address is also our entity id. */
   @Public()
   @Get('metadata')
-  @ApiProduces(SAML_METADATA_TYPE)
-  metadata(@Res() response: Response): void {
-    response.type(SAML_METADATA_TYPE).send(this.saml.metadataXml());
+  @ApiDoc(({ ApiProduces }) => ApiProduces(SAML_METADATA_TYPE))
+  async metadata(@Res() response: Response): Promise<void> {
+    response.type(SAML_METADATA_TYPE).send(await this.saml.metadataXml());
   }
 
   @Public()

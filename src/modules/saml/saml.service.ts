@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { generateServiceProviderMetadata, Profile, SAML, SamlStatusError, ValidateInResponseTo } from '@node-saml/node-saml';
-import { parseDomFromString, xpath } from '@node-saml/node-saml/lib/xml';
+import type { Profile, SAML } from '@node-saml/node-saml';
 import { X509Certificate } from 'node:crypto';
 import { AppError } from '../../common/errors/app-error';
 import type { MessageCode } from '../../common/i18n/catalogue';
@@ -43,8 +42,15 @@ const REFUSALS: [prefix: string, code: MessageCode][] = [
   ['SubjectInResponseTo', 'saml.request_unknown'],
 ];
 
-function refusalCode(error: unknown): MessageCode {
-  if (error instanceof SamlStatusError) return 'saml.idp_refused';
+/**
+ * node-saml (with the XML signature, encryption and XPath code under it) loads on the first SAML
+ * call: a gateway without SAML never holds it (issue 32).
+ */
+const nodeSaml = () => import('@node-saml/node-saml');
+
+/** `idpRefused`: the IdP's own status said no (node-saml's SamlStatusError). */
+function refusalCode(error: unknown, idpRefused: boolean): MessageCode {
+  if (idpRefused) return 'saml.idp_refused';
   const message = error instanceof Error ? error.message : '';
   return REFUSALS.find(([prefix]) => message.startsWith(prefix))?.[1] ?? 'saml.response_invalid';
 }
@@ -75,15 +81,16 @@ export class SamlService {
   }
 
   /** The SP metadata the IdP imports: entity id, ACS (HTTP-POST), and that assertions must be signed. */
-  metadataXml(): string {
+  async metadataXml(): Promise<string> {
     const sp = this.serviceProvider();
+    const { generateServiceProviderMetadata } = await nodeSaml();
     return generateServiceProviderMetadata({ issuer: sp.entityId, callbackUrl: sp.acsUrl, wantAssertionsSigned: true, identifierFormat: null });
   }
 
   /** Where the browser goes to sign in at the IdP: its SSO address with our AuthnRequest (remembered for the ACS). */
   async loginUrl(affCode: string | undefined): Promise<string> {
     this.assertEnabled();
-    const client = this.client(this.serviceProvider(), await this.idp.descriptor());
+    const client = await this.client(this.serviceProvider(), await this.idp.descriptor());
     return client.getAuthorizeUrlAsync(affCode && REFERRAL_CODE.test(affCode) ? affCode : '', undefined, {});
   }
 
@@ -121,7 +128,8 @@ export class SamlService {
     if (!this.options.get('saml.enabled')) throw new AppError('saml.disabled');
   }
 
-  private client(sp: ServiceProviderAddresses, idp: IdpDescriptor): SAML {
+  private async client(sp: ServiceProviderAddresses, idp: IdpDescriptor): Promise<SAML> {
+    const { SAML, ValidateInResponseTo } = await nodeSaml();
     return new SAML({
       entryPoint: idp.ssoUrl,
       issuer: sp.entityId,
@@ -147,13 +155,16 @@ export class SamlService {
     // Before the (costlier) checks, so a replay is named as one even after its request id was spent.
     const presentedId = await assertionIdOf(samlResponse);
     if (presentedId && (await this.messageIds.assertionUsed(presentedId))) throw new AppError('saml.assertion_replayed');
+    const client = await this.client(sp, idp);
+    const { SamlStatusError } = await nodeSaml();
     let profile: Profile | null;
     try {
-      ({ profile } = await this.client(sp, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+      ({ profile } = await client.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     } catch (error) {
-      const code = refusalCode(error);
+      const idpRefused = error instanceof SamlStatusError;
+      const code = refusalCode(error, idpRefused);
       this.logger.warn(`SAML response refused (${code}): ${error instanceof Error ? error.message : String(error)}`);
-      throw new AppError(code, { status: error instanceof SamlStatusError ? error.message : '' });
+      throw new AppError(code, { status: idpRefused ? error.message : '' });
     }
     if (!profile) throw new AppError('saml.response_invalid');
     const facts = signedAssertionFacts(profile);
@@ -184,6 +195,7 @@ export class SamlService {
 /** The ID of the Response's assertion as presented (not yet verified), or '' when there is none to read. */
 async function assertionIdOf(samlResponse: string): Promise<string> {
   try {
+    const { parseDomFromString, xpath } = await import('@node-saml/node-saml/lib/xml');
     const document = await parseDomFromString(Buffer.from(samlResponse, 'base64').toString('utf8'));
     return xpath.selectElements(document, "/*[local-name()='Response']/*[local-name()='Assertion']")[0]?.getAttribute('ID') ?? '';
   } catch {

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
 import { Repository } from 'typeorm';
 import { AuthenticatedUser } from '../../common/auth/auth.decorators';
 import { SECRET_BOX, SecretBox } from '../../common/crypto/secret-box';
@@ -81,6 +80,8 @@ export class TwoFactorService {
   /** A fresh secret awaiting its first code; an unconfirmed earlier one is replaced. */
   async beginSetup(user: AuthenticatedUser): Promise<TwoFactorSetupView> {
     if (await this.isEnabled(user.id)) throw new AppError('two_factor.already_enabled');
+    // otplib loads on first use (here and in acceptTotp): a gateway where nobody enrols never holds it (issue 32).
+    const { generateSecret, generateURI } = await import('otplib');
     const secret = generateSecret();
     await this.enrolments.upsert(
       { user_id: user.id, secret: this.box.encrypt(secret), enabled_time: 0, last_used_step: 0, created_time: nowSeconds() },
@@ -187,6 +188,7 @@ export class TwoFactorService {
   private async acceptTotp(row: UserTwoFactorEntity, code: string): Promise<boolean> {
     const token = code.replace(/\s/g, '');
     if (!/^\d{6}$/.test(token)) return false;
+    const { verify } = await import('otplib');
     const result = await verify({
       secret: this.box.decrypt(row.secret),
       token,

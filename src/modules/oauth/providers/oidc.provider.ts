@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
-import { BaseClient, custom, CustomHttpOptionsProvider, Issuer } from 'openid-client';
+import type { BaseClient, CustomHttpOptionsProvider, Issuer } from 'openid-client';
 import { AppError } from '../../../common/errors/app-error';
 import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { OptionsService } from '../../options/options.service';
@@ -96,6 +96,7 @@ export class OidcProvider implements OnModuleDestroy {
       throw new AppError('oauth.oidc_discovery_failed');
     });
     const issuer = await this.issuer;
+    const { custom } = await import('openid-client');
     const client = new issuer.Client({
       client_id: this.options.get('oidc.client_id'),
       client_secret: this.options.get('oidc.client_secret'),
@@ -112,7 +113,9 @@ export class OidcProvider implements OnModuleDestroy {
    */
   private readonly guardedHttp: CustomHttpOptionsProvider = (url, options) => ({ ...options, ...this.outbound.httpOptionsFor(url) });
 
+  /** openid-client (and jose under it) loads on the first sign-in: a gateway without OIDC never holds it (issue 32). */
   private async loadIssuer(): Promise<Issuer> {
+    const { custom, Issuer } = await import('openid-client');
     const wellKnown = this.options.get('oidc.well_known');
     // discover() is static: a subclass carries the guard for that one request.
     const guardedHttp = this.guardedHttp;

@@ -1,8 +1,5 @@
 import { CHANNEL_TYPE } from '../../../channels/channel-types';
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
 import { Injectable } from '@nestjs/common';
 import type { Readable } from 'node:stream';
 import { RelayError } from '../../relay-error';
@@ -76,6 +73,8 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
 
   async buildHeaders(target: UpstreamTarget, call: OutgoingCall): Promise<Record<string, string>> {
     const { accessKeyId, secretAccessKey, region } = parseBedrockKey(target.key);
+    // AWS's signer loads with the first Bedrock call (the event-stream codec with the first stream): other gateways never hold it (issue 32).
+    const [{ SignatureV4 }, { Sha256 }] = await Promise.all([import('@smithy/signature-v4'), import('@aws-crypto/sha256-js')]);
     const signer = new SignatureV4({ service: 'bedrock', region, credentials: { accessKeyId, secretAccessKey }, sha256: Sha256 });
     const signed = await signer.sign({
       method: 'POST',
@@ -146,8 +145,17 @@ export class BedrockAdaptor extends ClaudeAnswers implements NativeAdaptor, Clie
  * decoded, CRCs checked, by AWS's codec: a frame that fails breaks the stream.
  */
 class AwsEventStreamFramer implements StreamFramer {
-  private readonly codec = new EventStreamCodec(toUtf8, fromUtf8);
+  private readonly codec: EventStreamCodec;
+  private readonly toUtf8: (bytes: Uint8Array) => string;
   private pending: Buffer = Buffer.alloc(0);
+
+  constructor() {
+    // AWS's code loads with the first Bedrock stream, as the signer with the first call (see buildHeaders).
+    const { EventStreamCodec: Codec } = require('@smithy/eventstream-codec') as typeof import('@smithy/eventstream-codec');
+    const { fromUtf8, toUtf8 } = require('@smithy/util-utf8') as typeof import('@smithy/util-utf8');
+    this.codec = new Codec(toUtf8, fromUtf8);
+    this.toUtf8 = toUtf8;
+  }
 
   push(bytes: Buffer): string {
     this.pending = this.pending.length === 0 ? bytes : Buffer.concat([this.pending, bytes]);
@@ -168,7 +176,7 @@ class AwsEventStreamFramer implements StreamFramer {
 
   private frame(bytes: Buffer): string {
     const message = this.codec.decode(bytes);
-    const body = toUtf8(message.body);
+    const body = this.toUtf8(message.body);
     const messageType = message.headers[':message-type']?.value;
     if (messageType === 'exception' || messageType === 'error') {
       const kind = String(message.headers[':exception-type']?.value ?? message.headers[':error-code']?.value ?? 'error');
