@@ -19,8 +19,13 @@ export function sqlDialect(source: DataSource | EntityManager): DatabaseType {
  * is text and stays (none of our statements has one, but a literal must never be renumbered).
  */
 export function numberedPlaceholders(sql: string): string {
+  return replacePlaceholders(sql, (index) => `$${index + 1}`);
+}
+
+/** Each `?` placeholder (outside quotes, as numberedPlaceholders reads them) replaced by `replacement(its index)`. */
+export function replacePlaceholders(sql: string, replacement: (index: number) => string): string {
   let out = '';
-  let next = 1;
+  let next = 0;
   let quote = '';
   for (const character of sql) {
     if (quote) {
@@ -28,7 +33,7 @@ export function numberedPlaceholders(sql: string): string {
     } else if (character === "'" || character === '"' || character === '`') {
       quote = character;
     } else if (character === '?') {
-      out += `$${next++}`;
+      out += replacement(next++);
       continue;
     }
     out += character;
