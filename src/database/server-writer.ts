@@ -2,7 +2,7 @@ import { createPool, type Pool as MysqlPool, type PoolConnection } from 'mysql2/
 import { escapeLiteral, type Pool as PgPool, type QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { MysqlConnectionOptions } from 'typeorm/driver/mysql/MysqlConnectionOptions';
-import { replacePlaceholders, sqlDialect } from './dialect';
+import { placeholderSegments, sqlDialect } from './dialect';
 import type { GuardedGroup, GuardedUpdate, Statement } from './raw-sql';
 
 /** How many times a transaction the server rolled back as a deadlock victim is run in all. */
@@ -113,9 +113,22 @@ export function pgGuardedScript(groups: GuardedGroup[]): string {
   return `DO ${tag}${body}${tag};\nSELECT current_setting('${PG_FAILURES_SETTING}') AS failed`;
 }
 
+/** pgInlined's statement texts cut at their placeholders, by text: the hot path repeats a few texts. */
+const pgSegments = new Map<string, string[]>();
+/** How many texts pgSegments keeps before it starts over (a caller that builds texts freely must not grow it without end). */
+const PG_SEGMENTS_KEPT = 4096;
+
 /** The statement with its values written in as PostgreSQL literals. */
 function pgInlined(statement: Statement): string {
-  return replacePlaceholders(statement.sql, (index) => pgLiteral(statement.parameters[index]));
+  let segments = pgSegments.get(statement.sql);
+  if (!segments) {
+    if (pgSegments.size >= PG_SEGMENTS_KEPT) pgSegments.clear();
+    pgSegments.set(statement.sql, (segments = placeholderSegments(statement.sql)));
+  }
+  if (segments.length - 1 !== statement.parameters.length) throw new Error(`${statement.parameters.length} values for ${segments.length - 1} placeholders: ${statement.sql}`);
+  let out = segments[0];
+  for (let index = 1; index < segments.length; index++) out += pgLiteral(statement.parameters[index - 1]) + segments[index];
+  return out;
 }
 
 /**
@@ -124,7 +137,8 @@ function pgInlined(statement: Statement): string {
  */
 export function pgLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return escapeLiteral(value);
+  // Most text needs no escaping; escapeLiteral walks it character by character.
+  if (typeof value === 'string') return value.includes("'") || value.includes('\\') ? escapeLiteral(value) : `'${value}'`;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot write ${value} to PostgreSQL`);
     return `'${value}'`;
