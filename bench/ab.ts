@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import path from 'node:path';
 import { type Child, median, startChild, stats } from './process-stats';
+import { databaseKinds, flag, scratchDatabase } from './bench-databases';
 
 /**
  * `npm run bench:ab -- <checkout> [<checkout> …] [--stream | --responses]`: the relay's CPU per request of
@@ -12,7 +13,10 @@ import { type Child, median, startChild, stats } from './process-stats';
  * run like this. Prints the median CPU µs per request and req/s of each build, and each
  * build's CPU per request against the first's, as the median of the rounds' ratios.
  * `--responses` measures the bench's converted case instead: a Responses client streaming
- * through a Chat-only channel.
+ * through a Chat-only channel. `--db mysql` (or `postgres`, `sqlite`) runs each build on a
+ * scratch database of its own of that kind (see bench-databases.ts), dropped at the end.
+ * `--floor` also runs the floor (bench/floor-proxy.ts) in each round, and prints each build's
+ * throughput against it, as the median of the rounds' ratios (the bench's ratio).
  */
 
 const ROUNDS = 9;
@@ -33,32 +37,49 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const responses = args.includes('--responses');
   const stream = responses || args.includes('--stream');
-  const folders = args.filter((arg) => !arg.startsWith('--')).map((folder) => path.resolve(folder));
-  if (folders.length === 0) throw new Error('usage: npm run bench:ab -- <checkout> [<checkout> …] [--stream | --responses]');
+  const dbFlag = flag('db');
+  const [database] = dbFlag === undefined ? [] : databaseKinds(dbFlag);
+  const folders = args.filter((arg, index) => !arg.startsWith('--') && args[index - 1] !== '--db').map((folder) => path.resolve(folder));
+  if (folders.length === 0) throw new Error('usage: npm run bench:ab -- <checkout> [<checkout> …] [--stream | --responses] [--db sqlite|mysql|postgres] [--floor]');
   const upstream = await startChild(path.join(__dirname, 'mock-upstream-server.js'));
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+  const floor = args.includes('--floor') ? await startChild(path.join(__dirname, 'floor-proxy.js'), { UPSTREAM_URL: upstreamUrl }) : undefined;
+  const floorRps: number[] = [];
   const builds: Build[] = [];
+  const scratch: Array<{ drop(): Promise<void> }> = [];
   for (const folder of folders) {
-    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], userMicros: [], rps: [] });
+    const env: Record<string, string> = { UPSTREAM_URL: upstreamUrl };
+    if (database && database !== 'sqlite') {
+      const db = await scratchDatabase(database, '', 'gw_ab');
+      scratch.push(db);
+      Object.assign(env, db.env);
+    }
+    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), env), cpuMicros: [], userMicros: [], rps: [] });
   }
   const body = responses
     ? JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true })
     : JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'Hello, how are you today?' }], ...(stream ? { stream: true } : {}) });
   const route = responses ? '/v1/responses' : '/v1/chat/completions';
+  const load = (port: number, apiKey = '') =>
+    autocannon({
+      url: `http://127.0.0.1:${port}${route}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+      body,
+      connections: CONNECTIONS,
+      duration: DURATION_S,
+    });
   const mode = responses ? 'responses' : stream ? 'stream' : 'non-stream';
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const order = round % 2 === 0 ? builds : [...builds].reverse();
+      if (floor) {
+        const result = await load(floor.port);
+        if (round >= WARM_UP_ROUNDS) floorRps.push(result.requests.average);
+      }
       for (const build of order) {
         const before = await stats(build.gateway);
-        const result = await autocannon({
-          url: `http://127.0.0.1:${build.gateway.port}${route}`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${build.gateway.apiKey}` },
-          body,
-          connections: CONNECTIONS,
-          duration: DURATION_S,
-        });
+        const result = await load(build.gateway.port, build.gateway.apiKey);
         const after = await stats(build.gateway);
         if (result.non2xx + result.errors > 0) throw new Error(`${build.folder}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
         if (round < WARM_UP_ROUNDS) continue;
@@ -71,6 +92,7 @@ async function main(): Promise<void> {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
       const user = build.userMicros.length > 0 ? `, ${median(build.userMicros).toFixed(1)} of it user CPU` : '';
       console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+      if (floor) console.log(`${mode} ${build.folder} / floor (${Math.round(median(floorRps))} req/s): throughput ×${median(build.rps.map((rps, round) => rps / floorRps[round])).toFixed(2)}`);
     }
     // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
     const [first, ...others] = builds;
@@ -83,7 +105,11 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    for (const child of [upstream, ...builds.map((build) => build.gateway)]) child.process.kill('SIGTERM');
+    const children = [upstream, ...(floor ? [floor] : []), ...builds.map((build) => build.gateway)];
+    for (const child of children) child.process.kill('SIGTERM');
+    // A server database can be dropped only once its gateway has let go of it.
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.process.exitCode === null ? child.process.once('exit', resolve) : resolve(undefined)))));
+    for (const db of scratch) await db.drop();
   }
 }
 

@@ -19,21 +19,33 @@ export function sqlDialect(source: DataSource | EntityManager): DatabaseType {
  * is text and stays (none of our statements has one, but a literal must never be renumbered).
  */
 export function numberedPlaceholders(sql: string): string {
-  let out = '';
-  let next = 1;
+  const segments = placeholderSegments(sql);
+  let out = segments[0];
+  for (let index = 1; index < segments.length; index++) out += `$${index}${segments[index]}`;
+  return out;
+}
+
+/**
+ * The text around each `?` placeholder (outside quotes, as numberedPlaceholders reads them):
+ * one more segment than there are placeholders, the placeholders standing between them.
+ */
+export function placeholderSegments(sql: string): string[] {
+  const segments: string[] = [];
+  let start = 0;
   let quote = '';
-  for (const character of sql) {
+  for (let at = 0; at < sql.length; at++) {
+    const character = sql[at];
     if (quote) {
       if (character === quote) quote = '';
     } else if (character === "'" || character === '"' || character === '`') {
       quote = character;
     } else if (character === '?') {
-      out += `$${next++}`;
-      continue;
+      segments.push(sql.slice(start, at));
+      start = at + 1;
     }
-    out += character;
   }
-  return out;
+  segments.push(sql.slice(start));
+  return segments;
 }
 
 /** The statement as the connection's driver takes it: numbered placeholders on PostgreSQL, `?` elsewhere. */

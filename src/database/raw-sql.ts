@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { DatabaseType } from '../config/app-config';
 import { SQLITE_PRAGMAS } from './data-source-options';
 import { nativeSql, sqlDialect } from './dialect';
+import { ServerWriter } from './server-writer';
 import { guardedWriter, statementCache, type SqliteConnection } from './sqlite-statements';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -33,6 +34,8 @@ export interface GuardedGroup {
 @Injectable()
 export class RawSql implements OnApplicationShutdown {
   private readonly writer?: SqliteWriter;
+  /** MySQL and PostgreSQL: the writes, each transaction in one round trip. */
+  private readonly serverWriter?: ServerWriter;
   /** SQLite: applyGuarded on TypeORM's connection, for a lone hold (see applyGuarded). */
   private readonly applyGuardedHere?: (groups: GuardedGroup[]) => number[];
   /** When holds last went to the writer thread (performance.now()). */
@@ -54,7 +57,10 @@ export class RawSql implements OnApplicationShutdown {
   constructor(private readonly dataSource: DataSource) {
     this.dialect = sqlDialect(dataSource);
     this.insertInto = this.dialect === 'sqlite' ? 'INSERT OR FAIL INTO' : 'INSERT INTO';
-    if (this.dialect !== 'sqlite') return;
+    if (this.dialect !== 'sqlite') {
+      this.serverWriter = ServerWriter.open(dataSource);
+      return;
+    }
     this.writer = new SqliteWriter(String(dataSource.options.database), SQLITE_PRAGMAS);
     const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
     this.applyGuardedHere = guardedWriter(connection, statementCache(connection).run);
@@ -63,6 +69,7 @@ export class RawSql implements OnApplicationShutdown {
   /** After the settlements' last flush (beforeApplicationShutdown), so nothing queued is cut off. */
   async onApplicationShutdown(): Promise<void> {
     await this.writer?.close();
+    await this.serverWriter?.close();
   }
 
   /**
@@ -85,24 +92,15 @@ export class RawSql implements OnApplicationShutdown {
       this.lastHoldSentAt = now;
       return this.writer.applyGuarded(groups);
     }
-    return this.inServerTransaction(async (run) => {
-      // In order, as on SQLite: when quota runs short, the first asked is the first served.
-      const failures: number[] = [];
-      for (const group of groups) {
-        const failed = await applyGuardedOneByOne(group.updates, run);
-        if (failed < 0) for (const statement of group.record) await run(statement);
-        failures.push(failed);
-      }
-      return failures;
-    });
+    if (groups.length === 0) return [];
+    // In order, as on SQLite: when quota runs short, the first asked is the first served.
+    return this.serverWriter!.applyGuarded(groups);
   }
 
   /** Runs the statements in one transaction. */
   async runInTransaction(statements: Statement[]): Promise<void> {
     if (this.writer) return this.writer.runInTransaction(statements);
-    await this.dataSource.transaction(async (manager) => {
-      for (const statement of statements) await manager.query(this.native(statement.sql), statement.parameters);
-    });
+    await this.serverWriter!.runInTransaction(statements);
   }
 
   /**
@@ -189,32 +187,8 @@ export class RawSql implements OnApplicationShutdown {
     if (!byRowCount) this.insertStatements.set(kind, (byRowCount = []));
     return (byRowCount[rows] ??= build());
   }
-
-  /**
-   * Runs `work` in one MySQL or PostgreSQL transaction on one pooled connection. Two batches
-   * that lock the same rows in another order can deadlock; the server then rolls one back
-   * whole, and it runs again.
-   */
-  private async inServerTransaction<T>(work: (run: (statement: Statement) => Promise<number>) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      const runner = this.dataSource.createQueryRunner();
-      try {
-        await runner.startTransaction();
-        const result = await work(async (statement) => (await runner.query(this.native(statement.sql), statement.parameters, true)).affected ?? 0);
-        await runner.commitTransaction();
-        return result;
-      } catch (error) {
-        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
-        if (attempt >= DEADLOCK_ATTEMPTS || !isDeadlock(error)) throw error;
-      } finally {
-        await runner.release();
-      }
-    }
-  }
 }
 
-/** How many times a transaction the server rolled back as a deadlock victim is run in all. */
-export const DEADLOCK_ATTEMPTS = 3;
 /** How many numbered statement texts RawSql keeps on PostgreSQL before it starts over. */
 const NUMBERED_STATEMENTS_KEPT = 4096;
 /** How long after the last hold sent to SQLite's writer thread the relay counts as quiet again. */
@@ -228,29 +202,9 @@ export function inLockOrder<T>(rows: Map<number, T>): Array<[number, T]> {
   return [...rows].sort((a, b) => a[0] - b[0]);
 }
 
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction was rolled back and may run again. */
-const PG_RETRYABLE = new Set(['40P01', '40001']);
-
-/** MySQL's "deadlock found" and "lock wait timeout", PostgreSQL's deadlock: the transaction was rolled back and may run again. */
-export function isDeadlock(error: unknown): boolean {
-  const failed = error as { driverError?: { errno?: number; code?: unknown }; errno?: number; code?: unknown } | null;
-  const errno = failed?.driverError?.errno ?? failed?.errno;
-  const code = failed?.driverError?.code ?? failed?.code;
-  return errno === 1213 || errno === 1205 || (typeof code === 'string' && PG_RETRYABLE.has(code));
-}
-
 /** `verb table (columns) VALUES (?, …), …` for `rows` rows of already quoted columns. */
 function insertValues(verb: string, table: string, quotedColumns: readonly string[], rows: number): string {
   const row = `(${quotedColumns.map(() => '?').join(', ')})`;
   return `${verb} ${table} (${quotedColumns.join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
 }
 
-/** The servers' twin of applyInOrder in sqlite-statements.js, inside the caller's transaction: at the first update that changes no row, the group's earlier ones are taken back. */
-async function applyGuardedOneByOne(updates: GuardedUpdate[], run: (statement: Statement) => Promise<number>): Promise<number> {
-  for (let index = 0; index < updates.length; index++) {
-    if ((await run(updates[index])) > 0) continue;
-    for (let earlier = index - 1; earlier >= 0; earlier--) await run(updates[earlier].undo);
-    return index;
-  }
-  return -1;
-}

@@ -6,7 +6,7 @@ import { CacheSyncService } from '../../src/common/cache/cache-sync.service';
 import { SECRET_BOX, SecretBox } from '../../src/common/crypto/secret-box';
 import { queryAnyDialect } from '../../src/database/dialect';
 import { LogDatabase } from '../../src/database/log-database';
-import { DEADLOCK_ATTEMPTS, isDeadlock } from '../../src/database/raw-sql';
+import { DEADLOCK_ATTEMPTS, isDeadlock } from '../../src/database/server-writer';
 import { SettlementBatcherService } from '../../src/modules/billing/settlement-batcher.service';
 import { LogOutboxService } from '../../src/modules/logs/log-outbox.service';
 import { OptionsService } from '../../src/modules/options/options.service';

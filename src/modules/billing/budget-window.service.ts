@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sqlDialect } from '../../database/dialect';
-import { isDeadlock, RawSql } from '../../database/raw-sql';
+import { RawSql } from '../../database/raw-sql';
+import { isDeadlock } from '../../database/server-writer';
 import { OptionsService } from '../options/options.service';
 import { windowFor } from './budget-periods';
 import type { BudgetPeriod, BudgetUsage, BudgetWindow } from './budget.wire';

@@ -185,15 +185,22 @@ export interface ChargeRefund {
  * Takes quota before an upstream call with one conditional UPDATE per holder, so concurrent
  * requests can never overdraw: the database decides, row by row.
  *
- * The holds asked for in one turn of the event loop go to the database together. They are
- * first tried as one UPDATE per token and per user for the summed amount: if every sum fits,
- * so does each hold (amounts are positive), and a turn of fifty holds costs a few statements
- * instead of a hundred. If a sum does not fit, the holds run one by one and the database
- * decides which of them get through.
+ * The holds asked for in one turn of the event loop, or while the batch before is being
+ * written, go to the database together. They are first tried as one UPDATE per token and per
+ * user for the summed amount: if every sum fits, so does each hold (amounts are positive), and
+ * a batch of fifty holds costs a few statements instead of a hundred. If a sum does not fit,
+ * the holds run one by one and the database decides which of them get through.
  */
 @Injectable()
 export class QuotaLedgerService {
   private pending: PendingHold[] = [];
+  /**
+   * A batch's transaction is running. At most one runs at a time: on MySQL and PostgreSQL,
+   * batches run side by side would queue on the same hot rows (a busy token, its user), each
+   * waiting for the one before to commit, so the holds asked for meanwhile wait and go in the
+   * next batch instead, as one transaction.
+   */
+  private applying = false;
   /** Journal ids are this process's id (HoldJournalService.ownerId) and a counter: unique without a database round trip. */
   private journalCounter = 0;
 
@@ -365,7 +372,7 @@ export class QuotaLedgerService {
     if (windows.length > 0) hold.windows = windows;
     return new Promise((resolve, reject) => {
       this.pending.push({ hold, amount, holders, windows, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => void this.applyPending());
+      if (this.pending.length === 1 && !this.applying) setImmediate(() => void this.applyPending());
     });
   }
 
@@ -391,6 +398,19 @@ export class QuotaLedgerService {
     return [...rows.values()];
   }
 
+  /** Takes the holds asked for so far as one batch, then the ones asked for meanwhile as the next. */
+  private async applyPending(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.applying = true;
+    try {
+      await this.applyBatch(batch);
+    } finally {
+      this.applying = false;
+      if (this.pending.length > 0) setImmediate(() => void this.applyPending());
+    }
+  }
+
   /**
    * The batch's holds, tried first as one take per token and user for the summed amounts,
    * journaled as the summed rows. Only when a sum does not fit, a second transaction takes
@@ -398,9 +418,7 @@ export class QuotaLedgerService {
    * the writer thread three statements rather than five per hold, whose copying between
    * threads cost more than the writes.
    */
-  private async applyPending(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
+  private async applyBatch(batch: PendingHold[]): Promise<void> {
     try {
       for (const item of batch) {
         if (item.holders.includes('token')) item.hold.fromToken = item.amount;
