@@ -26,6 +26,7 @@ import { TokenResponseCache1795680000000 } from './1795680000000-token-response-
 import { Saml1795700000000 } from './1795700000000-saml';
 import { Passkeys1795690000000 } from './1795690000000-passkeys';
 import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
+import { QuotaDataDaily1795760000000 } from './1795760000000-quota-data-daily';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -55,7 +56,8 @@ export const MIGRATIONS = [
   Saml1795700000000,
   Scim1795710000000,
   ModelMetadata1795740000000,
+  QuotaDataDaily1795760000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */
-export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002, LogPartitions1795650000000];
+export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002, LogPartitions1795650000000, QuotaDataDaily1795760000000];
