@@ -27,6 +27,7 @@ import { Saml1795700000000 } from './1795700000000-saml';
 import { Passkeys1795690000000 } from './1795690000000-passkeys';
 import { ModelMetadata1795740000000 } from './1795740000000-model-metadata';
 import { TaskSubscriptionId1795750000000 } from './1795750000000-task-subscription-id';
+import { QuotaDataDaily1795760000000 } from './1795760000000-quota-data-daily';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -57,7 +58,8 @@ export const MIGRATIONS = [
   Scim1795710000000,
   ModelMetadata1795740000000,
   TaskSubscriptionId1795750000000,
+  QuotaDataDaily1795760000000,
 ];
 
 /** A separate log database's migrations (LOG_SQL_DSN), oldest first: only its log tables. */
-export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002, LogPartitions1795650000000];
+export const LOG_DATABASE_MIGRATIONS = [LogDatabaseTables1795640000000, LogDatabaseSubscriptionId1795640000002, LogPartitions1795650000000, QuotaDataDaily1795760000000];

@@ -172,6 +172,11 @@ describe.each(databasePairs())('a separate log database (LOG_SQL_DSN): main on %
       expect(stat.quota).toBe(calls * COST);
       const dashboard = (await root.get(`/api/data/?username=${user.username}`)).body.data as Array<{ model_name: string; count: number; quota: number }>;
       expect(dashboard).toEqual([expect.objectContaining({ model_name: 'logdb-model', count: calls, quota: calls * COST })]);
+      // By day over whole days: the daily rollups, in the log database too.
+      const today = Math.floor(Date.now() / 1000 / 86_400) * 86_400;
+      const byDay = await root.get('/api/data/').query({ username: user.username, granularity: 'day', start_timestamp: today - 86_400, end_timestamp: today + 86_399 });
+      expect(byDay.body.data).toEqual([expect.objectContaining({ model_name: 'logdb-model', count: calls, quota: calls * COST })]);
+      expect(await count(main, 'SELECT COUNT(*) AS n FROM quota_data_daily')).toBe(0);
     });
 
     it('copies a replayed outbox exactly once: rows already in the log database are skipped, missing ones written', async () => {

@@ -43,6 +43,15 @@ describeOnServer(title, () => {
     }
   }
 
+  /** Months taken out of logs whose tables are not deleted yet. */
+  async function detachedTables(): Promise<string[]> {
+    const rows: Array<{ name: string }> =
+      dialect === 'postgres'
+        ? await db.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'dropped%'`)
+        : await db.query(`SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE 'dropped%'`);
+    return rows.map((row) => row.name);
+  }
+
   async function names(): Promise<string[]> {
     return (await partitions.list()).map((partition) => partition.name);
   }
@@ -161,10 +170,23 @@ describeOnServer(title, () => {
     expect(Number((await db.query(testSql('SELECT MIN(created_at) AS t FROM logs WHERE username = ?'), ['retention']))[0].t)).toBe(cutoff);
     expect((await admin.get('/api/log/?username=spread')).body.data.total).toBe(5);
 
+    // The months taken out are deleted from the disk after the call answered.
+    await partitions.reclaimDetachedMonths();
+    expect(await detachedTables()).toEqual([]);
+
     // Rows older than every month partition (a clock set back) go too, and a cutoff with nothing before it removes nothing.
     await insertRows('clock-skew', lastMonth - 10 * DAY, 2);
     expect((await admin.delete(`/api/log/?target_timestamp=${cutoff}`)).body).toMatchObject({ success: true, data: 2 });
     expect((await admin.delete(`/api/log/?target_timestamp=${cutoff}`)).body).toMatchObject({ success: true, data: 0 });
+  });
+
+  it('the hourly job deletes a month a crash left taken out but not deleted', async () => {
+    const month = addMonths(now, -30);
+    const leftover = `dropped_logs_${monthPartitionName(month)}`;
+    await db.query(`CREATE TABLE ${leftover} (id integer)`);
+    expect(await detachedTables()).toEqual([leftover]);
+    await app.app.get(LogsJobs).reclaimDetachedMonths();
+    expect(await detachedTables()).toEqual([]);
   });
 
   it('the migration converts a filled table both ways, keeping its rows and ids', async () => {

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import { DataSource } from 'typeorm';
+import { QuotaDataDaily1795760000000 } from '../migrations/1795760000000-quota-data-daily';
 import { UsageAggregatorService } from '../src/modules/data/usage-aggregator.service';
 import { registerUser, type Session } from './support/accounts';
 import type { MockUpstream } from './support/mock-upstream';
@@ -12,6 +13,9 @@ interface Sums {
   quota: number;
   tokens: number;
 }
+
+const HOUR = 3600;
+const DAY = 86_400;
 
 describe('usage aggregation into quota_data and GET /api/data', () => {
   let app: TestApp;
@@ -69,6 +73,12 @@ describe('usage aggregation into quota_data and GET /api/data', () => {
     // Two flushes added to the same hour bucket rather than writing a second row.
     const [{ bucket_rows: rows }] = await db.query(testSql('SELECT COUNT(*) AS bucket_rows FROM quota_data WHERE user_id = ? AND model_name = ?'), [alice.id, 'model-a']);
     expect(Number(rows)).toBe(1);
+    // The daily buckets hold the same sums, per user (everyone's too) and model, each in the day of its hours.
+    const sumsBy = async (sql: string) => (await db.query(sql)).map((row: Record<string, unknown>) => [row.user_id, row.model_name, Number(row.n), Number(row.quota), Number(row.tokens)].join('/')).sort();
+    const perUserAndModel = (table: string) => `SELECT user_id, model_name, SUM(count) AS n, SUM(quota) AS quota, SUM(token_used) AS tokens FROM ${table} GROUP BY user_id, model_name`;
+    expect(await sumsBy(perUserAndModel('quota_data_daily'))).toEqual(await sumsBy(perUserAndModel('quota_data')));
+    const [{ off }] = await db.query(`SELECT COUNT(*) AS off FROM quota_data_daily WHERE created_at % ${DAY} <> 0`);
+    expect(Number(off)).toBe(0);
   });
 
   it('serves each user their own usage, and admins anyone’s or everyone’s, by hour, day or week', async () => {
@@ -92,6 +102,73 @@ describe('usage aggregation into quota_data and GET /api/data', () => {
     expect(everyone.body.data.every((row: { created_at: number }) => (row.created_at - 4 * 86_400) % (7 * 86_400) === 0)).toBe(true);
     const daily = await root.get('/api/data/').query({ granularity: 'day', start_timestamp: 0, end_timestamp: Math.floor(Date.now() / 1000) + 60 });
     expect(daily.body).toMatchObject({ success: false });
+  });
+
+  describe('a window cut inside days', () => {
+    const carolId = 990_001;
+    /** Three days ago at midnight (UTC): carol's buckets run 14:00 on day 0 to 08:00 on day 2. */
+    const day0 = Math.floor(Date.now() / 1000 / DAY) * DAY - 3 * DAY;
+    const hours = Array.from({ length: 43 }, (_, i) => day0 + 14 * HOUR + i * HOUR);
+    const db = () => app.app.get(DataSource);
+
+    beforeAll(async () => {
+      // As the aggregator writes them: every hour's bucket, and each day's sum of its hours.
+      const insert = (table: string) => testSql(`INSERT INTO ${table} (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+      const days = new Map<number, number>();
+      for (const [i, hour] of hours.entries()) {
+        await db().query(insert('quota_data'), [carolId, 'carol', 'model-c', hour, 10, 1, 100 + i]);
+        const day = hour - (hour % DAY);
+        days.set(day, (days.get(day) ?? 0) + 1);
+      }
+      for (const [day, calls] of days) {
+        const quota = hours.map((hour, i) => ({ hour, quota: 100 + i })).filter(({ hour }) => hour - (hour % DAY) === day).reduce((sum, { quota }) => sum + quota, 0);
+        await db().query(insert('quota_data_daily'), [carolId, 'carol', 'model-c', day, 10 * calls, calls, quota]);
+      }
+    });
+
+    /** What the hourly buckets alone say for a window: calls per day. */
+    const expectedByDay = (start: number, end: number) => {
+      const calls = new Map<number, number>();
+      for (const hour of hours) if (hour >= start - (start % HOUR) && hour <= end) calls.set(hour - (hour % DAY), (calls.get(hour - (hour % DAY)) ?? 0) + 1);
+      return [...calls.entries()].map(([day, count]) => ({ created_at: day, count }));
+    };
+
+    it.each([
+      ['cut on both sides', day0 + 20 * HOUR + 1800, day0 + 2 * DAY + 5 * HOUR],
+      ['whole days only', day0, day0 + 3 * DAY - 1],
+      ['within one day', day0 + DAY + 3 * HOUR, day0 + DAY + 9 * HOUR],
+      ['ending on an hour boundary', day0 + 16 * HOUR, day0 + 2 * DAY - HOUR],
+    ])('by day, %s: the days inside from the daily buckets, the cut ones hour by hour', async (_case, start, end) => {
+      const answer = await root.get('/api/data/').query({ username: 'carol', granularity: 'day', start_timestamp: start, end_timestamp: end });
+      expect(answer.body.success).toBe(true);
+      expect(answer.body.data.map((row: { created_at: number; count: number }) => ({ created_at: row.created_at, count: row.count }))).toEqual(expectedByDay(start, end));
+      const quota = answer.body.data.reduce((sum: number, row: { quota: number }) => sum + row.quota, 0);
+      expect(quota).toBe(hours.map((hour, i) => (hour >= start - (start % HOUR) && hour <= end ? 100 + i : 0)).reduce((a, b) => a + b, 0));
+      expect(answer.body.data.every((row: { user_id: number; username: string }) => row.user_id === carolId && row.username === 'carol')).toBe(true);
+    });
+
+    it('by week, the same calls in week buckets', async () => {
+      const start = day0 + 20 * HOUR;
+      const end = day0 + 2 * DAY + 5 * HOUR;
+      const answer = await root.get('/api/data/').query({ username: 'carol', granularity: 'week', start_timestamp: start, end_timestamp: end });
+      const total = answer.body.data.reduce((sum: number, row: { count: number }) => sum + row.count, 0);
+      expect(total).toBe(expectedByDay(start, end).reduce((sum, day) => sum + day.count, 0));
+      expect(answer.body.data.every((row: { created_at: number }) => (row.created_at - 4 * DAY) % (7 * DAY) === 0)).toBe(true);
+    });
+
+    it('the migration fills the daily buckets from the hourly ones', async () => {
+      const snapshot = async () => db().query('SELECT user_id, username, model_name, created_at, token_used, count, quota FROM quota_data_daily ORDER BY user_id, created_at, model_name');
+      const before = await snapshot();
+      const migration = new QuotaDataDaily1795760000000();
+      const runner = db().createQueryRunner();
+      try {
+        await migration.down(runner);
+        await migration.up(runner);
+      } finally {
+        await runner.release();
+      }
+      expect(await snapshot()).toEqual(before);
+    });
   });
 
   it('refuses a bad window or granularity with a clear message', async () => {

@@ -3,7 +3,7 @@ import type { DataSourceOptions } from 'typeorm';
 import type { AppConfig, DatabaseLocation } from '../config/app-config';
 import { LOG_DATABASE_MIGRATIONS, MIGRATIONS } from '../../migrations';
 import { LogEntity } from '../modules/logs/entities/log.entity';
-import { QuotaDataEntity } from '../modules/data/entities/quota-data.entity';
+import { QuotaDataDailyEntity, QuotaDataEntity } from '../modules/data/entities/quota-data.entity';
 
 /** Every SQLite connection's settings: TypeORM's and the relay's writer thread's (SqliteWriter). */
 export const SQLITE_PRAGMAS: readonly string[] = [
@@ -60,7 +60,7 @@ export function buildDataSourceOptions(config: AppConfig): DataSourceOptions {
  * live there, with migrations of their own (LOG_DATABASE_MIGRATIONS).
  */
 export function buildLogDataSourceOptions(location: DatabaseLocation): DataSourceOptions {
-  return { ...connectionOptions(location, LOG_DATABASE_MIGRATIONS), entities: [LogEntity, QuotaDataEntity] };
+  return { ...connectionOptions(location, LOG_DATABASE_MIGRATIONS), entities: [LogEntity, QuotaDataEntity, QuotaDataDailyEntity] };
 }
 
 function connectionOptions(location: DatabaseLocation, migrations: DataSourceOptions['migrations']): DataSourceOptions {

@@ -19,14 +19,20 @@ describe('/detail data dashboard', () => {
     // Aggregated usage of the last few hours (the aggregation itself is tested over HTTP in test/usage-data.test.ts).
     const db = openScratchDb(server.dbPath);
     const hour = Math.floor(Date.now() / 1000 / HOUR) * HOUR;
-    const insert = db.prepare('INSERT INTO quota_data (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insert = (table: string) => db.prepare(`INSERT INTO ${table} (user_id, username, model_name, created_at, token_used, count, quota) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const hourly = insert('quota_data');
     // Root's own buckets, and the all-users buckets (user id 0) the aggregator writes beside them.
     for (const [userId, username] of [[1, ROOT_USER.username], [0, '']] as const) {
       for (let back = 0; back < 5; back++) {
-        insert.run(userId, username, 'gpt-4o-mini', hour - back * HOUR, 1200 * (back + 1), 3, 150_000);
-        insert.run(userId, username, 'claude-3-haiku', hour - back * HOUR, 800, 1, 100_000);
+        hourly.run(userId, username, 'gpt-4o-mini', hour - back * HOUR, 1200 * (back + 1), 3, 150_000);
+        hourly.run(userId, username, 'claude-3-haiku', hour - back * HOUR, 800, 1, 100_000);
       }
     }
+    // And their sums by day, as the aggregator writes those too (the views by day read whole days from them).
+    db.prepare(
+      `INSERT INTO quota_data_daily (user_id, username, model_name, created_at, token_used, count, quota)
+       SELECT user_id, MIN(username), model_name, created_at - created_at % 86400, SUM(token_used), SUM(count), SUM(quota) FROM quota_data GROUP BY user_id, model_name, created_at - created_at % 86400`,
+    ).run();
     db.close();
   });
   afterAll(async () => {

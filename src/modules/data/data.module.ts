@@ -4,12 +4,12 @@ import { BillingModule } from '../billing/billing.module';
 import { OptionsModule } from '../options/options.module';
 import { DataController } from './data.controller';
 import { DataService } from './data.service';
-import { QuotaDataEntity } from './entities/quota-data.entity';
+import { QuotaDataDailyEntity, QuotaDataEntity } from './entities/quota-data.entity';
 import { UsageAggregatorService } from './usage-aggregator.service';
 
-/** Usage aggregation into quota_data and the data dashboard's API. */
+/** Usage aggregation into quota_data (by hour) and quota_data_daily, and the data dashboard's API. */
 @Module({
-  imports: [TypeOrmModule.forFeature([QuotaDataEntity]), BillingModule, OptionsModule],
+  imports: [TypeOrmModule.forFeature([QuotaDataEntity, QuotaDataDailyEntity]), BillingModule, OptionsModule],
   controllers: [DataController],
   providers: [DataService, UsageAggregatorService],
   exports: [UsageAggregatorService],

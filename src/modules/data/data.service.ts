@@ -5,7 +5,7 @@ import { nowSeconds } from '../../database/columns';
 import { sqlDialect } from '../../database/dialect';
 import { LogDatabase } from '../../database/log-database';
 import type { Granularity } from './dto/data-query.dto';
-import { QuotaDataEntity } from './entities/quota-data.entity';
+import { QuotaDataDailyEntity, QuotaDataEntity } from './entities/quota-data.entity';
 import { ALL_USERS } from './usage-aggregator.service';
 import type { QuotaDataView } from './data.wire';
 
@@ -15,6 +15,19 @@ export interface DataWindow {
   granularity?: Granularity;
 }
 
+/** Whose buckets a read covers: one user's by id or by name, or everyone's (user id ALL_USERS). */
+interface Owner {
+  column: 'username' | 'user_id';
+  value: string | number;
+}
+
+/** One rollup table and the index that holds an owner's window with its sums (MySQL is told to use it). */
+interface Rollup {
+  entity: typeof QuotaDataEntity | typeof QuotaDataDailyEntity;
+  ownerWindowIndex: string;
+}
+
+const HOUR = 3600;
 const DAY = 86_400;
 const DEFAULT_SPAN = 7 * DAY;
 /** The longest window one call covers. */
@@ -27,8 +40,8 @@ const BUCKET_SQL: Record<Granularity, string> = {
   week: `(q.created_at - ((q.created_at - ${WEEK_SHIFT}) % ${7 * DAY}))`,
 };
 
-/** (user_id, created_at, model_name, and every summed column): a window of one owner's buckets, read from the index alone. */
-const OWNER_WINDOW_INDEX = 'idx_quota_data_owner_window';
+const HOURLY: Rollup = { entity: QuotaDataEntity, ownerWindowIndex: 'idx_quota_data_owner_window' };
+const DAILY: Rollup = { entity: QuotaDataDailyEntity, ownerWindowIndex: 'idx_quota_data_daily_owner_window' };
 
 /**
  * PostgreSQL's memory for one sort or hash while the dashboard groups a window (set for that
@@ -55,30 +68,49 @@ export class DataService {
     return this.read(window, { column: 'user_id', value: userId });
   }
 
-  private async read(window: DataWindow, owner: { column: 'username' | 'user_id'; value: string | number }): Promise<QuotaDataView[]> {
+  private async read(window: DataWindow, owner: Owner): Promise<QuotaDataView[]> {
     const end = window.end || nowSeconds();
     const start = window.start ?? end - DEFAULT_SPAN;
     if (start > end) throw new AppError('data.invalid_window');
     if (end - start > MAX_SPAN) throw new AppError('data.window_too_long');
-    if (sqlDialect(this.quotaData.manager) !== 'postgres') return this.readWith(this.quotaData.manager, window, owner, start, end);
+    const granularity = window.granularity ?? 'hour';
+    const read = (manager: EntityManager) => (granularity === 'hour' ? this.sum(manager, HOURLY, owner, 'hour', start - (start % HOUR), end) : this.byDays(manager, owner, granularity, start, end));
+    if (sqlDialect(this.quotaData.manager) !== 'postgres') return read(this.quotaData.manager);
     return this.quotaData.manager.transaction(async (manager) => {
       await manager.query(`SET LOCAL work_mem = '${POSTGRES_GROUPING_MEMORY}'`);
-      return this.readWith(manager, window, owner, start, end);
+      return read(manager);
     });
   }
 
-  private async readWith(manager: EntityManager, window: DataWindow, owner: { column: 'username' | 'user_id'; value: string | number }, start: number, end: number): Promise<QuotaDataView[]> {
-    const bucket = BUCKET_SQL[window.granularity ?? 'hour'];
-    const query = manager.createQueryBuilder(QuotaDataEntity, 'q');
+  /**
+   * By day or week: the days wholly inside the window from the daily buckets, the hours of a
+   * day the window cuts (at either end) from the hourly ones, added up per bucket and model.
+   */
+  private async byDays(manager: EntityManager, owner: Owner, granularity: Granularity, start: number, end: number): Promise<QuotaDataView[]> {
+    const firstHour = start - (start % HOUR);
+    // Day D is whole when its first hour is at or after firstHour and its last hour at or before end.
+    const wholeFrom = Math.ceil(firstHour / DAY) * DAY;
+    const wholeTo = Math.floor((end + HOUR) / DAY) * DAY;
+    if (wholeFrom >= wholeTo) return this.sum(manager, HOURLY, owner, granularity, firstHour, end);
+    const parts = [await this.sum(manager, DAILY, owner, granularity, wholeFrom, wholeTo - 1)];
+    if (firstHour < wholeFrom) parts.push(await this.sum(manager, HOURLY, owner, granularity, firstHour, wholeFrom - 1));
+    if (wholeTo <= end) parts.push(await this.sum(manager, HOURLY, owner, granularity, wholeTo, end));
+    return parts.length === 1 ? parts[0] : mergeBuckets(parts.flat());
+  }
+
+  /** One rollup's buckets starting from `from` through `to` (inclusive), summed per bucket of the granularity and model. */
+  private async sum(manager: EntityManager, rollup: Rollup, owner: Owner, granularity: Granularity, from: number, to: number): Promise<QuotaDataView[]> {
+    const bucket = BUCKET_SQL[granularity];
+    const query = manager.createQueryBuilder(rollup.entity, 'q');
     // MariaDB would take the unique bucket key on user_id alone and read every row behind it
     // (0.8 s for a month of everyone's buckets); the covering index holds the sums (MySQL only, SQLite picks it).
-    if (owner.column === 'user_id') query.useIndex(OWNER_WINDOW_INDEX);
-    // One owner's buckets are unique per hour and model: hour by hour there is nothing to sum.
-    const oneRowPerBucket = owner.column === 'user_id' && bucket === BUCKET_SQL.hour;
+    if (owner.column === 'user_id') query.useIndex(rollup.ownerWindowIndex);
+    // One owner's buckets are unique per bucket and model: at the rollup's own granularity there is nothing to sum.
+    const oneRowPerBucket = owner.column === 'user_id' && (rollup === HOURLY ? granularity === 'hour' : granularity === 'day');
     const total = (column: string) => (oneRowPerBucket ? `q.${column}` : `SUM(q.${column})`);
     const sample = (column: string) => (oneRowPerBucket ? `q.${column}` : `MIN(q.${column})`);
     query
-      .select(bucket, 'created_at')
+      .select(oneRowPerBucket ? 'q.created_at' : bucket, 'created_at')
       .addSelect('q.model_name', 'model_name')
       .addSelect(sample('user_id'), 'user_id')
       .addSelect(sample('username'), 'username')
@@ -86,7 +118,7 @@ export class DataService {
       .addSelect(total('count'), 'count')
       .addSelect(total('quota'), 'quota')
       .where(`q.${owner.column} = :owner`, { owner: owner.value })
-      .andWhere('q.created_at >= :start AND q.created_at <= :end', { start: start - (start % 3600), end });
+      .andWhere('q.created_at >= :from AND q.created_at <= :to', { from, to });
     if (!oneRowPerBucket) query.groupBy(bucket).addGroupBy('q.model_name');
     const rows = await query
       .orderBy('created_at', 'ASC')
@@ -102,4 +134,23 @@ export class DataService {
       quota: Number(row.quota),
     }));
   }
+}
+
+/** Rows of the same bucket and model added up (the owner fields as SQL's MIN takes them), by bucket and model. */
+function mergeBuckets(rows: QuotaDataView[]): QuotaDataView[] {
+  const merged = new Map<string, QuotaDataView>();
+  for (const row of rows) {
+    const key = `${row.created_at}\u0000${row.model_name}`;
+    const sums = merged.get(key);
+    if (!sums) {
+      merged.set(key, { ...row });
+      continue;
+    }
+    sums.user_id = Math.min(sums.user_id, row.user_id);
+    if (row.username < sums.username) sums.username = row.username;
+    sums.token_used += row.token_used;
+    sums.count += row.count;
+    sums.quota += row.quota;
+  }
+  return [...merged.values()].sort((a, b) => a.created_at - b.created_at || (a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0));
 }

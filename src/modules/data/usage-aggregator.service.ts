@@ -5,17 +5,25 @@ import type { Settlement } from '../billing/settlement-batcher.service';
 import { SettlementBatcherService } from '../billing/settlement-batcher.service';
 import { OptionsService } from '../options/options.service';
 
+/** The rollup tables, by the length of their buckets (seconds). */
+const ROLLUPS = [
+  { table: 'quota_data', seconds: 3600 },
+  { table: 'quota_data_daily', seconds: 86_400 },
+] as const;
+type RollupTable = (typeof ROLLUPS)[number]['table'];
+
 interface Bucket {
+  table: RollupTable;
   userId: number;
   username: string;
   modelName: string;
-  hour: number;
+  /** Start of the hour or day. */
+  start: number;
   tokenUsed: number;
   count: number;
   quota: number;
 }
 
-const HOUR = 3600;
 /**
  * Buckets under user id 0 sum every user's usage of a model in an hour: the admin's
  * everyone-view reads those few rows instead of summing every user's rows on each request.
@@ -27,8 +35,9 @@ const UPSERT_CHUNK = 100;
 const COLUMNS = ['user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'];
 
 /**
- * Sums usage per user (and for all users, see ALL_USERS), model and hour in memory, fed by the committed settlement batches (no
- * work per request), and adds the sums to quota_data every DataExportInterval minutes while
+ * Sums usage per user (and for all users, see ALL_USERS), model and hour, and the same per UTC
+ * day, in memory, fed by the committed settlement batches (no work per request), and adds the
+ * sums to quota_data and quota_data_daily, in one transaction, every DataExportInterval minutes while
  * DataExportEnabled. Each instance sums what it settled; the unique bucket key lets every
  * instance add to the same row. The buckets live with the logs (LogDatabase: LOG_SQL_DSN, else the main database).
  */
@@ -84,14 +93,16 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
     if (!this.options.get('DataExportEnabled')) return;
     for (const { log } of batch) {
       if (!log) continue;
-      const usage = { modelName: log.model_name, hour: log.created_at - (log.created_at % HOUR), tokenUsed: log.prompt_tokens + log.completion_tokens, count: 1, quota: log.quota };
-      this.merge({ userId: log.user_id, username: log.username, ...usage });
-      this.merge({ userId: ALL_USERS, username: '', ...usage });
+      for (const { table, seconds } of ROLLUPS) {
+        const usage = { table, modelName: log.model_name, start: log.created_at - (log.created_at % seconds), tokenUsed: log.prompt_tokens + log.completion_tokens, count: 1, quota: log.quota };
+        this.merge({ userId: log.user_id, username: log.username, ...usage });
+        this.merge({ userId: ALL_USERS, username: '', ...usage });
+      }
     }
   }
 
   private merge(bucket: Bucket): void {
-    const key = `${bucket.userId}\u0000${bucket.hour}\u0000${bucket.modelName}`;
+    const key = `${bucket.table}\u0000${bucket.userId}\u0000${bucket.start}\u0000${bucket.modelName}`;
     const sums = this.buckets.get(key);
     if (!sums) {
       this.buckets.set(key, { ...bucket });
@@ -102,15 +113,19 @@ export class UsageAggregatorService implements OnModuleInit, OnModuleDestroy, Be
     sums.quota += bucket.quota;
   }
 
+  /** Both tables in one transaction: the views by hour and by day never disagree. */
   private write(buckets: Bucket[]): Promise<void> {
     const statements: Statement[] = [];
-    for (let i = 0; i < buckets.length; i += UPSERT_CHUNK) statements.push(this.upsert(buckets.slice(i, i + UPSERT_CHUNK)));
+    for (const { table } of ROLLUPS) {
+      const ofTable = buckets.filter((bucket) => bucket.table === table);
+      for (let i = 0; i < ofTable.length; i += UPSERT_CHUNK) statements.push(this.upsert(table, ofTable.slice(i, i + UPSERT_CHUNK)));
+    }
     return this.logDatabase.sql.runInTransaction(statements);
   }
 
   /** Adds to existing buckets. */
-  private upsert(buckets: Bucket[]): Statement {
-    const sql = this.logDatabase.sql.upsertAddingSql('quota_data', COLUMNS, buckets.length, ['user_id', 'created_at', 'model_name'], ['token_used', 'count', 'quota']);
-    return { sql, parameters: buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.hour, b.tokenUsed, b.count, b.quota]) };
+  private upsert(table: RollupTable, buckets: Bucket[]): Statement {
+    const sql = this.logDatabase.sql.upsertAddingSql(table, COLUMNS, buckets.length, ['user_id', 'created_at', 'model_name'], ['token_used', 'count', 'quota']);
+    return { sql, parameters: buckets.flatMap((b) => [b.userId, b.username, b.modelName, b.start, b.tokenUsed, b.count, b.quota]) };
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { nowSeconds } from '../../database/columns';
 import { queryAnyDialect, sqlDialect } from '../../database/dialect';
@@ -26,21 +26,33 @@ export interface LogPartition {
 
 /** A dropped month whose statistics say fewer rows than this is counted exactly first; bigger ones report the estimate (an exact count of millions of rows takes seconds). */
 const EXACT_COUNT_BELOW = 100_000;
+/**
+ * A month taken out of logs lives on as a table named `dropped_logs_p<yyyymm>` until its files
+ * are deleted, after the clear-logs call answers (see dropMonthsBefore).
+ */
+const DETACHED_MONTH_PREFIX = 'dropped_';
 
 /**
  * The monthly range partitions of the logs table on MySQL/MariaDB and PostgreSQL (SQLite keeps
  * one table; every method does nothing there). Months are created ahead by a job (LogsJobs),
- * and retention drops whole months, which is instant whatever their size.
+ * and retention takes whole months out of the table at once, whatever their size.
  */
 @Injectable()
-export class LogPartitionsService {
+export class LogPartitionsService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(LogPartitionsService.name);
 
   private readonly dataSource: DataSource;
+  /** The files of the months taken out being deleted, after the call that took them out answered. */
+  private reclaiming: Promise<void> = Promise.resolve();
 
   /** The logs' own database: the main one, or LOG_SQL_DSN's. */
   constructor(logDatabase: LogDatabase) {
     this.dataSource = logDatabase.dataSource;
+  }
+
+  /** Before the database closes: the months taken out are gone. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.reclaiming;
   }
 
   /** The partitions oldest first; empty on SQLite (or a table not partitioned). */
@@ -92,21 +104,79 @@ export class LogPartitionsService {
   }
 
   /**
-   * Drops every month partition that ends at or before `cutoff` (all its rows are older);
-   * answers how many rows went, counted exactly for small months and from the statistics for
-   * big ones. The partial month, and older rows outside month partitions, are left to the
+   * Takes every month partition that ends at or before `cutoff` (all its rows are older) out of
+   * logs; answers how many rows went, counted exactly for small months and from the statistics
+   * for big ones. The partial month, and older rows outside month partitions, are left to the
    * caller's chunked delete.
+   *
+   * Taking a month out is a change of the catalogue only: PostgreSQL detaches the partition,
+   * MySQL exchanges it with an empty table. Deleting its files comes after, in the background:
+   * on a disk that discards freed blocks that takes about a second per gigabyte, and dropping
+   * the partition itself would hold the lock on logs that long, and the call with it. A month
+   * taken out whose files a crash left behind goes at the next call or the hourly job
+   * (reclaimDetachedMonths).
    */
   async dropMonthsBefore(cutoff: number): Promise<number> {
     const dropped = (await this.list()).filter((partition) => partition.to !== null && partition.to <= cutoff);
     if (dropped.length === 0) return 0;
-    const dialect = sqlDialect(this.dataSource);
     let removed = 0;
     for (const partition of dropped) removed += await this.rowsOf(partition);
-    if (dialect === 'mysql') await this.dataSource.query(`ALTER TABLE logs DROP PARTITION ${dropped.map((partition) => partition.name).join(', ')}`);
-    else for (const partition of dropped) await this.dataSource.query(`DROP TABLE ${partition.name}`);
-    this.logger.log(`dropped log partitions ${dropped.map((partition) => partition.name).join(', ')} (about ${removed} rows)`);
+    if (sqlDialect(this.dataSource) === 'mysql') await this.detachMysqlMonths(dropped);
+    else await this.detachPostgresMonths(dropped);
+    this.logger.log(`took log partitions ${dropped.map((partition) => partition.name).join(', ')} out of logs (about ${removed} rows)`);
+    void this.reclaimDetachedMonths();
     return removed;
+  }
+
+  /** Deletes the months taken out of logs (their tables, and with them their files); one deletion at a time. */
+  reclaimDetachedMonths(): Promise<void> {
+    this.reclaiming = this.reclaiming.then(() =>
+      this.dropDetachedTables().catch((error: unknown) => this.logger.error(`deleting the log months taken out failed, the hourly job tries again: ${error instanceof Error ? error.message : String(error)}`)),
+    );
+    return this.reclaiming;
+  }
+
+  private async dropDetachedTables(): Promise<void> {
+    const dialect = sqlDialect(this.dataSource);
+    if (dialect === 'sqlite') return;
+    const pattern = 'dropped\\_logs\\_p%';
+    const tables: Array<{ name: string }> =
+      dialect === 'mysql'
+        ? await this.dataSource.query(`SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ?`, [pattern])
+        : await this.dataSource.query(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE $1`, [pattern]);
+    for (const { name } of tables) {
+      await this.dataSource.query(`DROP TABLE IF EXISTS ${name}`);
+      this.logger.log(`deleted ${name}`);
+    }
+  }
+
+  /** Detached and renamed in one transaction: a month is either a partition or waiting to be deleted. */
+  private async detachPostgresMonths(dropped: LogPartition[]): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      for (const { name } of dropped) {
+        // Left over from a crash before its files were deleted (rows put back into that month since).
+        await manager.query(`DROP TABLE IF EXISTS ${DETACHED_MONTH_PREFIX}${name}`);
+        await manager.query(`ALTER TABLE logs DETACH PARTITION ${name}`);
+        await manager.query(`ALTER TABLE ${name} RENAME TO ${DETACHED_MONTH_PREFIX}${name}`);
+      }
+    });
+  }
+
+  /**
+   * Each month's rows swap places with an empty table of logs' shape (a rename of files), and
+   * the emptied partitions are dropped together. MySQL's DDL commits statement by statement: a
+   * crash in between leaves an empty partition, dropped with the next month, or a table the
+   * reclaiming deletes.
+   */
+  private async detachMysqlMonths(dropped: LogPartition[]): Promise<void> {
+    for (const { name } of dropped) {
+      const table = `${DETACHED_MONTH_PREFIX}logs_${name}`;
+      await this.dataSource.query(`DROP TABLE IF EXISTS ${table}`);
+      await this.dataSource.query(`CREATE TABLE ${table} LIKE logs`);
+      await this.dataSource.query(`ALTER TABLE ${table} REMOVE PARTITIONING`);
+      await this.dataSource.query(`ALTER TABLE logs EXCHANGE PARTITION ${name} WITH TABLE ${table}`);
+    }
+    await this.dataSource.query(`ALTER TABLE logs DROP PARTITION ${dropped.map((partition) => partition.name).join(', ')}`);
   }
 
   private async rowsOf(partition: LogPartition): Promise<number> {

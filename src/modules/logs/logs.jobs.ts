@@ -12,4 +12,10 @@ export class LogsJobs {
   async createPartitionsAhead(): Promise<void> {
     await this.partitions.ensureAhead();
   }
+
+  /** Months a clear-logs call took out of logs whose files a crash left behind. */
+  @Cron(CronExpression.EVERY_HOUR)
+  async reclaimDetachedMonths(): Promise<void> {
+    await this.partitions.reclaimDetachedMonths();
+  }
 }

@@ -1,9 +1,8 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { BigIntColumn } from '../../../database/columns';
 
-/** Usage of one user and model in one hour: calls, quota and tokens. */
-@Entity('quota_data')
-export class QuotaDataEntity {
+/** Usage of one user (or of everyone: user id 0) and model over one bucket of time: calls, quota and tokens. */
+abstract class UsageBucketColumns {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -16,7 +15,7 @@ export class QuotaDataEntity {
   @Column({ type: 'varchar', length: 255, default: '' })
   model_name: string;
 
-  /** Start of the hour (unix seconds). */
+  /** Start of the bucket (unix seconds). */
   @BigIntColumn()
   created_at: number;
 
@@ -29,3 +28,11 @@ export class QuotaDataEntity {
   @BigIntColumn()
   quota: number;
 }
+
+/** Usage by hour. */
+@Entity('quota_data')
+export class QuotaDataEntity extends UsageBucketColumns {}
+
+/** The same usage by UTC day, for the dashboard's views by day and week. */
+@Entity('quota_data_daily')
+export class QuotaDataDailyEntity extends UsageBucketColumns {}
