@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Child, median, startChild, stats } from './process-stats';
 
@@ -9,8 +10,10 @@ import { type Child, median, startChild, stats } from './process-stats';
  * them all; rounds interleave the builds, alternating their order, and the first two rounds
  * only warm up. The machine's speed drifts between bench runs (the ratio to the floor moves by
  * ±0.08), so a change of one or two µs per request shows only when builds are compared in one
- * run like this. Prints the median CPU µs per request and req/s of each build, and each
- * build's CPU per request against the first's, as the median of the rounds' ratios.
+ * run like this. Prints the median CPU µs per request and req/s of each build, its resident
+ * memory after start and at its peak, and each build's CPU per request against the first's,
+ * as the median of the rounds' ratios. Each build's gateway starts as that checkout's
+ * package.json starts it (its process-tuning.ts).
  * `--responses` measures the bench's converted case instead: a Responses client streaming
  * through a Chat-only channel.
  */
@@ -23,6 +26,8 @@ const CONNECTIONS = 50;
 interface Build {
   folder: string;
   gateway: Child;
+  /** Resident memory right after the gateway started, and its peak over the whole run (startup included). */
+  idleRssBytes: number;
   cpuMicros: number[];
   /** User CPU alone; empty for a checkout whose bench predates it. */
   userMicros: number[];
@@ -39,7 +44,9 @@ async function main(): Promise<void> {
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const builds: Build[] = [];
   for (const folder of folders) {
-    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { UPSTREAM_URL: upstreamUrl }), cpuMicros: [], userMicros: [], rps: [] });
+    const tuning = processTuning(folder);
+    const gateway = await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), { ...tuning.GATEWAY_ENV, UPSTREAM_URL: upstreamUrl }, tuning.GATEWAY_NODE_FLAGS);
+    builds.push({ folder, gateway, idleRssBytes: (await stats(gateway)).rssBytes, cpuMicros: [], userMicros: [], rps: [] });
   }
   const body = responses
     ? JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true })
@@ -70,7 +77,8 @@ async function main(): Promise<void> {
     for (const build of builds) {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
       const user = build.userMicros.length > 0 ? `, ${median(build.userMicros).toFixed(1)} of it user CPU` : '';
-      console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+      const memory = `RSS ${mb(build.idleRssBytes)} MB after start, ${mb((await stats(build.gateway)).maxRssBytes)} MB peak`;
+      console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s; ${memory}`);
     }
     // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
     const [first, ...others] = builds;
@@ -86,6 +94,17 @@ async function main(): Promise<void> {
     for (const child of [upstream, ...builds.map((build) => build.gateway)]) child.process.kill('SIGTERM');
   }
 }
+
+/**
+ * How a checkout starts its gateway (its src/config/process-tuning.ts, as its package.json does);
+ * nothing for a checkout from before that file, which started plain.
+ */
+function processTuning(folder: string): { GATEWAY_ENV: Readonly<Record<string, string>>; GATEWAY_NODE_FLAGS: readonly string[] } {
+  const file = path.join(folder, 'dist', 'src', 'config', 'process-tuning.js');
+  return existsSync(file) ? (require(file) as typeof import('../src/config/process-tuning')) : { GATEWAY_ENV: {}, GATEWAY_NODE_FLAGS: [] };
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 main().catch((error: Error) => {
   console.error(error.message);

@@ -42,9 +42,9 @@ export interface Child {
   cachedApiKey?: string;
 }
 
-/** Forks `script` and resolves once it reports that it listens. */
-export function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = fork(script, [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Forks `script` (with `nodeFlags` after this process's own) and resolves once it reports that it listens. */
+export function startChild(script: string, env: Readonly<Record<string, string>> = {}, nodeFlags: readonly string[] = []): Promise<Child> {
+  const child = fork(script, [], { env: { ...process.env, ...env }, execArgv: [...process.execArgv, ...nodeFlags], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
