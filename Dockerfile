@@ -10,7 +10,8 @@ COPY . .
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=3000 SQLITE_PATH=/data/one-api.db DATA_DIR=/data
+# MALLOC_ARENA_MAX and the node flag in CMD keep memory under load small: see src/config/process-tuning.ts.
+ENV NODE_ENV=production PORT=3000 SQLITE_PATH=/data/one-api.db DATA_DIR=/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -23,4 +24,4 @@ EXPOSE 3000
 # Orchestrators with separate probes use /healthz for liveness and /readyz for readiness.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=1536", "dist/src/main.js"]

@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type Child, median, startChild, stats } from './process-stats';
 import { databaseKinds, flag, scratchDatabase } from './bench-databases';
@@ -10,8 +11,10 @@ import { databaseKinds, flag, scratchDatabase } from './bench-databases';
  * them all; rounds interleave the builds, alternating their order, and the first two rounds
  * only warm up. The machine's speed drifts between bench runs (the ratio to the floor moves by
  * ±0.08), so a change of one or two µs per request shows only when builds are compared in one
- * run like this. Prints the median CPU µs per request and req/s of each build, and each
- * build's CPU per request against the first's, as the median of the rounds' ratios.
+ * run like this. Prints the median CPU µs per request and req/s of each build, its resident
+ * memory after start and at its peak, and each build's CPU per request against the first's,
+ * as the median of the rounds' ratios. Each build's gateway starts as that checkout's
+ * package.json starts it (its process-tuning.ts).
  * `--responses` measures the bench's converted case instead: a Responses client streaming
  * through a Chat-only channel. `--db mysql` (or `postgres`, `sqlite`) runs each build on a
  * scratch database of its own of that kind (see bench-databases.ts), dropped at the end.
@@ -27,6 +30,8 @@ const CONNECTIONS = 50;
 interface Build {
   folder: string;
   gateway: Child;
+  /** Resident memory right after the gateway started, and its peak over the whole run (startup included). */
+  idleRssBytes: number;
   cpuMicros: number[];
   /** User CPU alone; empty for a checkout whose bench predates it. */
   userMicros: number[];
@@ -48,13 +53,15 @@ async function main(): Promise<void> {
   const builds: Build[] = [];
   const scratch: Array<{ drop(): Promise<void> }> = [];
   for (const folder of folders) {
-    const env: Record<string, string> = { UPSTREAM_URL: upstreamUrl };
+    const tuning = processTuning(folder);
+    const env: Record<string, string> = { ...tuning.GATEWAY_ENV, UPSTREAM_URL: upstreamUrl };
     if (database && database !== 'sqlite') {
       const db = await scratchDatabase(database, '', 'gw_ab');
       scratch.push(db);
       Object.assign(env, db.env);
     }
-    builds.push({ folder, gateway: await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), env), cpuMicros: [], userMicros: [], rps: [] });
+    const gateway = await startChild(path.join(folder, 'dist', 'bench', 'gateway-server.js'), env, { execArgv: [...process.execArgv, ...tuning.GATEWAY_NODE_FLAGS] });
+    builds.push({ folder, gateway, idleRssBytes: (await stats(gateway)).rssBytes, cpuMicros: [], userMicros: [], rps: [] });
   }
   const body = responses
     ? JSON.stringify({ model: 'bench-chat-only', input: 'Hello, how are you today?', stream: true })
@@ -91,7 +98,8 @@ async function main(): Promise<void> {
     for (const build of builds) {
       const rounds = build.cpuMicros.map((value) => value.toFixed(0)).join(' ');
       const user = build.userMicros.length > 0 ? `, ${median(build.userMicros).toFixed(1)} of it user CPU` : '';
-      console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s`);
+      const memory = `RSS ${mb(build.idleRssBytes)} MB after start, ${mb((await stats(build.gateway)).maxRssBytes)} MB peak`;
+      console.log(`${mode} ${build.folder}: ${median(build.cpuMicros).toFixed(1)} CPU µs/req${user} (rounds: ${rounds}), ${Math.round(median(build.rps))} req/s; ${memory}`);
       if (floor) console.log(`${mode} ${build.folder} / floor (${Math.round(median(floorRps))} req/s): throughput ×${median(build.rps.map((rps, round) => rps / floorRps[round])).toFixed(2)}`);
     }
     // The machine changes speed between rounds more than builds differ: each round's pair, run back to back, is the fairer comparison.
@@ -112,6 +120,17 @@ async function main(): Promise<void> {
     for (const db of scratch) await db.drop();
   }
 }
+
+/**
+ * How a checkout starts its gateway (its src/config/process-tuning.ts, as its package.json does);
+ * nothing for a checkout from before that file, which started plain.
+ */
+function processTuning(folder: string): { GATEWAY_ENV: Readonly<Record<string, string>>; GATEWAY_NODE_FLAGS: readonly string[] } {
+  const file = path.join(folder, 'dist', 'src', 'config', 'process-tuning.js');
+  return existsSync(file) ? (require(file) as typeof import('../src/config/process-tuning')) : { GATEWAY_ENV: {}, GATEWAY_NODE_FLAGS: [] };
+}
+
+const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 main().catch((error: Error) => {
   console.error(error.message);

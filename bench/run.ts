@@ -4,6 +4,7 @@ import { guardCostMicros } from './guard-cost';
 import { chatBody, CONNECTIONS, type Endpoint, idle, loadRun, mb, type Mode, round2, round3, type RunFigures, sequentialLatencies, stopChildren, summarize, withPeakRss } from './harness';
 import { type Child, median, request, startChild, stats } from './process-stats';
 import { databaseKinds, DATABASE_SERVERS, flag, reachable, scratchDatabase, type DatabaseKind } from './bench-databases';
+import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../src/config/process-tuning';
 import type { SensitiveCheckMessage } from './sensitive-check-child';
 
 /**
@@ -25,6 +26,11 @@ type Caller = Target | 'limited' | 'cached';
 /** One of the bench's own processes (bench/*.js), started beside this file. */
 function start(file: string, env: Record<string, string> = {}): Promise<Child> {
   return startChild(path.join(__dirname, file), env);
+}
+
+/** A gateway, started as production starts it (process-tuning.ts). */
+function startGateway(env: Record<string, string>): Promise<Child> {
+  return startChild(path.join(__dirname, 'gateway-server.js'), { ...GATEWAY_ENV, ...env }, { execArgv: [...process.execArgv, ...GATEWAY_NODE_FLAGS] });
 }
 
 /** The model of the native case: served by a Claude channel, so the gateway converts both ways. */
@@ -82,9 +88,9 @@ async function measure(kind: DatabaseKind) {
   const upstream = await start('mock-upstream-server.js');
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
   const floor = await start('floor-proxy.js', { UPSTREAM_URL: upstreamUrl });
-  const gateway = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, ...databaseEnv(0) });
+  const gateway = await startGateway({ UPSTREAM_URL: upstreamUrl, ...databaseEnv(0) });
   // The same gateway with Prometheus metrics on, measured in the same rounds (issue 27: its ratio at most 0.02 below).
-  const gatewayWithMetrics = await start('gateway-server.js', { UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true', ...databaseEnv(1) });
+  const gatewayWithMetrics = await startGateway({ UPSTREAM_URL: upstreamUrl, METRICS_ENABLED: 'true', ...databaseEnv(1) });
   const targets: Record<Caller, { child: Child; url: string; headers: Record<string, string> }> = {
     direct: { child: upstream, url: `${upstreamUrl}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
     floor: { child: floor, url: `http://127.0.0.1:${floor.port}/v1/chat/completions`, headers: { 'content-type': 'application/json' } },
