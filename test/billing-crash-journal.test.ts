@@ -7,6 +7,9 @@ import { call, prepareRelay, startGateway } from './support/child-gateway';
 import { MockUpstream } from './support/mock-upstream';
 import { dataSourceFor, scratchDatabase, testSql } from './support/test-app';
 
+/** Each child gateway compiles the app from source as it starts: on a loaded machine that alone took 27 s, and these tests start two and three. */
+const CHILD_GATEWAYS_TIMEOUT_MS = 240_000;
+
 const ROOT = { username: 'root', password: 'root-pass-1' };
 const TOKEN_QUOTA = 100_000;
 
@@ -93,7 +96,7 @@ describe('billing: the hold journal survives a crash', () => {
       second.child.kill('SIGTERM');
       await exited;
     }
-  });
+  }, CHILD_GATEWAYS_TIMEOUT_MS);
 
   (process.env.TEST_REDIS_URL ? it : it.skip)('with Redis, leaves the holds of an instance that is still heart-beating and refunds them once its heartbeat has expired', async () => {
     const fresh = await scratchDatabase();
@@ -149,5 +152,5 @@ describe('billing: the hold journal survives a crash', () => {
       await redis.quit();
       await fresh.drop();
     }
-  });
+  }, CHILD_GATEWAYS_TIMEOUT_MS);
 });
