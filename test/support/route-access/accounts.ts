@@ -24,6 +24,7 @@ export const accountsRoutes: RouteAccessTable = {
   'POST /api/user': 'admin',
   'PUT /api/user': 'admin',
   'GET /api/user/:id': 'admin',
+  'GET /api/user/:id/subscriptions': 'admin',
   'GET /api/group': 'admin',
   'GET /api/option': 'admin',
   'PUT /api/option': 'admin',
