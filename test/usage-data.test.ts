@@ -177,6 +177,16 @@ describe('usage aggregation into quota_data and GET /api/data', () => {
     expect(reversed.body).toMatchObject({ success: false, message: 'The start time must not be after the end time' });
     const granularity = await root.get('/api/data/').query({ granularity: 'month' }).set('Accept-Language', 'en');
     expect(granularity.body).toMatchObject({ success: false, message: 'Granularity must be hour, day or week' });
+    // Hour by hour for a week at most; a longer window by day or week.
+    const week = { start_timestamp: now - 7 * DAY, end_timestamp: now };
+    expect((await root.get('/api/data/').query({ ...week, granularity: 'hour' })).body.success).toBe(true);
+    expect((await alice.get('/api/data/self/').query(week)).body.success).toBe(true);
+    const month = { start_timestamp: now - 30 * DAY, end_timestamp: now };
+    const byHour = await root.get('/api/data/').query({ ...month, granularity: 'hour' }).set('Accept-Language', 'en');
+    expect(byHour.body).toMatchObject({ success: false, message: 'By hour, the time span must not exceed 7 days: shorten the window or view by day' });
+    const selfByHour = await alice.get('/api/data/self/').query({ start_timestamp: now - 7 * DAY - 1, end_timestamp: now });
+    expect(selfByHour.body).toMatchObject({ success: false, message: '按小时查看时，时间跨度不能超过 7 天，请缩短时间范围或按天查看' });
+    expect((await root.get('/api/data/').query({ ...month, granularity: 'day' })).body.success).toBe(true);
   });
 
   it('aggregates nothing while DataExportEnabled is off', async () => {

@@ -66,8 +66,19 @@ describe('/detail data dashboard', () => {
     await page.getByRole('heading', { name: 'Data dashboard' }).waitFor();
     await page.getByText('Consumption, stacked by model').waitFor();
 
+    // Ten days hour by hour is more than the server answers: the hint says so and the query waits for a shorter window or another granularity.
+    const tenDaysBefore = await page.getByTestId('detail-end').evaluate((input: HTMLInputElement) => {
+      const start = new Date(new Date(input.value).getTime() - 10 * 86_400_000);
+      const pad = (value: number) => String(value).padStart(2, '0');
+      return `${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}T${pad(start.getHours())}:${pad(start.getMinutes())}`;
+    });
+    await page.getByTestId('detail-start').fill(tenDaysBefore);
+    await page.getByTestId('detail-granularity-hint').filter({ hasText: 'By hour, at most 7 days' }).waitFor();
+    expect(await page.getByTestId('detail-query').isDisabled()).toBe(true);
+
     await page.getByTestId('detail-granularity').click();
     await page.getByTestId('detail-granularity-day').click();
+    await page.getByTestId('detail-granularity-hint').waitFor({ state: 'detached' });
     await page.getByTestId('detail-username').fill('nobody');
     await Promise.all([page.waitForResponse((response) => response.url().includes('granularity=day') && response.url().includes('username=nobody')), page.getByTestId('detail-query').click()]);
     await page.getByTestId('detail-empty').waitFor();

@@ -7,7 +7,7 @@ import { LogDatabase } from '../../database/log-database';
 import type { Granularity } from './dto/data-query.dto';
 import { QuotaDataDailyEntity, QuotaDataEntity } from './entities/quota-data.entity';
 import { ALL_USERS } from './usage-aggregator.service';
-import type { QuotaDataView } from './data.wire';
+import { MAX_HOURLY_WINDOW_DAYS, type QuotaDataView } from './data.wire';
 
 export interface DataWindow {
   start?: number;
@@ -74,6 +74,7 @@ export class DataService {
     if (start > end) throw new AppError('data.invalid_window');
     if (end - start > MAX_SPAN) throw new AppError('data.window_too_long');
     const granularity = window.granularity ?? 'hour';
+    if (granularity === 'hour' && end - start > MAX_HOURLY_WINDOW_DAYS * DAY) throw new AppError('data.hourly_window_too_long', { days: MAX_HOURLY_WINDOW_DAYS });
     const read = (manager: EntityManager) => (granularity === 'hour' ? this.sum(manager, HOURLY, owner, 'hour', start - (start % HOUR), end) : this.byDays(manager, owner, granularity, start, end));
     if (sqlDialect(this.quotaData.manager) !== 'postgres') return read(this.quotaData.manager);
     return this.quotaData.manager.transaction(async (manager) => {

@@ -9,3 +9,10 @@ export interface QuotaDataView {
   count: number;
   quota: number;
 }
+
+/**
+ * The longest window GET /api/data/ answers hour by hour. Longer windows go by day or week: a
+ * month by hour is 720 buckets per model (tens of thousands of rows, megabytes of JSON for a
+ * busy user), more than a chart can show and more than one dashboard call should cost.
+ */
+export const MAX_HOURLY_WINDOW_DAYS = 7;

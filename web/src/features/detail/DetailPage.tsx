@@ -12,7 +12,7 @@ import { quotaPerUnit, renderNumber, renderQuota } from '../../lib/quota';
 import { isAdmin, useSessionUser } from '../../lib/session';
 import { StorageKey } from '../../lib/storage';
 import { useStatus } from '../status/StatusProvider';
-import { detailApi, GRANULARITIES, type DataQuery, type Granularity, type QuotaDataView } from './api';
+import { detailApi, GRANULARITIES, MAX_HOURLY_WINDOW_DAYS, type DataQuery, type Granularity, type QuotaDataView } from './api';
 import { buildUsageSeries, OTHER_MODELS } from './usage-series';
 
 const CHART_HEIGHT = 300;
@@ -88,6 +88,8 @@ export function DetailPage() {
   const modelLabel = (model: string) => (model === OTHER_MODELS ? t('detail:otherModels') : model);
   const empty = rows.length === 0;
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
+  // The server answers hour by hour for a week at most: say so before the call, beside the granularity.
+  const hourlyTooLong = draft.granularity === 'hour' && draft.end_timestamp - draft.start_timestamp > MAX_HOURLY_WINDOW_DAYS * DAY;
   // A few time labels (fewer on a phone): measuring labels for overlap ('auto') hides them all in some browsers.
   const labelStep = Math.ceil(labels.length / (phone ? 3 : 8));
   // One colour per model in every chart, in order of what each model cost.
@@ -122,7 +124,9 @@ export function DetailPage() {
             onChange={(event) => setDraft({ ...draft, granularity: event.target.value as Granularity })}
             size="small"
             sx={{ minWidth: 140 }}
-            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'detail-granularity' } as object } }}
+            error={hourlyTooLong}
+            helperText={hourlyTooLong ? t('detail:hourlyTooLong', { days: MAX_HOURLY_WINDOW_DAYS }) : undefined}
+            slotProps={{ select: { SelectDisplayProps: { 'data-testid': 'detail-granularity' } as object }, formHelperText: { 'data-testid': 'detail-granularity-hint' } as object }}
           >
             {GRANULARITIES.map((granularity) => (
               <MenuItem key={granularity} value={granularity} data-testid={`detail-granularity-${granularity}`}>
@@ -140,7 +144,7 @@ export function DetailPage() {
               slotProps={{ htmlInput: { 'data-testid': 'detail-username' } }}
             />
           )}
-          <Button variant="contained" startIcon={<SearchIcon />} onClick={() => setQuery({ ...draft })} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="detail-query">
+          <Button variant="contained" startIcon={<SearchIcon />} onClick={() => setQuery({ ...draft })} disabled={hourlyTooLong} sx={{ flexShrink: 0, whiteSpace: 'nowrap' }} data-testid="detail-query">
             {t('detail:filters.query')}
           </Button>
         </Stack>

@@ -1,4 +1,5 @@
 import type { QuotaDataView } from '@shared/data/data.wire';
+export { MAX_HOURLY_WINDOW_DAYS } from '@shared/data/data.wire';
 import { api } from '../../api/client';
 
 export type { QuotaDataView };
