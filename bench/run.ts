@@ -18,6 +18,24 @@ const DURATION_S = 4;
 const ROUNDS = 4;
 const SEQUENTIAL_REQUESTS = 2000;
 const OPEN_STREAMS = 1000;
+/**
+ * What each figure is held to (issue 32's goals; the converted streams, the limited token, the
+ * cache hit and the sensitive-word check keep the targets of the issues that added them).
+ */
+const TARGETS = {
+  cacheHitCpuBelowPassthrough: true,
+  limitedCpuAtMostTimesPlain: 1.1,
+  sensitiveCheckMicrosAtMost: 50,
+  nativeStreamCpuAtMostTimesPassthrough: 1.5,
+  responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5,
+  addedLatencyP50MsAtMost: 0.2,
+  loadPeakRssMBAtMost: 180,
+  openStreamsPeakRssMBAtMost: 200,
+};
+/** The throughput against the floor: 0.8 on SQLite, 0.7 on a database server (a network round trip per batch). */
+function ratioTarget(kind: DatabaseKind): number {
+  return kind === 'sqlite' ? 0.8 : 0.7;
+}
 
 type Target = 'direct' | 'floor' | 'gateway';
 /** A target, or the gateway called with the limited token, or with the token whose calls the response cache answers. */
@@ -144,6 +162,8 @@ async function measure(kind: DatabaseKind) {
   const sensitiveCheck = sensitiveChecks.english;
   const sensitiveCheckChinese = sensitiveChecks.chinese;
 
+  // The kernel's high-water mark so far: every case above ran at CONNECTIONS connections.
+  const loadPeakRssBytes = (await stats(gateway)).maxRssBytes;
   const latency = await sequentialLatency(targets);
   const openStreams = await holdOpenStreams(targets.gateway.url, targets.gateway.headers, gateway);
   const peaks = { direct: (await stats(upstream)).maxRssBytes, floor: (await stats(floor)).maxRssBytes, gateway: (await stats(gateway)).maxRssBytes };
@@ -160,6 +180,8 @@ async function measure(kind: DatabaseKind) {
     rounds: ROUNDS,
     ...summary,
     peakRssMB: { direct: mb(peaks.direct), floor: mb(peaks.floor), gateway: mb(peaks.gateway) },
+    /** The gateway's peak RSS over the load rounds at CONNECTIONS connections (before the open streams). */
+    gatewayPeakRssMBUnderLoad: mb(loadPeakRssBytes),
     ratio: {
       nonstream: round2(median(figures.nonstream.gateway.map((run, index) => run.rps / figures.nonstream.floor[index].rps))),
       stream: round2(median(figures.stream.gateway.map((run, index) => run.rps / figures.stream.floor[index].rps))),
@@ -195,7 +217,7 @@ async function measure(kind: DatabaseKind) {
     /** The outbound guard's CPU: the URL check on every relay call, the address check on each new upstream connection. */
     guard_us: { per_request: guard.perRequest, per_new_connection: guard.perNewConnection },
     openStreams: { count: OPEN_STREAMS, completed: openStreams.completed, gatewayPeakRssMB: mb(openStreams.peakRssBytes) },
-    targets: { cacheHitCpuBelowPassthrough: true, limitedCpuAtMostTimesPlain: 1.1, sensitiveCheckMicrosAtMost: 50, nativeStreamCpuAtMostTimesPassthrough: 1.5, responsesConvertedStreamCpuAtMostTimesPassthrough: 1.5, ratioAtLeast: 0.5, addedLatencyP50MsAtMost: 1, openStreamsPeakRssMBBelow: 300 },
+    targets: { ...TARGETS, ratioAtLeast: ratioTarget(kind) },
     benchSeconds: Math.round((Date.now() - startedAt) / 1000),
   };
 
@@ -213,12 +235,13 @@ async function measure(kind: DatabaseKind) {
   console.log(`configured features, CPU µs/req against ${summary.nonstream.gateway.cpuMicrosPerRequest} without: channel affinity (a session key) ${result.cpu_us_per_req.affinity}, a fallback chain ${result.cpu_us_per_req.fallback_configured}`);
   console.log(`response cache hit: ${result.cacheHit.rps} req/s, CPU ${result.cpu_us_per_req.cache_hit} µs/req vs pass-through ${result.cpu_us_per_req.passthrough_nonstream} (target: below)`);
   console.log(`sensitive-word check of a 10 K-character prompt against 10,000 words: English ${sensitiveCheck} µs, Chinese ${sensitiveCheckChinese} µs (target < 50)`);
-  console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ 0.5)`);
+  console.log(`gateway/floor throughput (median of ${ROUNDS} interleaved rounds): non-stream ${result.ratio.nonstream}, stream ${result.ratio.stream} (target ≥ ${ratioTarget(kind)})`);
   console.log(`with metrics on: non-stream ${result.ratio_metrics_on.nonstream}, stream ${result.ratio_metrics_on.stream} of the floor; CPU ${result.cpu_us_per_req.metrics_on_nonstream} / ${result.cpu_us_per_req.metrics_on_stream} µs/req (target: ratios at most 0.02 below the ones above)`);
-  console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ 1)`);
-  console.log(`${OPEN_STREAMS} open streams: ${openStreams.completed} completed, gateway peak RSS ${result.openStreams.gatewayPeakRssMB} MB (target < 300)`);
+  console.log(`p50 at 1 connection: direct ${latency.direct} ms, floor ${latency.floor} ms, gateway ${latency.gateway} ms; added ${result.addedLatencyP50Ms} ms (target ≤ ${TARGETS.addedLatencyP50MsAtMost})`);
+  console.log(`${OPEN_STREAMS} open streams: ${openStreams.completed} completed, gateway peak RSS ${result.openStreams.gatewayPeakRssMB} MB (target ≤ ${TARGETS.openStreamsPeakRssMBAtMost})`);
   console.log(`outbound guard: ${guard.perRequest} µs per request (URL check), ${guard.perNewConnection} µs per new upstream connection (address check, DNS excluded)`);
-  console.log(`peak RSS MB: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
+  console.log(`gateway peak RSS under the ${CONNECTIONS}-connection load: ${result.gatewayPeakRssMBUnderLoad} MB (target ≤ ${TARGETS.loadPeakRssMBAtMost})`);
+  console.log(`peak RSS MB over the whole run: direct ${result.peakRssMB.direct}, floor ${result.peakRssMB.floor}, gateway ${result.peakRssMB.gateway}`);
   console.log(JSON.stringify(result));
 
   await stopChildren([upstream, floor, gateway, gatewayWithMetrics, checker]);
