@@ -23,3 +23,19 @@ describe('the gateway starts as process-tuning.ts says, wherever it is started',
     for (const [name, value] of Object.entries(GATEWAY_ENV)) expect(runtimeStage).toMatch(new RegExp(`^ENV .*\\b${name}=${value}\\b`, 'm'));
   });
 });
+
+describe('the Kubernetes manifests', () => {
+  it('cap the heap well under each container memory limit, with the other flags and the entry point as the image starts them', () => {
+    const manifest = readFileSync(path.join(ROOT, 'deploy', 'k8s', 'deployment.yaml'), 'utf8');
+    const commands = [...manifest.matchAll(/^\s+command: (\[.*\])$/gm)].map((match) => JSON.parse(match[1]) as string[]);
+    const limits = [...manifest.matchAll(/limits: \{ memory: (\d+)Gi \}/g)].map((match) => Number(match[1]) * 1024);
+    expect(commands.length).toBeGreaterThan(0);
+    expect(commands.length).toBe(limits.length);
+    for (const [index, command] of commands.entries()) {
+      const heapCap = Number(/^--max-old-space-size=(\d+)$/.exec(command.find((word) => word.startsWith('--max-old-space-size=')) ?? '')?.[1]);
+      // Room beside the old generation: the young generation, code, the node binary and the SQLite/worker threads (~150 MB at idle).
+      expect(heapCap).toBeLessThanOrEqual(limits[index] * 0.75);
+      expect(command.filter((word) => !word.startsWith('--max-old-space-size='))).toEqual(['node', ...GATEWAY_NODE_FLAGS.filter((flag) => !flag.startsWith('--max-old-space-size=')), 'dist/src/main.js']);
+    }
+  });
+});
