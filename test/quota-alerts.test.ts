@@ -78,23 +78,29 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
     await seed.flush();
   };
 
+  /** An app that mails through the inbox and serves alert-model from the mock upstream. */
+  const alertingApp = async (): Promise<{ app: TestApp; seed: RelaySeed }> => {
+    const started = await startTestApp();
+    const startedSeed = new RelaySeed(started);
+    await setupRoot(started);
+    const settings = { SMTPServer: '127.0.0.1', SMTPPort: inbox.port, SMTPAccount: 'mailer@example.test', SMTPToken: 'smtp-token', SMTPFrom: 'noreply@example.test', ModelRatio: JSON.stringify({ 'alert-model': 1000 }) };
+    for (const [key, value] of Object.entries(settings)) await startedSeed.setOption(key, value);
+    await startedSeed.createChannel({ base_url: upstream.url, models: 'alert-model' });
+    return { app: started, seed: startedSeed };
+  };
+
   beforeAll(async () => {
     certDir = mkdtempSync(path.join(tmpdir(), 'gw-hook-'));
     hookServer = await startHookServer(certDir);
     inbox = await startSmtpInbox({ user: 'mailer@example.test', pass: 'smtp-token' });
     upstream = await new MockUpstream().start();
-    app = await startTestApp();
+    ({ app, seed } = await alertingApp());
     // The webhook server's certificate is self-signed: the gateway's outbound client alone trusts it.
     app.app.get(OutboundHttpService).trustForTests({ ca: readFileSync(path.join(certDir, 'cert.pem')) });
-    seed = new RelaySeed(app);
-    await setupRoot(app);
     alice = await registerUser(app, 'alice');
     bob = await registerUser(app, 'bob');
     // The webhook server listens on loopback, which the outbound guard refuses until root allows private networks.
     await seed.setOption('fetch_setting.allow_private_ip', true);
-    const settings = { SMTPServer: '127.0.0.1', SMTPPort: inbox.port, SMTPAccount: 'mailer@example.test', SMTPToken: 'smtp-token', SMTPFrom: 'noreply@example.test', ModelRatio: JSON.stringify({ 'alert-model': 1000 }) };
-    for (const [key, value] of Object.entries(settings)) await seed.setOption(key, value);
-    await seed.createChannel({ base_url: upstream.url, models: 'alert-model' });
   });
   afterAll(async () => {
     await app.stop();
@@ -136,6 +142,18 @@ describe('quota alerts: once per 2 hours, by email or signed webhook, off the re
     await seed.flush();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(hookServer.hooks).toHaveLength(1);
+  });
+
+  it('still warns for a settlement written as the gateway shuts down: the check reads the database before it closes', async () => {
+    const stopping = await alertingApp();
+    const frank = await registerUser(stopping.app, 'frank');
+    await frank.put('/api/user/setting', { notify_type: 'email', quota_warning_threshold: THRESHOLD, notification_email: 'frank@example.test' });
+    // One call (19,000) takes frank below the threshold; its settlement is still queued when the gateway stops.
+    await stopping.seed.setUserQuota(frank.id, THRESHOLD + 10_000);
+    const mail = inbox.next('frank@example.test');
+    await chat(openaiClient(stopping.app, (await stopping.seed.createToken(frank.id, { unlimited_quota: true })).apiKey));
+    await stopping.app.stop();
+    expect((await mail).text).toBe('您的额度余额为 $1.98，已低于预警阈值 $2.00，请及时充值。');
   });
 
   it('keeps serving while a webhook never answers', async () => {

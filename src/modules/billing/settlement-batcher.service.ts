@@ -54,7 +54,9 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   private writing = 0;
   private writingSince = 0;
   private readonly coming = new Set<Promise<unknown>>();
-  private readonly writtenListeners: ((batch: readonly Settlement[]) => void)[] = [];
+  /** Work the listeners started on written batches (a quota alert's look at the users): shutdown waits for it before the database closes. */
+  private readonly following = new Set<Promise<unknown>>();
+  private readonly writtenListeners: ((batch: readonly Settlement[]) => WrittenFollowUp)[] = [];
 
   constructor(
     private readonly sql: RawSql,
@@ -78,6 +80,8 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
       if (await this.drain()) {
         // The last batches' log rows on to a separate log database too (what fails stays in the outbox for the next start).
         await this.logOutbox.drain();
+        // Their follow-up reads the database, which TypeORM closes next.
+        await Promise.allSettled([...this.following]);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_RETRY_MS));
@@ -88,9 +92,11 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
   /**
    * Calls `listener` with every batch once it is committed (usage aggregation, quota alerts):
    * work that follows settlement rides on the batch instead of adding to each request. The
-   * listener must be quick and must not throw; slow work it starts belongs off this path.
+   * listener must be quick and must not throw; slow work it starts belongs off this path, and
+   * it returns that work's promise (settled, never rejected) when the work uses the database,
+   * so shutdown waits for it.
    */
-  onWritten(listener: (batch: readonly Settlement[]) => void): void {
+  onWritten(listener: (batch: readonly Settlement[]) => WrittenFollowUp): void {
     this.writtenListeners.push(listener);
   }
 
@@ -258,6 +264,14 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
     // By id too: a statement that locks many channels (an administrator's bulk delete) takes them in key order.
     for (const [id, used] of inLockOrder(channels)) statements.push({ sql: 'UPDATE channels SET used_quota = used_quota + ? WHERE id = ?', parameters: [used, id] });
     await this.sql.runInTransaction(statements);
-    for (const listener of this.writtenListeners) listener(batch);
+    for (const listener of this.writtenListeners) {
+      const work = listener(batch);
+      if (!work) continue;
+      this.following.add(work);
+      void work.finally(() => this.following.delete(work));
+    }
   }
 }
+
+/** What a written-batch listener may leave running: a promise that never rejects, or nothing. */
+type WrittenFollowUp = Promise<void> | void;

@@ -55,7 +55,7 @@ export class QuotaAlertsService implements OnModuleInit {
   onModuleInit(): void {
     this.batcher.onWritten((batch) => {
       const charged = this.chargedUsers(batch);
-      if (charged.length > 0) void this.checkUsers(charged).catch((error: Error) => this.logger.warn(`quota alerts failed: ${error.message}`));
+      if (charged.length > 0) return this.checkUsers(charged).catch((error: Error) => this.logger.warn(`quota alerts failed: ${error.message}`));
     });
   }
 
