@@ -26,6 +26,8 @@ const FLUSH_SIZE = 200;
 /** On shutdown a database that is down gets ~10 s to come back before queued settlements are given up. */
 const SHUTDOWN_FLUSH_ATTEMPTS = 20;
 const SHUTDOWN_RETRY_MS = 500;
+/** The longest shutdown waits for the listeners' follow-up work (a quota alert waiting on a Redis that is down must not hold the process). */
+const FOLLOW_UP_WAIT_MS = 5_000;
 const JOURNAL_DELETE_CHUNK = 500;
 
 interface Sums {
@@ -81,12 +83,21 @@ export class SettlementBatcherService implements OnModuleInit, OnModuleDestroy, 
         // The last batches' log rows on to a separate log database too (what fails stays in the outbox for the next start).
         await this.logOutbox.drain();
         // Their follow-up reads the database, which TypeORM closes next.
-        await Promise.allSettled([...this.following]);
+        await this.followUps();
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_RETRY_MS));
     }
     this.logger.error(`shutting down with ${this.queue.length} settlements unwritten: the database did not answer`);
+  }
+
+  /** Waits for the listeners' work on the batches written so far, FOLLOW_UP_WAIT_MS at most. */
+  private async followUps(): Promise<void> {
+    if (this.following.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const givenUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, FOLLOW_UP_WAIT_MS)));
+    await Promise.race([Promise.allSettled([...this.following]), givenUp]);
+    clearTimeout(timer);
   }
 
   /**
