@@ -26,37 +26,55 @@ export function databaseKinds(list: string): DatabaseKind[] {
   return DATABASE_KINDS.filter((kind) => names.includes(kind));
 }
 
-/** A scratch database on the kind's server (a SQLite file in `dir`): the gateway's environment for it, and how to drop it. */
-export async function scratchDatabase(kind: DatabaseKind, dir: string, prefix = 'gw_bench'): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const serverUrl = DATABASE_SERVERS[kind];
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  if (kind === 'mysql') {
-    const mysql = await import('mysql2/promise');
-    const onServer = async (sql: string) => {
-      const connection = await mysql.createConnection(serverUrl);
-      await connection.query(sql);
-      await connection.end();
-    };
-    await onServer(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    return { env: { SQL_DSN: `${serverUrl.replace(/\/+$/, '')}/${name}` }, drop: () => onServer(`DROP DATABASE IF EXISTS \`${name}\``) };
-  }
+/** The kinds that are database servers. */
+export type ServerKind = Exclude<DatabaseKind, 'sqlite'>;
+
+/** The statement that makes an empty database `name` on the server, UTF-8 throughout. */
+export function createDatabaseSql(kind: ServerKind, name: string): string {
+  return kind === 'postgres' ? `CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0` : `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`;
+}
+
+/** The statement that drops database `name`; FORCE: an app may still hold connections to it. */
+export function dropDatabaseSql(kind: ServerKind, name: string): string {
+  return kind === 'postgres' ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``;
+}
+
+/** The URL of database `name` on the server at `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Runs one statement on the server (outside any database of its own), on a connection of its own. */
+export async function onServer(kind: ServerKind, serverUrl: string, sql: string): Promise<void> {
   if (kind === 'postgres') {
     const { Client } = await import('pg');
-    const onServer = async (sql: string) => {
-      const client = new Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    };
-    await onServer(`CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return { env: { SQL_DSN: url.toString() }, drop: () => onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+    const admin = new Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+    return;
   }
-  return { env: { SQLITE_PATH: path.join(dir, 'bench.db') }, drop: async () => undefined };
+  const mysql = await import('mysql2/promise');
+  const admin = await mysql.createConnection(serverUrl);
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A scratch database on the kind's server (a SQLite file in `dir`): the gateway's environment for it, and how to drop it. */
+export async function scratchDatabase(kind: DatabaseKind, dir: string, prefix = 'gw_bench'): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (kind === 'sqlite') return { env: { SQLITE_PATH: path.join(dir, 'bench.db') }, drop: async () => undefined };
+  const serverUrl = DATABASE_SERVERS[kind];
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await onServer(kind, serverUrl, createDatabaseSql(kind, name));
+  return { env: { SQL_DSN: databaseUrl(serverUrl, name) }, drop: () => onServer(kind, serverUrl, dropDatabaseSql(kind, name)) };
 }
 
 /** Whether the kind's server answers (SQLite always does). */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { buildDataSourceOptions } from '../../src/database/data-source-options';
 import type { AppConfig } from '../../src/config/app-config';
+import { createDatabaseSql, databaseUrl, dropDatabaseSql, onServer, type ServerKind } from '../../bench/bench-databases';
 
 /**
  * Migrated template databases for the server suites. Running the ~30 migrations costs a
@@ -13,8 +14,7 @@ import type { AppConfig } from '../../src/config/app-config';
  * scratchDatabase for one as before.
  */
 
-const TEMPLATE_ENV = { postgres: 'TEST_PG_TEMPLATE', mysql: 'TEST_MYSQL_TEMPLATE' } as const;
-export type ServerKind = keyof typeof TEMPLATE_ENV;
+const TEMPLATE_ENV: Record<ServerKind, string> = { postgres: 'TEST_PG_TEMPLATE', mysql: 'TEST_MYSQL_TEMPLATE' };
 
 /** The template's name for this run, or undefined when global setup made none. */
 export function templateName(kind: ServerKind): string | undefined {
@@ -28,15 +28,14 @@ export async function createTemplates(): Promise<void> {
 
 export async function dropTemplates(): Promise<void> {
   const postgres = templateName('postgres');
-  if (postgres && process.env.TEST_PG_URL) await onPostgresServer(process.env.TEST_PG_URL, `DROP DATABASE IF EXISTS "${postgres}" WITH (FORCE)`);
+  if (postgres && process.env.TEST_PG_URL) await onServer('postgres', process.env.TEST_PG_URL, dropDatabaseSql('postgres', postgres));
   const mysql = templateName('mysql');
-  if (mysql && process.env.TEST_MYSQL_URL) await onMysqlServer(process.env.TEST_MYSQL_URL, `DROP DATABASE IF EXISTS \`${mysql}\``);
+  if (mysql && process.env.TEST_MYSQL_URL) await onServer('mysql', process.env.TEST_MYSQL_URL, dropDatabaseSql('mysql', mysql));
 }
 
 async function createTemplate(kind: ServerKind, serverUrl: string): Promise<string> {
   const name = `gw_tmpl_${randomBytes(6).toString('hex')}`;
-  if (kind === 'postgres') await onPostgresServer(serverUrl, `CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0`);
-  else await onMysqlServer(serverUrl, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await onServer(kind, serverUrl, createDatabaseSql(kind, name));
   const url = databaseUrl(serverUrl, name);
   const migrated = new DataSource({ ...buildDataSourceOptions({ database: { type: kind, url } } as AppConfig), logging: false });
   await migrated.initialize();
@@ -53,7 +52,7 @@ export async function cloneTemplate(kind: ServerKind, serverUrl: string, templat
 async function clonePostgres(serverUrl: string, template: string, name: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await onPostgresServer(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+      return await onServer('postgres', serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
     } catch (error) {
       // Two copies started at the same moment may see each other as users of the template; one waits and tries again.
       if (attempt >= 5 || !/being accessed by other users/.test(String(error))) throw error;
@@ -71,7 +70,7 @@ async function cloneMysql(serverUrl: string, template: string, name: string): Pr
   try {
     mysqlTables ??= readMysqlTables(connection, template);
     const tables = await mysqlTables;
-    await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await connection.query(createDatabaseSql('mysql', name));
     await connection.query(`USE \`${name}\``);
     const copies = tables.map(({ table }) => `INSERT INTO \`${table}\` SELECT * FROM \`${template}\`.\`${table}\``);
     await connection.query(['SET FOREIGN_KEY_CHECKS = 0', ...tables.map(({ ddl }) => ddl), ...copies, 'SET FOREIGN_KEY_CHECKS = 1'].join(';\n'));
@@ -88,36 +87,4 @@ async function readMysqlTables(connection: import('mysql2/promise').Connection, 
     tables.push({ table: name, ddl: created['Create Table'] });
   }
   return tables;
-}
-
-export function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/** Runs one statement on the server (outside any scratch database). */
-export function onServer(kind: ServerKind, serverUrl: string, sql: string): Promise<void> {
-  return kind === 'postgres' ? onPostgresServer(serverUrl, sql) : onMysqlServer(serverUrl, sql);
-}
-
-async function onPostgresServer(serverUrl: string, sql: string): Promise<void> {
-  const { Client } = await import('pg');
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function onMysqlServer(serverUrl: string, sql: string): Promise<void> {
-  const mysql = await import('mysql2/promise');
-  const admin = await mysql.createConnection(serverUrl);
-  try {
-    await admin.query(sql);
-  } finally {
-    await admin.end();
-  }
 }

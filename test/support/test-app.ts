@@ -9,7 +9,8 @@ import { AppConfig, DatabaseType, loadAppConfig, parseSqlDsn } from '../../src/c
 import { nativeSql } from '../../src/database/dialect';
 import { OptionsService } from '../../src/modules/options/options.service';
 import { ALLOW_PRIVATE_OPTION } from '../../src/modules/outbound/outbound-guard.service';
-import { cloneTemplate, databaseUrl, onServer, templateName } from './template-database';
+import { createDatabaseSql, databaseUrl, dropDatabaseSql, onServer } from '../../bench/bench-databases';
+import { cloneTemplate, templateName } from './template-database';
 
 export interface TestApp extends GatewayApp {
   config: AppConfig;
@@ -52,11 +53,11 @@ export async function scratchDatabase(type: DatabaseType = testDatabaseType(), {
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
   const template = migrated ? templateName(type) : undefined;
   if (template) await cloneTemplate(type, serverUrl, template, name);
-  else await onServer(type, serverUrl, type === 'postgres' ? `CREATE DATABASE "${name}" ENCODING 'UTF8' TEMPLATE template0` : `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  else await onServer(type, serverUrl, createDatabaseSql(type, name));
   return {
     env: { SQL_DSN: databaseUrl(serverUrl, name) },
     // FORCE: an app of the test that shares the database (a restart, a second instance) may still hold connections.
-    drop: () => onServer(type, serverUrl, type === 'postgres' ? `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)` : `DROP DATABASE IF EXISTS \`${name}\``),
+    drop: () => onServer(type, serverUrl, dropDatabaseSql(type, name)),
   };
 }
 
