@@ -139,7 +139,8 @@ export class LogPartitionsService implements BeforeApplicationShutdown {
   private async dropDetachedTables(): Promise<void> {
     const dialect = sqlDialect(this.dataSource);
     if (dialect === 'sqlite') return;
-    const pattern = 'dropped\\_logs\\_p%';
+    // Underscores escaped: LIKE would read them as any character.
+    const pattern = `${DETACHED_MONTH_PREFIX}logs_p`.replace(/_/g, '\\_') + '%';
     const tables: Array<{ name: string }> =
       dialect === 'mysql'
         ? await this.dataSource.query(`SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ?`, [pattern])
