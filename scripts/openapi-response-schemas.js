@@ -89,6 +89,8 @@ function schemaWriter(checker) {
     const properties = {};
     const required = [];
     for (const property of checker.getPropertiesOfType(type)) {
+      // Symbol-keyed members (Symbol.toStringTag, as `__@toStringTag@<id>`) never reach JSON, and their ids move with every change to the program.
+      if (property.getName().startsWith('__@')) continue;
       const declaration = property.valueDeclaration ?? property.declarations?.[0];
       if (!declaration) continue;
       const propertyType = checker.getTypeOfSymbolAtLocation(property, declaration);
